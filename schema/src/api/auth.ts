@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { GOVERNMENT_TYPES } from "../rules/country.js";
+
+/** Validation messages of the spec (document 1, section 5). */
+export const AUTH_MESSAGES = {
+  invalidEmail: "Invalid email address",
+  passwordTooShort: "Password must be at least 6 characters",
+  passwordTooLong: "Password must be at most 128 characters",
+  usernameTooShort: "Username must be at least 3 characters",
+  usernameTooLong: "Username must be less than 20 characters",
+  usernameCharacters: "Username may only contain letters, numbers, spaces, dots, dashes and underscores",
+  passwordsDontMatch: "Passwords don't match",
+  countryNameTooShort: "Country name must be at least 3 characters long",
+  countryNameTooLong: "Country name must be at most 50 characters long",
+  emailTaken: "Email already registered",
+  usernameTaken: "Username already taken",
+  countryNameTaken: "Country name already taken",
+  invalidCredentials: "Invalid email or password",
+  tooManyAttempts: "Too many login attempts. Try again later.",
+} as const;
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+export const PASSWORD_MIN = 6;
+/** Upper bound so a huge password cannot make hashing a denial of service. */
+export const PASSWORD_MAX = 128;
+export const COUNTRY_NAME_MIN = 3;
+export const COUNTRY_NAME_MAX = 50;
+
+export const emailSchema = z
+  .string({ error: AUTH_MESSAGES.invalidEmail })
+  .trim()
+  .max(254, AUTH_MESSAGES.invalidEmail)
+  .pipe(z.email({ error: AUTH_MESSAGES.invalidEmail }));
+
+export const passwordSchema = z
+  .string({ error: AUTH_MESSAGES.passwordTooShort })
+  .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
+  .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong);
+
+export const usernameSchema = z
+  .string({ error: AUTH_MESSAGES.usernameTooShort })
+  .trim()
+  .min(USERNAME_MIN, AUTH_MESSAGES.usernameTooShort)
+  .max(USERNAME_MAX, AUTH_MESSAGES.usernameTooLong)
+  .regex(/^[\p{L}\p{N} ._-]+$/u, AUTH_MESSAGES.usernameCharacters);
+
+/** Country name: trimmed, 3 to 50 characters. */
+export const countryNameSchema = z
+  .string({ error: AUTH_MESSAGES.countryNameTooShort })
+  .trim()
+  .min(COUNTRY_NAME_MIN, AUTH_MESSAGES.countryNameTooShort)
+  .max(COUNTRY_NAME_MAX, AUTH_MESSAGES.countryNameTooLong);
+
+/** POST /api/auth/login */
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/**
+ * POST /api/auth/register. governmentType and startingResources are accepted for the spec's
+ * payload shape but ignored: the server decides both (Monarchy and the fixed table).
+ */
+export const registerRequestSchema = z.object({
+  email: emailSchema,
+  username: usernameSchema,
+  password: passwordSchema,
+  countryName: countryNameSchema,
+  governmentType: z.union([z.enum(GOVERNMENT_TYPES), z.string().max(40), z.number()]).optional(),
+  startingResources: z.record(z.string(), z.unknown()).optional(),
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+/** Client-side step 1 of registration: adds the confirm field. */
+export const registerAccountStepSchema = z
+  .object({
+    email: emailSchema,
+    username: usernameSchema,
+    password: passwordSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: AUTH_MESSAGES.passwordsDontMatch,
+    path: ["confirmPassword"],
+  });
+
+/** The user as /auth/login, /auth/register and /user/me answer it. */
+export interface UserJson {
+  id: number;
+  username: string;
+  email: string;
+  hasCountry: boolean;
+  countryId: number | null;
+  countryName: string | null;
+  government: string | null;
+  country: { id: number; name: string; government: string } | null;
+  createdAt: string;
+  lastLogin: string | null;
+  isActive: true;
+}
+
+export interface AuthResponse {
+  success: true;
+  token: string;
+  user: UserJson;
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/** The error envelope every failed call answers with. */
+export interface ApiFailure {
+  success: false;
+  error: string;
+}
+export type ApiSuccess<T extends object = object> = { success: true } & T;
+
+/** A positive integer id, from a path parameter (string) or a JSON number. */
+export const idSchema = z.coerce
+  .number({ error: "Invalid id" })
+  .int("Invalid id")
+  .positive("Invalid id")
+  .max(Number.MAX_SAFE_INTEGER, "Invalid id");
+
+/** Optional `limit` query parameter with a default and a ceiling. */
+export function limitSchema(defaultLimit: number, maxLimit: number) {
+  return z.coerce
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(maxLimit, `limit must be at most ${maxLimit}`)
+    .default(defaultLimit);
+}
+
+export const offsetSchema = z.coerce
+  .number({ error: "offset must be a number" })
+  .int("offset must be a whole number")
+  .min(0, "offset must be at least 0")
+  .max(1_000_000, "offset must be at most 1000000")
+  .default(0);
+
+/** The first human-readable message of a failed parse, for the `{ success: false, error }` body. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid request";
+  // Unrecognised keys and wrong types are reported with the field name so the caller can fix them.
+  if (issue.code === "invalid_type" && issue.path.length > 0 && /expected/i.test(issue.message)) {
+    return `${issue.path.join(".")}: ${issue.message}`;
+  }
+  return issue.message;
+}

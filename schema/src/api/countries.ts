@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { idSchema, limitSchema, offsetSchema } from "./common.js";
+
+/** GET /api/countries?limit=&offset= */
+export const countryListQuerySchema = z.object({
+  limit: limitSchema(100, 500),
+  offset: offsetSchema,
+});
+
+export const countryIdParamsSchema = z.object({ id: idSchema });

@@ -1,0 +1,71 @@
+import path from "node:path";
+
+/**
+ * Typed configuration. This module is the only reader of `process.env`; every key has a
+ * default so `npm start` works on a fresh machine with nothing installed.
+ */
+export interface Config {
+  /** HTTP + WebSocket port. @default 3000 */
+  port: number;
+  /** Postgres connection string. Absent: embedded PGlite with data under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Folder for the embedded database and the generated JWT secret. @default "./data" */
+  dataDir: string;
+  /** Redis connection string. Absent: in-process presence, driver and tick timer. */
+  redisUrl: string | undefined;
+  /** HS256 secret for access tokens. Absent: generated once and kept under `dataDir`. */
+  jwtSecret: string | undefined;
+  /** Access token lifetime in seconds. @default 86400 (one day) */
+  tokenTtlSeconds: number;
+  /** Milliseconds between turn ticks. @default 1200000 (20 minutes) */
+  turnIntervalMs: number;
+  /** Address other processes reach this one at (Colyseus publicAddress). @default unset */
+  publicAddress: string | undefined;
+  /** pino level: fatal, error, warn, info, debug, trace, silent. @default "info" */
+  logLevel: string;
+  /** Folder with the built client to serve at /. @default "../client/dist" beside the server package */
+  clientDir: string;
+  /** Operator token for GET /metrics; absent with metricsPublic false: metrics disabled. */
+  metricsToken: string | undefined;
+  /** Serve /metrics without a token (loopback load tests). @default false */
+  metricsPublic: boolean;
+  /** Whether the periodic turn tick runs in this process. @default true */
+  tickEnabled: boolean;
+  /** Largest JSON body accepted, bytes. @default 102400 */
+  maxBodyBytes: number;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function optional(name: string): string | undefined {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
+/** Reads the environment once. Tests build a Config directly with `loadConfig(overrides)`. */
+export function loadConfig(overrides: Partial<Config> = {}): Config {
+  const defaultClientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../client/dist");
+  return {
+    port: intFromEnv("PORT", 3000),
+    databaseUrl: optional("DATABASE_URL"),
+    dataDir: path.resolve(optional("DATA_DIR") ?? "./data"),
+    redisUrl: optional("REDIS_URL"),
+    jwtSecret: optional("JWT_SECRET"),
+    tokenTtlSeconds: intFromEnv("TOKEN_TTL_SECONDS", 86_400),
+    turnIntervalMs: intFromEnv("TURN_INTERVAL_MS", 1_200_000),
+    publicAddress: optional("PUBLIC_ADDRESS"),
+    logLevel: optional("LOG_LEVEL") ?? "info",
+    clientDir: optional("CLIENT_DIR") ?? defaultClientDir,
+    metricsToken: optional("METRICS_TOKEN"),
+    metricsPublic: optional("METRICS_PUBLIC") === "true",
+    tickEnabled: optional("TICK_ENABLED") !== "false",
+    maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
+    ...overrides,
+  };
+}

@@ -1,0 +1,15 @@
+import { sql as foundation } from "./001_foundation.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every migration, in order. Forward-only: add a new numbered file, never edit a released one.
+ * Each domain owns its own file so work on different domains does not collide.
+ */
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: "foundation", sql: foundation },
+];

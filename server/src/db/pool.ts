@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+
+// Postgres bigint (int8) and numeric arrive as strings by default. Every bigint we store is a
+// game quantity below 2^53, so parse int8 to a JS number; count(*) results come back as numbers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export type Db = pg.Pool;
+export type DbClient = pg.PoolClient;
+
+/** A database handle plus what it takes to close it. */
+export interface Database {
+  pool: Db;
+  /** true when running on the embedded PGlite database */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured database: a pg Pool on DATABASE_URL, or an embedded PGlite served
+ * over a loopback socket (pglite-socket) with a pool of one connection, because PGlite is a
+ * single-connection engine.
+ */
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+    pool.on("error", (err) => logger.error({ err }, "idle postgres client error"));
+    return { pool, embedded: false, close: () => pool.end() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const dir = path.join(config.dataDir, "pglite");
+  fs.mkdirSync(dir, { recursive: true });
+  const engine = await PGlite.create(dir);
+  const socketServer = new PGLiteSocketServer({ db: engine, port: 0, host: "127.0.0.1" });
+  await socketServer.start();
+  const address = socketServer.getServerConn();
+  logger.info({ dir, address }, "embedded PGlite database started");
+  const pool = new pg.Pool({ connectionString: `postgres://postgres@${address}/postgres`, max: 1 });
+  pool.on("error", (err) => logger.error({ err }, "idle embedded client error"));
+  return {
+    pool,
+    embedded: true,
+    async close() {
+      await pool.end();
+      await socketServer.stop();
+      await engine.close();
+    },
+  };
+}
+
+/**
+ * Runs `work` inside one transaction on one connection. The whole game action (read, lock,
+ * check, write) happens inside; a thrown error rolls everything back.
+ */
+export async function withTransaction<T>(pool: Db, work: (client: DbClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

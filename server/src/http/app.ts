@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import path from "node:path";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { AppError } from "../errors.js";
+import { InvalidTokenError } from "../auth/tokens.js";
+import type { ServiceContext } from "../services/context.js";
+import { RouteFailure } from "./handler.js";
+import { authRoutes } from "./authRoutes.js";
+import { countryRoutes } from "./countryRoutes.js";
+
+/** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
+export type RouterFactory = (ctx: ServiceContext) => Router;
+
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes];
+
+/** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
+export interface AppExtras {
+  routers?: RouterFactory[];
+  beforeApi?: (app: express.Express) => void;
+}
+
+/**
+ * The Express app: JSON-only API under /api with the `{ success, ... }` envelope, then the
+ * built client (if present) for every other path.
+ */
+export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // Behind a proxy the operator sets trust proxy themselves; by default req.ip is the socket address.
+  extras.beforeApi?.(app);
+
+  const api = express.Router();
+  api.use(requireJsonBody);
+  api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
+  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx));
+  api.use((req, res) => {
+    res.status(404).json({ success: false, error: `Unknown API route: ${req.method} ${req.path}` });
+  });
+  app.use("/api", api);
+
+  serveClient(app, ctx.config.clientDir);
+  app.use(errorHandler(ctx));
+  return app;
+}
+
+/** A body-carrying request must be JSON: 415 otherwise, before anything reads it. */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (hasBody && ["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && !req.is("application/json")) {
+    res.status(415).json({ success: false, error: "Content-Type must be application/json" });
+    return;
+  }
+  next();
+}
+
+function serveClient(app: express.Express, clientDir: string): void {
+  const index = path.join(clientDir, "index.html");
+  if (!fs.existsSync(index)) {
+    // An explicit root route also keeps Colyseus from answering "/" with its banner.
+    app.get("/", (_req, res) => res.type("text").send("API running. Build the client (npm run build) to play in the browser."));
+    return;
+  }
+  app.get("/", (_req, res) => res.sendFile(index, { maxAge: 0 }));
+  app.use(express.static(clientDir, { index: false, maxAge: "1h" }));
+  // The client switches views internally; every other GET gets the shell.
+  app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(index, { maxAge: 0 }));
+}
+
+function errorHandler(ctx: ServiceContext) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    if (res.headersSent) return;
+    if (err instanceof AppError) {
+      res.status(err.status).json({ success: false, error: err.message });
+      return;
+    }
+    if (err instanceof InvalidTokenError) {
+      res.status(401).json({ success: false, error: err.message });
+      return;
+    }
+    // body-parser errors carry a status and a type.
+    const bodyError = err as { type?: string; status?: number };
+    if (bodyError?.type === "entity.too.large") {
+      res.status(413).json({ success: false, error: "Request body too large" });
+      return;
+    }
+    if (bodyError?.type === "entity.parse.failed") {
+      res.status(400).json({ success: false, error: "Malformed JSON body" });
+      return;
+    }
+    if (typeof bodyError?.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
+      res.status(bodyError.status).json({ success: false, error: "Invalid request body" });
+      return;
+    }
+    const fallback = err instanceof RouteFailure ? err.fallback : "Internal server error";
+    const cause = err instanceof RouteFailure ? err.cause : err;
+    ctx.logger.error({ err: cause, method: req.method, path: req.path }, "request failed");
+    res.status(500).json({ success: false, error: fallback });
+  };
+}

@@ -1,0 +1,48 @@
+import { Router } from "express";
+import { countryIdParamsSchema, countryListQuerySchema } from "@game/schema/api";
+import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson } from "../db/countries.js";
+import { findCountryByUserId } from "../db/countries.js";
+import { notFound } from "../errors.js";
+import type { ServiceContext } from "../services/context.js";
+import { authenticate, parse, route } from "./handler.js";
+
+/** /country/{id}, /countries/{id}, /countries, /countries/ai */
+export function countryRoutes(ctx: ServiceContext): Router {
+  const router = Router();
+
+  /** The owner sees everything; anyone else sees public fields only. */
+  const showCountry = route("Failed to get country data", async (req) => {
+    const claims = await authenticate(ctx, req);
+    const { id } = parse(countryIdParamsSchema, req.params);
+    const country = await findCountryById(ctx.db, id);
+    if (!country) throw notFound("Country not found", "country/not_found");
+    const own = country.user_id === claims.userId;
+    return { country: own ? toOwnCountryJson(country) : toPublicCountryJson(country), message: own ? "Own country" : "Public view" };
+  });
+
+  // /countries/ai must be declared before /countries/:id so "ai" is not read as an id.
+  router.get(
+    "/countries/ai",
+    route("Failed to get AI countries", async (req) => {
+      await authenticate(ctx, req);
+      const { limit, offset } = parse(countryListQuerySchema, req.query);
+      const { rows, total } = await listCountries(ctx.db, { limit, offset, aiOnly: true });
+      return { countries: rows.map(toPublicCountryJson), total };
+    }),
+  );
+  router.get("/country/:id", showCountry);
+  router.get("/countries/:id", showCountry);
+
+  router.get(
+    "/countries",
+    route("Failed to get countries", async (req) => {
+      const claims = await authenticate(ctx, req);
+      const { limit, offset } = parse(countryListQuerySchema, req.query);
+      const own = await findCountryByUserId(ctx.db, claims.userId);
+      const { rows, total } = await listCountries(ctx.db, { limit, offset });
+      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: own?.id ?? null };
+    }),
+  );
+
+  return router;
+}

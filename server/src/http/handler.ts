@@ -1,0 +1,67 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { z } from "zod";
+import { firstIssueMessage } from "@game/schema/api";
+import { AppError, badRequest, forbidden, unauthorized } from "../errors.js";
+import { bearerToken, InvalidTokenError, type TokenClaims } from "../auth/tokens.js";
+import type { ServiceContext } from "../services/context.js";
+import { findCountryByUserId, type CountryRow } from "../db/countries.js";
+
+/** Marks a thrown error with the route's fallback message for the 500 answer. */
+export class RouteFailure extends Error {
+  constructor(readonly fallback: string, readonly cause: unknown) {
+    super(fallback);
+  }
+}
+
+/**
+ * Wraps an async route: its returned object is sent as `{ success: true, ...result }`; an
+ * AppError becomes its status and message; anything else is a 500 with `fallback` (the spec's
+ * fallback message for that call).
+ */
+export function route(fallback: string, handler: (req: Request, res: Response) => Promise<object | void>): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    handler(req, res).then(
+      (result) => {
+        if (res.headersSent) return;
+        res.json({ success: true, ...(result ?? {}) });
+      },
+      (err) => next(err instanceof AppError || err instanceof InvalidTokenError ? err : new RouteFailure(fallback, err)),
+    );
+  };
+}
+
+/** Parses `value` with a zod schema or throws 400 with the first issue's message. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw badRequest(firstIssueMessage(result.error));
+  return result.data;
+}
+
+/** The verified token of the request, or 401. Any 401 means missing, bad, expired or revoked. */
+export async function authenticate(ctx: ServiceContext, req: Request): Promise<TokenClaims> {
+  try {
+    return await ctx.tokens.verify(bearerToken(req.headers.authorization));
+  } catch (err) {
+    if (err instanceof InvalidTokenError) throw unauthorized(err.message, "auth/invalid_token");
+    throw err;
+  }
+}
+
+/**
+ * Authenticates and checks that `countryId` (from the path or the body) is the caller's own
+ * country: 403 otherwise, before anything is read or changed.
+ */
+export async function authorizeCountry(ctx: ServiceContext, req: Request, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
+  const claims = await authenticate(ctx, req);
+  const country = await findCountryByUserId(ctx.db, claims.userId);
+  if (!country || country.id !== countryId) throw forbidden();
+  return { claims, country };
+}
+
+/** The caller's own country (for routes without a country id), or 404 if they have none. */
+export async function ownCountry(ctx: ServiceContext, req: Request): Promise<{ claims: TokenClaims; country: CountryRow }> {
+  const claims = await authenticate(ctx, req);
+  const country = await findCountryByUserId(ctx.db, claims.userId);
+  if (!country) throw new AppError(404, "You have no country", "country/none");
+  return { claims, country };
+}

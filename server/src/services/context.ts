@@ -1,0 +1,16 @@
+import type { Config } from "../config.js";
+import type { Db } from "../db/pool.js";
+import type { Logger } from "../logger.js";
+import type { TokenService } from "../auth/tokens.js";
+import type { RateLimiter } from "../auth/rateLimiter.js";
+import type { EventBus } from "../events.js";
+
+/** What every service function receives: the process's shared handles. */
+export interface ServiceContext {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  events: EventBus;
+}
