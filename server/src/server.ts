@@ -12,6 +12,7 @@ import { runMigrations } from "./db/migrate.js";
 import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "./auth/rateLimiter.js";
 import { PresenceEventBus } from "./events.js";
+import { GameMetrics } from "./metrics.js";
 import type { ServiceContext } from "./services/context.js";
 import { createApp, type AppExtras } from "./http/app.js";
 import { healthRoutes } from "./http/healthRoutes.js";
@@ -60,6 +61,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds),
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     events,
+    metrics: new GameMetrics(),
   };
 
   const app = createApp(ctx, { ...options.extras, routers: [healthRoutes(database, redis), ...(options.extras?.routers ?? [])] });

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.js";
 import type { TokenService } from "../auth/tokens.js";
 import type { RateLimiter } from "../auth/rateLimiter.js";
 import type { EventBus } from "../events.js";
+import type { GameMetrics } from "../metrics.js";
 
 /** What every service function receives: the process's shared handles. */
 export interface ServiceContext {
@@ -13,4 +14,5 @@ export interface ServiceContext {
   tokens: TokenService;
   limiter: RateLimiter;
   events: EventBus;
+  metrics: GameMetrics;
 }

@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+import { startGameServer } from "./server.js";
+import { apiRequest, newPlayer } from "./test/harness.js";
+
+/**
+ * The embedded default: no DATABASE_URL and no REDIS_URL. The server runs PGlite in-process
+ * with its data under DATA_DIR and local presence; a restart keeps every account.
+ */
+describe("embedded default (PGlite, local presence)", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-embedded-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  const start = () =>
+    startGameServer(
+      loadConfig({ port: 0, dataDir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dataDir, "none") }),
+      { logger: pino({ level: "silent" }) },
+    );
+
+  it("registers, restarts and logs in again with the data kept", async () => {
+    const player = newPlayer("embedded");
+    let server = await start();
+    expect(server.database.embedded).toBe(true);
+    expect(server.redis).toBeUndefined();
+    let base = `http://127.0.0.1:${server.port}`;
+    const health = await apiRequest(base, "GET", "/health");
+    expect(health.body).toMatchObject({ success: true, database: "embedded", presence: "local" });
+    const registered = await apiRequest(base, "POST", "/auth/register", player);
+    expect(registered.status).toBe(201);
+    const countryId = registered.body.user.countryId;
+    const firstToken = registered.body.token;
+    await server.close();
+
+    // The generated JWT secret is kept under DATA_DIR too, so the old token still verifies.
+    expect(fs.existsSync(path.join(dataDir, "jwt-secret"))).toBe(true);
+    server = await start();
+    try {
+      base = `http://127.0.0.1:${server.port}`;
+      const login = await apiRequest(base, "POST", "/auth/login", { email: player.email, password: player.password });
+      expect(login.status).toBe(200);
+      expect(login.body.user.countryId).toBe(countryId);
+      const country = await apiRequest(base, "GET", `/country/${countryId}`, undefined, login.body.token);
+      expect(country.body.country).toMatchObject({ name: player.countryName, cash: "100000", turns: 100 });
+      expect((await apiRequest(base, "GET", "/user/me", undefined, firstToken)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
