@@ -1,0 +1,14 @@
+/**
+ * The pure game rules: no IO, time and randomness as arguments. `check*` returns a
+ * RuleRejection or null, `compute*` returns numbers, `apply*` and `perform*` return the next
+ * state. docs/rules.md gives every formula and constant.
+ */
+export * from "./country.js";
+export * from "./networth.js";
+export * from "./governments.js";
+export * from "./turns.js";
+export * from "./exploration.js";
+export * from "./buildings.js";
+export * from "./research.js";
+export * from "./military.js";
+export * from "./economy.js";
