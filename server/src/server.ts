@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { LocalDriver, LocalPresence, Server, type Presence } from "@colyseus/core";
+import { LocalDriver, LocalPresence, matchMaker, Server, type Presence } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { RedisDriver } from "@colyseus/redis-driver";
@@ -16,6 +16,7 @@ import { GameMetrics } from "./metrics.js";
 import type { ServiceContext } from "./services/context.js";
 import { createApp, type AppExtras } from "./http/app.js";
 import { healthRoutes } from "./http/healthRoutes.js";
+import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 
@@ -64,7 +65,19 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     metrics: new GameMetrics(),
   };
 
-  const app = createApp(ctx, { ...options.extras, routers: [healthRoutes(database, redis), ...(options.extras?.routers ?? [])] });
+  // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
+  ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
+  ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
+  const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
+
+  const app = createApp(ctx, {
+    ...options.extras,
+    beforeApi: (app) => {
+      mountMetrics(app, config, ctx.metrics);
+      options.extras?.beforeApi?.(app);
+    },
+    routers: [healthRoutes(database, redis), ...(options.extras?.routers ?? [])],
+  });
   const httpServer = http.createServer(app);
   const transport = new WebSocketTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
   const gameServer = new Server({
@@ -94,6 +107,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     close() {
       closed ??= (async () => {
         await background.stop();
+        stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         redis?.disconnect();

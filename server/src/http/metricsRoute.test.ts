@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
+
+async function getMetrics(server: TestServer, token?: string) {
+  const response = await fetch(`${server.baseUrl}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+}
+
+describe("GET /metrics", () => {
+  describe("disabled (no flag, no token)", () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ metricsPublic: false, metricsToken: undefined });
+    });
+    afterAll(() => server.close());
+
+    it("answers 404 as if it did not exist", async () => {
+      expect((await getMetrics(server)).status).toBe(404);
+      expect((await getMetrics(server, "anything")).status).toBe(404);
+    });
+  });
+
+  describe("behind an operator token", () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ metricsPublic: false, metricsToken: "operator-token-123" });
+    });
+    afterAll(() => server.close());
+
+    it("answers 401 without or with a wrong token and 200 with the right one", async () => {
+      expect((await getMetrics(server)).status).toBe(401);
+      expect((await getMetrics(server, "operator-token-12")).status).toBe(401);
+      const ok = await getMetrics(server, "operator-token-123");
+      expect(ok.status).toBe(200);
+      expect(ok.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    });
+  });
+
+  describe("public", () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ metricsPublic: true });
+    });
+    afterAll(() => server.close());
+
+    it("labels requests by route pattern, not raw URL, and counts statuses", async () => {
+      const player = await registerPlayer(server, "met");
+      await server.api("GET", `/country/${player.countryId}`, undefined, player.token);
+      await server.api("GET", `/country/${player.countryId + 1000}`, undefined, player.token);
+      await server.api("GET", "/no/such/route");
+      const { text } = await getMetrics(server);
+      expect(text).toContain('http_requests_total{method="GET",route="/api/country/:id",status="200"} 1');
+      // the 404 of a missing country still matched the route
+      expect(text).toContain('http_requests_total{method="GET",route="/api/country/:id",status="404"} 1');
+      expect(text).toContain('http_requests_total{method="POST",route="/api/auth/register",status="201"} 1');
+      expect(text).toContain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
+      expect(text).not.toContain(`/api/country/${player.countryId}"`);
+      expect(text).toMatch(/http_request_duration_seconds_bucket\{method="GET",route="\/api\/country\/:id",status="200",le="\+Inf"\} 1/);
+      const counter = server.server.ctx.metrics.httpRequests;
+      expect(counter.get({ method: "GET", route: "/api/country/:id", status: "200" })).toBe(1);
+    });
+
+    it("labels a route that failed through the error middleware with its pattern", async () => {
+      const res = await server.api("POST", "/auth/register", "{not json");
+      expect(res.status).toBe(400);
+      const { text } = await getMetrics(server);
+      // body-parser fails before any route matched: bounded "unmatched" label
+      expect(text).toContain('http_requests_total{method="POST",route="unmatched",status="400"} 1');
+    });
+
+    it("exposes process, room and client gauges", async () => {
+      const { text } = await getMetrics(server);
+      for (const name of [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "colyseus_rooms",
+        "colyseus_connected_clients",
+        "nodejs_eventloop_delay_p99_seconds",
+        "turn_tick_duration_seconds",
+      ]) {
+        expect(text).toContain(`# TYPE ${name}`);
+      }
+      expect(text).toMatch(/^colyseus_connected_clients 0$/m);
+    });
+  });
+});
