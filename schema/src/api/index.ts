@@ -1,3 +1,5 @@
 export * from "./common.js";
 export * from "./auth.js";
 export * from "./countries.js";
+export * from "./economy.js";
+export * from "./world.js";

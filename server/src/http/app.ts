@@ -7,11 +7,12 @@ import type { ServiceContext } from "../services/context.js";
 import { RouteFailure } from "./handler.js";
 import { authRoutes } from "./authRoutes.js";
 import { countryRoutes } from "./countryRoutes.js";
+import { economyRoutes } from "./economyRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {

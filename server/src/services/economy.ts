@@ -1,0 +1,250 @@
+import type { TurnResultJson } from "@game/schema/api";
+import {
+  BUILDING_DEFINITIONS,
+  PRODUCTION_PRESETS,
+  applyConvertStoredTurns,
+  applyGovernmentChange,
+  applyResearchAllocation,
+  applyUnitAllocation,
+  checkConstruction,
+  checkConvertStoredTurns,
+  checkExploration,
+  checkGovernmentChange,
+  checkProcessTurns,
+  checkResearchAllocation,
+  checkUnitAllocation,
+  emptyEffects,
+  getGovernment,
+  performConstruction,
+  performExploration,
+  performProduction,
+  type ConstructionOrder,
+  type CountryState,
+  type GovernmentType,
+  type ProductionPresetId,
+  type ResearchAllocation,
+  type RuleRejection,
+  type UnitAllocation,
+} from "@game/schema/rules";
+import { withTransaction, type DbClient } from "../db/pool.js";
+import { lockCountry, rowToState, saveCountryState, toOwnCountryJson, type CountryRow, type OwnCountryJson } from "../db/countries.js";
+import { insertTurnResult } from "../db/turnResults.js";
+import { AppError, forbidden, notFound } from "../errors.js";
+import type { ServiceContext } from "./context.js";
+import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+/** A rule's rejection as the 400 answer (the spec's message). */
+export function ruleError(rejection: RuleRejection): AppError {
+  return new AppError(400, rejection.message, rejection.code);
+}
+
+/** What an action's rule step returns: the next state, and a turn result when turns were spent. */
+interface ActionOutcome<E> {
+  next: CountryState;
+  turnResult?: TurnResultJson;
+  extra?: E;
+}
+
+/** What every action answers: the country after it, the turn result, and action extras. */
+export interface ActionResult<E = undefined> {
+  country: OwnCountryJson;
+  turnResult?: TurnResultJson;
+  extra: E;
+}
+
+/**
+ * The shape of every game action: one transaction that locks the country row, refuses anyone
+ * but its owner (403, nothing read further or written), runs the pure rule step, writes the
+ * state back (networth recomputed), records the turn result, commits, then publishes
+ * countryChanged so rooms refresh. Concurrent actions on one country queue on the row lock,
+ * so turns, cash and land are never spent twice.
+ */
+export async function runCountryAction<E = undefined>(
+  ctx: ServiceContext,
+  userId: number,
+  countryId: number,
+  action: string,
+  step: (state: CountryState, row: CountryRow, client: DbClient) => ActionOutcome<E> | Promise<ActionOutcome<E>>,
+): Promise<ActionResult<E>> {
+  const result = await withTransaction(ctx.db, async (client) => {
+    const row = await lockCountry(client, countryId);
+    if (!row) throw notFound("Country not found", "country/not_found");
+    if (row.user_id !== userId) throw forbidden();
+    const outcome = await step(rowToState(row), row, client);
+    const saved = await saveCountryState(client, countryId, outcome.next);
+    if (outcome.turnResult) await insertTurnResult(client, countryId, outcome.turnResult);
+    return { country: toOwnCountryJson(saved), turnResult: outcome.turnResult, extra: outcome.extra as E };
+  });
+  ctx.metrics.gameActions.inc({ action });
+  ctx.events.publish({ type: "countryChanged", countryId, reason: action });
+  return result;
+}
+
+/** Explores for `turns` turns: acres bought at the rules' price, then the economy runs per turn. */
+export function exploreLand(ctx: ServiceContext, userId: number, countryId: number, turns: number) {
+  return runCountryAction(ctx, userId, countryId, "explore", (state) => {
+    const rejection = checkExploration(state, turns);
+    if (rejection) throw ruleError(rejection);
+    const { next, quote, effects } = performExploration(state, turns);
+    const turnResult = buildTurnResult({
+      actionType: "exploration",
+      turnsConsumed: turns,
+      turnsRemaining: next.turns,
+      effects,
+      actionResults: [
+        {
+          id: "exploration",
+          title: "Territory Explored",
+          description: `Explored ${fmt(quote.totalAcres)} acres for $${fmt(quote.totalCost)}.`,
+          icon: "trending-up",
+          details: [
+            `${fmt(quote.acresPerTurn)} acres per turn`,
+            `$${fmt(quote.costPerAcre)} per acre`,
+            `Land: ${fmt(state.land)} -> ${fmt(next.land)} acres`,
+          ],
+        },
+      ],
+    });
+    return { next, turnResult, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
+  });
+}
+
+/** Builds an order of one or more building types, all or nothing. */
+export function constructBuildings(ctx: ServiceContext, userId: number, countryId: number, order: ConstructionOrder) {
+  return runCountryAction(ctx, userId, countryId, "construct", (state) => {
+    const rejection = checkConstruction(state, order);
+    if (rejection) throw ruleError(rejection);
+    const { next, quote, effects } = performConstruction(state, order);
+    const built = Object.entries(order).filter(([, q]) => (q ?? 0) > 0) as [keyof typeof BUILDING_DEFINITIONS, number][];
+    const turnResult = buildTurnResult({
+      actionType: "construction",
+      turnsConsumed: quote.turns,
+      turnsRemaining: next.turns,
+      effects,
+      actionResults: [
+        {
+          id: "construction",
+          title: "Construction Complete",
+          description: `Built ${built.map(([type, q]) => `${fmt(q)} ${BUILDING_DEFINITIONS[type].name}`).join(", ")} for $${fmt(quote.cost)}.`,
+          icon: "checkmark",
+          details: [`Land used: ${fmt(quote.land)} acres`, `Turns used: ${quote.turns}`],
+        },
+      ],
+    });
+    return {
+      next,
+      turnResult,
+      extra: { buildingsBuilt: quote.regularBuildings + quote.constructionSites, buildingTypes: built.map(([t]) => t), totalCost: quote.cost, landUsed: quote.land },
+    };
+  });
+}
+
+/** Spends turns running the economy only (POST /production/process, /turns/consume production). */
+export function processProduction(ctx: ServiceContext, userId: number, countryId: number, turns: number, actionType = "production") {
+  return runCountryAction(ctx, userId, countryId, actionType, (state) => {
+    const rejection = checkProcessTurns(state, turns);
+    if (rejection) throw ruleError(rejection);
+    const { next, effects } = performProduction(state, turns);
+    const turnResult = buildTurnResult({
+      actionType,
+      turnsConsumed: turns,
+      turnsRemaining: next.turns,
+      effects,
+      actionResults: [
+        {
+          id: actionType,
+          title: actionType === "research" ? "Research Conducted" : "Production Processed",
+          description: `${turns} turn(s) of production processed.`,
+          icon: "zap",
+          details: [`Net cash: $${fmt(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
+        },
+      ],
+    });
+    return { next, turnResult };
+  });
+}
+
+/** POST /research/generate: one turn of the economy, whose labs yield research points. */
+export function generateResearch(ctx: ServiceContext, userId: number, countryId: number) {
+  return processProduction(ctx, userId, countryId, 1, "research");
+}
+
+/** Spends unspent research points on technologies (no turns). */
+export function allocateResearch(ctx: ServiceContext, userId: number, countryId: number, allocations: ResearchAllocation) {
+  return runCountryAction(ctx, userId, countryId, "research_allocate", (state) => {
+    const rejection = checkResearchAllocation(state, allocations);
+    if (rejection) throw ruleError(rejection);
+    const { next, results } = applyResearchAllocation(state, allocations);
+    const turnResult = buildTurnResult({
+      actionType: "research",
+      turnsConsumed: 0,
+      turnsRemaining: next.turns,
+      effects: emptyEffects(),
+      researchResults: toResearchResultsJson(results),
+      actionResults: results.map((r) => ({
+        id: `research-${r.researchType}`,
+        title: `${technologyName(r.researchType)} Research`,
+        description: r.description,
+        icon: r.levelUp ? ("trending-up" as const) : ("zap" as const),
+        details: [`Points spent: ${fmt(r.pointsGained)}`, `Level ${r.previousLevel} -> ${r.currentLevel}`, `Progress to next level: ${r.progressPercent}%`],
+      })),
+    });
+    return { next, turnResult, extra: { results } };
+  });
+}
+
+/** Stores the unit production split (explicit percentages or a preset). */
+export function setUnitAllocation(ctx: ServiceContext, userId: number, countryId: number, request: { preset: string } | UnitAllocation) {
+  const allocation: UnitAllocation = "preset" in request ? { ...PRODUCTION_PRESETS[request.preset as ProductionPresetId] } : request;
+  return runCountryAction(ctx, userId, countryId, "unit_allocation", (state) => {
+    const rejection = checkUnitAllocation(allocation);
+    if (rejection) throw ruleError(rejection);
+    return { next: applyUnitAllocation(state, allocation) };
+  });
+}
+
+/** Moves stored turns into available turns. */
+export function convertStoredTurns(ctx: ServiceContext, userId: number, countryId: number, quantity: number) {
+  return runCountryAction(ctx, userId, countryId, "convert_stored_turns", (state) => {
+    const rejection = checkConvertStoredTurns(state, quantity);
+    if (rejection) throw ruleError(rejection);
+    return { next: applyConvertStoredTurns(state, quantity) };
+  });
+}
+
+/**
+ * Changes government: the first change is free; later ones cost cash and turns (the economy
+ * runs those turns under the new government). The change counters live on the row.
+ */
+export function changeGovernment(ctx: ServiceContext, userId: number, countryId: number, target: GovernmentType) {
+  return runCountryAction(ctx, userId, countryId, "change_government", async (state, row, client) => {
+    const history = { hasUsedFreeGovernmentChange: row.has_used_free_government_change, governmentChangeCount: row.government_change_count };
+    const rejection = checkGovernmentChange(state, history, target);
+    if (rejection) throw ruleError(rejection);
+    const changed = applyGovernmentChange(state, history, target);
+    await client.query("UPDATE countries SET has_used_free_government_change = $2, government_change_count = $3 WHERE id = $1", [
+      countryId,
+      changed.history.hasUsedFreeGovernmentChange,
+      changed.history.governmentChangeCount,
+    ]);
+    const run = changed.cost.turns > 0 ? performProduction({ ...changed.next, turns: changed.next.turns + changed.cost.turns }, changed.cost.turns) : { next: changed.next, effects: emptyEffects() };
+    const turnResult = buildTurnResult({
+      actionType: "government",
+      turnsConsumed: changed.cost.turns,
+      turnsRemaining: run.next.turns,
+      effects: run.effects,
+      actionResults: [
+        {
+          id: "government",
+          title: "Government Changed",
+          description: `${getGovernment(state.governmentType).name} -> ${getGovernment(target).name}${changed.cost.free ? " (free change)" : ` for $${fmt(changed.cost.cash)}`}.`,
+          icon: "checkmark",
+          details: [],
+        },
+      ],
+    });
+    return { next: run.next, turnResult, extra: { cost: changed.cost } };
+  });
+}
