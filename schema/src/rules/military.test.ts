@@ -1,0 +1,235 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { GOVERNMENT_TYPES, emptyBuildings, startingCountry } from "./country.js";
+import type { CountryState } from "./country.js";
+import {
+  MILITARY_BASE_MAX_UPKEEP_REDUCTION_PCT,
+  MILITARY_BASE_UPKEEP_REDUCTION_PCT,
+  PRODUCTION_PRESETS,
+  PRODUCTION_PRESET_IDS,
+  READINESS_CRITICAL,
+  READINESS_CRITICAL_MESSAGE,
+  READINESS_LOW,
+  READINESS_LOW_MESSAGE,
+  RECOMMENDED_MIN_COMPLEXES,
+  UNIT_CAPACITY_PER_COMPLEX,
+  UNIT_COMPLEXITY,
+  UNIT_COST_WEIGHTS,
+  UNIT_STATS,
+  applyUnitAllocation,
+  checkUnitAllocation,
+  computeDefensiveCapability,
+  computeMilitaryBaseUpkeepPct,
+  computeMilitaryStatus,
+  computeMilitaryStrength,
+  computeMilitaryUpkeep,
+  computeOffensiveCapability,
+  computeOutputPerComplex,
+  computeProductionBonusPct,
+  computeReadiness,
+  computeUnitProduction,
+  effectiveAllocation,
+  readinessWarning,
+} from "./military.js";
+
+const noUnits = { troops: 0, jets: 0, turrets: 0, tanks: 0, spies: 0 };
+
+function army(patch: Partial<CountryState>): CountryState {
+  return { ...startingCountry(), ...noUnits, governmentType: "fascism", ...patch };
+}
+
+describe("unit table (spec: strength / upkeep)", () => {
+  it.each([
+    ["troops", 1, 0.5],
+    ["jets", 3, 2],
+    ["turrets", 1.5, 1],
+    ["tanks", 2.5, 3],
+    ["spies", 1, 1],
+  ] as const)("%s: strength %d, upkeep %d", (unit, strength, upkeep) => {
+    expect(UNIT_STATS[unit]).toEqual({ strength, upkeep });
+  });
+
+  it.each([
+    ["troops", 1],
+    ["turrets", 1.5],
+    ["tanks", 2.5],
+    ["jets", 3],
+  ] as const)("%s cost weight and complexity %d", (unit, weight) => {
+    expect(UNIT_COST_WEIGHTS[unit]).toBe(weight);
+    expect(UNIT_COMPLEXITY[unit]).toBe(weight);
+  });
+
+  it("has the other military constants", () => {
+    expect([UNIT_CAPACITY_PER_COMPLEX, RECOMMENDED_MIN_COMPLEXES, READINESS_LOW, READINESS_CRITICAL]).toEqual([25, 5, 50, 25]);
+    expect([MILITARY_BASE_UPKEEP_REDUCTION_PCT, MILITARY_BASE_MAX_UPKEEP_REDUCTION_PCT]).toEqual([4, 40]);
+  });
+});
+
+describe("presets", () => {
+  it.each([
+    ["balanced", 25, 25, 25, 25],
+    ["defensive", 20, 10, 50, 20],
+    ["offensive", 30, 30, 10, 30],
+    ["air_power", 15, 55, 15, 15],
+    ["ground_force", 40, 10, 20, 30],
+  ] as const)("%s is troops %d, jets %d, turrets %d, tanks %d and valid", (id, troops, jets, turrets, tanks) => {
+    expect(PRODUCTION_PRESETS[id]).toEqual({ troops, jets, turrets, tanks });
+    expect(checkUnitAllocation(PRODUCTION_PRESETS[id])).toBeNull();
+  });
+
+  it("are exactly the five", () => {
+    expect(PRODUCTION_PRESET_IDS).toEqual(["balanced", "defensive", "offensive", "air_power", "ground_force"]);
+  });
+});
+
+describe("checkUnitAllocation", () => {
+  it.each([
+    [{ troops: 25, jets: 25, turrets: 25, tanks: 25 }, null, null],
+    [{ troops: 100, jets: 0, turrets: 0, tanks: 0 }, null, null],
+    [{ troops: 30, jets: 25, turrets: 25, tanks: 25 }, "production/over_allocated", "Over-allocated! Reduce percentages."],
+    [{ troops: 20, jets: 25, turrets: 25, tanks: 25 }, "production/unused_capacity", "5% unused capacity."],
+    [{ troops: 0, jets: 0, turrets: 0, tanks: 0 }, "production/unused_capacity", "100% unused capacity."],
+    [{ troops: -10, jets: 60, turrets: 25, tanks: 25 }, "production/invalid_percentage", "Each percentage must be a whole number from 0 to 100"],
+    [{ troops: 24.5, jets: 25.5, turrets: 25, tanks: 25 }, "production/invalid_percentage", "Each percentage must be a whole number from 0 to 100"],
+  ])("%o -> %s", (allocation, code, message) => {
+    const r = checkUnitAllocation(allocation);
+    expect(r?.code ?? null).toBe(code);
+    expect(r?.message ?? null).toBe(message);
+  });
+
+  it("applyUnitAllocation stores the split; an invalid stored split produces as balanced", () => {
+    expect(applyUnitAllocation(startingCountry(), PRODUCTION_PRESETS.air_power).unitAllocation).toEqual(PRODUCTION_PRESETS.air_power);
+    expect(effectiveAllocation({ troops: 100, jets: 100, turrets: 0, tanks: 0 })).toEqual(PRODUCTION_PRESETS.balanced);
+  });
+});
+
+describe("production", () => {
+  it.each([
+    [25, "troops", 6], // floor(25 x 0.25 / 1)
+    [25, "jets", 2], // floor(6.25 / 3)
+    [25, "turrets", 4], // floor(6.25 / 1.5)
+    [25, "tanks", 2], // floor(6.25 / 2.5)
+    [100, "troops", 25],
+    [55, "jets", 4], // floor(13.75 / 3)
+    [50, "turrets", 8], // floor(12.5 / 1.5)
+    [0, "tanks", 0],
+  ] as const)("one complex at %d%% makes %s: %d (spec's floor(25 x a / 100 / complexity))", (pct, unit, n) => {
+    expect(computeOutputPerComplex(pct, unit)).toBe(n);
+  });
+
+  it("matches the spec's formula for one complex with no bonus", () => {
+    const c = army({ buildings: { ...emptyBuildings(), industrial_complexes: 1 } });
+    expect(computeUnitProduction(c)).toEqual({ troops: 6, jets: 2, turrets: 4, tanks: 2 });
+  });
+
+  it.each([
+    ["fascism", 0, { troops: 62, jets: 20, turrets: 41, tanks: 25 }],
+    ["dictatorship", 0, { troops: 71, jets: 23, turrets: 47, tanks: 28 }],
+    ["tyranny", 0, { troops: 75, jets: 25, turrets: 50, tanks: 30 }],
+    ["communism", 0, { troops: 84, jets: 28, turrets: 56, tanks: 33 }],
+    ["fascism", 10, { troops: 75, jets: 25, turrets: 50, tanks: 30 }],
+  ] as const)("10 complexes, %s, industrial %d -> %o", (governmentType, industrial, out) => {
+    const c = army({ governmentType, buildings: { ...emptyBuildings(), industrial_complexes: 10 }, tech: { ...startingCountry().tech, industrial } });
+    expect(computeUnitProduction(c)).toEqual(out);
+  });
+
+  it("builds no jets or tanks without fuel", () => {
+    const c = army({ buildings: { ...emptyBuildings(), industrial_complexes: 10 } });
+    expect(computeUnitProduction(c, false)).toEqual({ troops: 62, jets: 0, turrets: 41, tanks: 0 });
+  });
+
+  it.each([
+    ["fascism", 0, 0],
+    ["communism", 0, 35],
+    ["tyranny", 10, 44],
+  ] as const)("production bonus of %s with industrial %d is %d%%", (governmentType, industrial, pct) => {
+    expect(computeProductionBonusPct(army({ governmentType, tech: { ...startingCountry().tech, industrial } }))).toBe(pct);
+  });
+});
+
+describe("upkeep per turn", () => {
+  it.each([
+    [{ troops: 100 }, "fascism", 0, 40], // 50 x 0.8
+    [{ troops: 100 }, "democracy", 0, 55],
+    [{ jets: 10, tanks: 10, spies: 10, turrets: 10 }, "republic", 0, 74], // 70 x 1.05 = 73.5, rounded up
+    [{ troops: 1 }, "republic", 0, 1], // 0.525 rounded up
+    [{ tanks: 100 }, "monarchy", 5, 216], // 300 x 0.9 x 0.8
+    [{ tanks: 100 }, "monarchy", 50, 162], // 300 x 0.9 x 0.6 (cut capped at 40%)
+  ] as const)("%o for %s with %d bases costs %d", (units, governmentType, bases, upkeep) => {
+    expect(computeMilitaryUpkeep(army({ ...units, governmentType, buildings: { ...emptyBuildings(), military_bases: bases } }))).toBe(upkeep);
+  });
+
+  it("military bases cut 4% each, to at most 40%", () => {
+    expect([0, 1, 10, 11].map(computeMilitaryBaseUpkeepPct)).toEqual([100, 96, 60, 60]);
+  });
+});
+
+describe("strength", () => {
+  // 100 of each: 100 x (1 + 3 + 1.5 + 2.5 + 1) = 900 base
+  it.each([
+    ["democracy", 0, 900],
+    ["monarchy", 0, 990],
+    ["dictatorship", 0, 1350],
+    ["tyranny", 0, 1620],
+    ["fascism", 10, 945], // +0.5% per military level
+  ] as const)("100 of each unit for %s with military %d is %d", (governmentType, military, strength) => {
+    const c = army({ troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100, governmentType, tech: { ...startingCountry().tech, military } });
+    expect(computeMilitaryStrength(c)).toBe(strength);
+  });
+});
+
+describe("readiness, offense, defense", () => {
+  it.each([
+    [100_000, 0, 100],
+    [0, 100, 0],
+    [2400, 100, 0],
+    [3600, 100, 50],
+    [3599, 100, 49],
+    [3000, 100, 25],
+    [2999, 100, 24],
+    [4800, 100, 100],
+    [1_000_000, 100, 100],
+  ])("cash %d, upkeep %d -> readiness %d", (cash, upkeep, readiness) => {
+    expect(computeReadiness(cash, upkeep)).toBe(readiness);
+  });
+
+  it.each([
+    [100, null],
+    [50, null],
+    [49, READINESS_LOW_MESSAGE],
+    [25, READINESS_LOW_MESSAGE],
+    [24, READINESS_CRITICAL_MESSAGE],
+    [0, READINESS_CRITICAL_MESSAGE],
+  ])("readiness %d warns %s", (readiness, warning) => {
+    expect(readinessWarning(readiness)).toBe(warning);
+  });
+
+  it("offense is (troops + jets + tanks) / 10000; defense (turrets + troops/2) / 5000 capped at 100", () => {
+    expect(computeOffensiveCapability({ troops: 5000, jets: 3000, tanks: 2000 })).toBe(1);
+    expect(computeDefensiveCapability({ turrets: 4000, troops: 2000 })).toBe(1);
+    expect(computeDefensiveCapability({ turrets: 10_000_000, troops: 0 })).toBe(100);
+  });
+
+  it("the starting country is ready and strong enough to show", () => {
+    const s = computeMilitaryStatus(startingCountry());
+    expect(s).toMatchObject({ totalStrength: 302, upkeep: 162, readiness: 100, warning: null, strengthMultiplier: 1.1 });
+    expect(s.units).toHaveLength(5);
+  });
+
+  it("upkeep and strength are non-negative integers", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ troops: fc.nat(1e7), jets: fc.nat(1e7), turrets: fc.nat(1e7), tanks: fc.nat(1e7), spies: fc.nat(1e7) }),
+        fc.constantFrom(...GOVERNMENT_TYPES),
+        fc.nat(50),
+        (units, governmentType, bases) => {
+          const c = army({ ...units, governmentType, buildings: { ...emptyBuildings(), military_bases: bases } });
+          for (const v of [computeMilitaryUpkeep(c), computeMilitaryStrength(c)]) {
+            expect(Number.isSafeInteger(v)).toBe(true);
+            expect(v).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+    );
+  });
+});
