@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
+import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
+import type { ChatMessagePayload } from "../messages/world.js";
+import { idSchema, limitSchema } from "./common.js";
+
+export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
+
+/** Page size of GET /chat/messages: default and ceiling (messages). */
+export const CHAT_PAGE_DEFAULT = 50;
+export const CHAT_PAGE_MAX = 100;
+
+/** GET /api/chat/channels/{countryId} */
+export const chatChannelsParamsSchema = z.object({ countryId: idSchema });
+
+/** GET /api/chat/messages/{channelId} */
+export const chatMessagesParamsSchema = z.object({
+  channelId: z.string().refine((id) => CHAT_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
+});
+
+/** ?before= (a message id: only older messages) &limit= */
+export const chatMessagesQuerySchema = z.object({
+  before: idSchema.optional(),
+  limit: limitSchema(CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX),
+});
+
+/** GET /api/rankings/networth?limit= (default 100) */
+export const rankingsQuerySchema = z.object({
+  limit: limitSchema(RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT),
+});
+
+/** A channel of GET /chat/channels/{countryId}. */
+export interface ChatChannelJson {
+  id: string;
+  name: string;
+  description: string;
+  icon: string;
+  color: string;
+  accessLevel: string;
+  isActive: boolean;
+  /** players online who can read it */
+  userCount: number;
+}
+
+export type ChatMessageJson = ChatMessagePayload;
+
+/** A user of GET /chat/online-users: public fields only. */
+export interface OnlineUserJson {
+  /** user id as a string */
+  id: string;
+  name: string;
+  role: string;
+  isOnline: boolean;
+  allianceName: string;
+  allianceTag: string;
+  government: string;
+  networth: number;
+}
+
+/** A row of GET /rankings/networth (the spec's country ranking row). */
+export interface RankingRowJson {
+  id: string;
+  rank: number;
+  countryId: number;
+  countryName: string;
+  playerName: string;
+  governmentType: string;
+  allianceName: string;
+  allianceTag: string;
+  /** networth */
+  value: number;
+  land: number;
+  change: number;
+  trend: "up" | "down" | "same";
+  /** ISO time of the country's last action */
+  lastActive: string;
+  isOnline: boolean;
+}
+
+/** data of GET /season/current. */
+export interface SeasonJson {
+  id: number;
+  name: string;
+  is_active: boolean;
+  status: "ACTIVE" | "INACTIVE";
+  starts_at: string;
+  ends_at: string;
+  next_tick_at: string;
+  turn_interval_ms: number;
+  tick_number: number;
+}
+
+/** data of GET /season/scores (the spec's season stats, plus the top of the ranking). */
+export interface SeasonStatsJson {
+  season: string;
+  startDate: string;
+  endDate: string;
+  totalPlayers: number;
+  activeAlliances: number;
+  warsTotal: number;
+  topPlayer: { name: string; networth: number } | null;
+  topAlliance: { name: string; tag: string; networth: number } | null;
+  scores: RankingRowJson[];
+}

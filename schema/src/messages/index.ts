@@ -1,0 +1,6 @@
+/** Room message names and payload validators, imported by both the server and the client. */
+export * from "./world.js";
+// The chat rules (channels, access, mentions, commands) travel with the messages so a client
+// needs one import to render the chat.
+export * from "../rules/chat.js";
+export * from "../rules/ranking.js";
