@@ -1,4 +1,5 @@
 import { sql as foundation } from "./001_foundation.js";
+import { sql as world } from "./003_world.js";
 import { sql as turnResults } from "./004_turn_results.js";
 
 export interface Migration {
@@ -13,5 +14,6 @@ export interface Migration {
  */
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: "foundation", sql: foundation },
+  { version: 3, name: "world", sql: world },
   { version: 4, name: "turn_results", sql: turnResults },
 ];
