@@ -8,8 +8,10 @@ import type { Logger } from "./logger.js";
 export type GameEvent =
   | { type: "countryChanged"; countryId: number; reason: string }
   | { type: "tick"; tickNumber: number; nextTickAt: number; turnIntervalMs: number }
-  | { type: "chatMessage"; channelId: string; message: ChatMessageEvent }
-  | { type: "seasonChanged" };
+  | { type: "chatMessage"; channelId: string; message: ChatMessageEvent; allianceScope?: number }
+  | { type: "seasonChanged" }
+  | { type: "userOnline"; user: OnlineUserEvent }
+  | { type: "userOffline"; userId: number };
 
 /** A persisted global chat message as it is fanned out. */
 export interface ChatMessageEvent {
@@ -23,6 +25,23 @@ export interface ChatMessageEvent {
   timestamp: number;
   content: string;
   mentions: string[];
+}
+
+/**
+ * A player who connected to a world room (public fields only). `allianceScope` on a chat
+ * message is the alliance its alliance/leadership channel message belongs to (0 or absent:
+ * an open channel).
+ */
+export interface OnlineUserEvent {
+  userId: number;
+  countryId: number;
+  name: string;
+  role: string;
+  allianceId: number | null;
+  allianceName: string;
+  allianceTag: string;
+  government: string;
+  networth: number;
 }
 
 const TOPIC = "game:events";
