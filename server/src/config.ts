@@ -33,6 +33,11 @@ export interface Config {
   tickEnabled: boolean;
   /** Largest JSON body accepted, bytes. @default 102400 */
   maxBodyBytes: number;
+  /**
+   * Clients per world room shard; joinOrCreate opens another shard when one is full.
+   * docs/performance.md ("Real-time world") has the measurements behind it. @default 500
+   */
+  worldShardSize: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -66,6 +71,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     metricsPublic: optional("METRICS_PUBLIC") === "true",
     tickEnabled: optional("TICK_ENABLED") !== "false",
     maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
+    worldShardSize: intFromEnv("WORLD_SHARD_SIZE", 500),
     ...overrides,
   };
 }
