@@ -5,6 +5,7 @@ import { computeTechEffects } from "./research.js";
 
 /** Units an industrial complex can produce. */
 export const PRODUCED_UNIT_TYPES = ["troops", "jets", "turrets", "tanks"] as const;
+/** A unit type an industrial complex can produce (spies are trained elsewhere). */
 export type ProducedUnitType = (typeof PRODUCED_UNIT_TYPES)[number];
 /** Units produced in a turn. */
 export type UnitCounts = Record<ProducedUnitType, number>;
@@ -51,7 +52,9 @@ export const PRODUCTION_PRESETS = {
   air_power: { troops: 15, jets: 55, turrets: 15, tanks: 15 },
   ground_force: { troops: 40, jets: 10, turrets: 20, tanks: 30 },
 } as const satisfies Record<string, UnitAllocation>;
+/** balanced, defensive, offensive, air_power, ground_force */
 export type ProductionPresetId = keyof typeof PRODUCTION_PRESETS;
+/** The preset ids in the spec's order. */
 export const PRODUCTION_PRESET_IDS = Object.keys(PRODUCTION_PRESETS) as ProductionPresetId[];
 
 /** Below this many complexes the production screen suggests building more. */
@@ -66,7 +69,9 @@ export const MILITARY_BASE_MAX_UPKEEP_REDUCTION_PCT = 40;
 export const READINESS_LOW = 50;
 /** Readiness below which the 'Critical readiness' warning shows (readiness points). */
 export const READINESS_CRITICAL = 25;
+/** The spec's warning below READINESS_LOW. */
 export const READINESS_LOW_MESSAGE = "Low readiness level - consider increasing military funding";
+/** The spec's warning below READINESS_CRITICAL. */
 export const READINESS_CRITICAL_MESSAGE = "Critical readiness level - insufficient funds for military maintenance";
 
 // Fixed-point copies (tenths) so integer arithmetic stays exact.
