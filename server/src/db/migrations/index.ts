@@ -1,4 +1,5 @@
 import { sql as foundation } from "./001_foundation.js";
+import { sql as economy } from "./002_economy.js";
 import { sql as world } from "./003_world.js";
 import { sql as turnResults } from "./004_turn_results.js";
 
@@ -14,6 +15,7 @@ export interface Migration {
  */
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: "foundation", sql: foundation },
+  { version: 2, name: "economy", sql: economy },
   { version: 3, name: "world", sql: world },
   { version: 4, name: "turn_results", sql: turnResults },
 ];
