@@ -1,0 +1,109 @@
+import { parseArgs } from "node:util";
+import { resolveMix, type Mix } from "./mix.js";
+
+/** Everything the command line sets. */
+export interface CliOptions {
+  url: string;
+  allowHosts: string[];
+  countries: number;
+  durationSec: number;
+  rate: number;
+  mix: Mix;
+  seed: number | undefined;
+  reuse: string | undefined;
+  reportDir: string | undefined;
+  setupConcurrency: number;
+  joinConcurrency: number;
+  maxInFlight: number;
+  requestTimeoutMs: number;
+  chatTimeoutMs: number;
+  decodeSample: number;
+  rooms: boolean;
+  metricsToken: string | undefined;
+  help: boolean;
+}
+
+export const USAGE = `Usage: npm run loadtest -- --countries N --duration S --rate R [options]
+
+  --countries N          countries (players) to simulate                  default 10
+  --duration S           seconds of actions                               default 30
+  --rate R               actions per second in total (open loop)          default 10
+  --url URL              server origin                                    default http://127.0.0.1:3000
+  --allow-host HOST      allow a non-loopback host (repeatable); only loopback is allowed otherwise
+  --mix SPEC             weights, e.g. explore=3,build=2,research=1,chat=1,rankings=2,country=2
+  --mix-file FILE        weights as a JSON object
+  --reuse FILE           reuse the countries of an earlier run (its credentials.json)
+  --report-dir DIR       where to write report.json, report.html, credentials.json
+                         default loadtest/reports/<timestamp>
+  --seed N               seed for the mix and bot order                   default random
+  --setup-concurrency N  concurrent registrations/logins                  default 8
+  --join-concurrency N   concurrent room joins                            default 20
+  --max-in-flight N      actions in flight before due ones are dropped    default 1000
+  --timeout MS           per REST request                                 default 10000
+  --chat-timeout MS      wait for chat fan-out                            default 10000
+  --decode-sample N      clients that decode patches (chat observers)     default 20
+  --no-rooms             do not join the world room (REST only)
+  --metrics-token TOKEN  bearer token for GET /metrics (or env METRICS_TOKEN)
+  --help`;
+
+function positiveNumber(name: string, raw: string | undefined, fallback: number, integer = true): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${name} must be a positive ${integer ? "whole " : ""}number, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Parses argv (without node and script). @throws with a message for the user on bad input */
+export function parseCliArgs(argv: string[], env: Record<string, string | undefined> = {}): CliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      countries: { type: "string" },
+      duration: { type: "string" },
+      rate: { type: "string" },
+      url: { type: "string" },
+      "allow-host": { type: "string", multiple: true },
+      mix: { type: "string" },
+      "mix-file": { type: "string" },
+      reuse: { type: "string" },
+      "report-dir": { type: "string" },
+      seed: { type: "string" },
+      "setup-concurrency": { type: "string" },
+      "join-concurrency": { type: "string" },
+      "max-in-flight": { type: "string" },
+      timeout: { type: "string" },
+      "chat-timeout": { type: "string" },
+      "decode-sample": { type: "string" },
+      "no-rooms": { type: "boolean" },
+      "metrics-token": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const decodeRaw = values["decode-sample"];
+  const decodeSample = decodeRaw === undefined ? 20 : Number(decodeRaw);
+  if (!Number.isInteger(decodeSample) || decodeSample < 0) throw new Error(`--decode-sample must be a whole number >= 0, got "${decodeRaw}"`);
+  return {
+    url: values.url ?? "http://127.0.0.1:3000",
+    allowHosts: values["allow-host"] ?? [],
+    countries: positiveNumber("countries", values.countries, 10),
+    durationSec: positiveNumber("duration", values.duration, 30, false),
+    rate: positiveNumber("rate", values.rate, 10, false),
+    mix: resolveMix(values.mix, values["mix-file"]),
+    seed: values.seed === undefined ? undefined : positiveNumber("seed", values.seed, 1),
+    reuse: values.reuse,
+    reportDir: values["report-dir"],
+    setupConcurrency: positiveNumber("setup-concurrency", values["setup-concurrency"], 8),
+    joinConcurrency: positiveNumber("join-concurrency", values["join-concurrency"], 20),
+    maxInFlight: positiveNumber("max-in-flight", values["max-in-flight"], 1000),
+    requestTimeoutMs: positiveNumber("timeout", values.timeout, 10_000),
+    chatTimeoutMs: positiveNumber("chat-timeout", values["chat-timeout"], 10_000),
+    decodeSample,
+    rooms: !values["no-rooms"],
+    metricsToken: values["metrics-token"] ?? env.METRICS_TOKEN,
+    help: Boolean(values.help),
+  };
+}

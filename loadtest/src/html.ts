@@ -1,0 +1,229 @@
+import type { LoadTestReport } from "./report.js";
+
+/** One line of a chart: [x, y] points (y null = gap). */
+export interface Series {
+  name: string;
+  color: string;
+  points: [number, number | null][];
+}
+
+const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#4b5563"];
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** A "nice" step (1, 2 or 5 x 10^n) giving about `count` ticks over `span`. */
+function niceStep(span: number, count: number): number {
+  if (!(span > 0)) return 1;
+  const raw = span / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / power;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power;
+}
+
+function tickLabel(v: number): string {
+  if (v === 0) return "0";
+  if (Math.abs(v) >= 1e6) return `${+(v / 1e6).toFixed(1)}M`;
+  if (Math.abs(v) >= 1e4) return `${+(v / 1e3).toFixed(1)}k`;
+  return `${+v.toFixed(2)}`;
+}
+
+/**
+ * An inline SVG line chart with axes, grid, ticks and a legend: no script, no external
+ * resource, so the report opens offline and prints.
+ */
+export function lineChart(options: { title: string; xLabel: string; yLabel: string; series: Series[]; width?: number; height?: number }): string {
+  const width = options.width ?? 860;
+  const height = options.height ?? 260;
+  const m = { left: 64, right: 16, top: 28, bottom: 44 };
+  const plotW = width - m.left - m.right;
+  const plotH = height - m.top - m.bottom;
+  const all = options.series.flatMap((s) => s.points.filter((p): p is [number, number] => p[1] !== null && Number.isFinite(p[1])));
+  const xs = all.map((p) => p[0]);
+  const ys = all.map((p) => p[1]);
+  const xMin = xs.length ? Math.min(...xs) : 0;
+  const xMax = xs.length ? Math.max(...xs, xMin + 1) : 1;
+  const yMaxRaw = ys.length ? Math.max(...ys) : 1;
+  const yStep = niceStep(yMaxRaw || 1, 5);
+  const yMax = Math.max(yStep, Math.ceil((yMaxRaw || 1) / yStep) * yStep);
+  const x = (v: number) => m.left + ((v - xMin) / (xMax - xMin || 1)) * plotW;
+  const y = (v: number) => m.top + plotH - (v / yMax) * plotH;
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="${escapeHtml(options.title)}">`);
+  parts.push(`<text x="${m.left}" y="18" font-size="14" font-weight="600">${escapeHtml(options.title)}</text>`);
+  for (let v = 0; v <= yMax + 1e-9; v += yStep) {
+    parts.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e5e7eb"/>`);
+    parts.push(`<text x="${m.left - 6}" y="${(y(v) + 4).toFixed(1)}" font-size="11" text-anchor="end" fill="#374151">${tickLabel(v)}</text>`);
+  }
+  const xStep = niceStep(xMax - xMin, 10);
+  for (let v = Math.ceil(xMin / xStep) * xStep; v <= xMax + 1e-9; v += xStep) {
+    parts.push(`<line x1="${x(v).toFixed(1)}" x2="${x(v).toFixed(1)}" y1="${m.top + plotH}" y2="${m.top + plotH + 4}" stroke="#6b7280"/>`);
+    parts.push(`<text x="${x(v).toFixed(1)}" y="${m.top + plotH + 16}" font-size="11" text-anchor="middle" fill="#374151">${tickLabel(v)}</text>`);
+  }
+  parts.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + plotH}" stroke="#6b7280"/>`);
+  parts.push(`<line x1="${m.left}" x2="${width - m.right}" y1="${m.top + plotH}" y2="${m.top + plotH}" stroke="#6b7280"/>`);
+  parts.push(`<text x="${m.left + plotW / 2}" y="${height - 6}" font-size="11" text-anchor="middle" fill="#374151">${escapeHtml(options.xLabel)}</text>`);
+  parts.push(`<text transform="translate(14 ${m.top + plotH / 2}) rotate(-90)" font-size="11" text-anchor="middle" fill="#374151">${escapeHtml(options.yLabel)}</text>`);
+  for (const s of options.series) {
+    let d = "";
+    let pen = false;
+    for (const [px, py] of s.points) {
+      if (py === null || !Number.isFinite(py)) {
+        pen = false;
+        continue;
+      }
+      d += `${pen ? "L" : "M"}${x(px).toFixed(1)} ${y(py).toFixed(1)} `;
+      pen = true;
+    }
+    if (d) parts.push(`<path d="${d.trim()}" fill="none" stroke="${s.color}" stroke-width="1.8"><title>${escapeHtml(s.name)}</title></path>`);
+  }
+  let lx = m.left + 8;
+  const legendY = m.top + 10;
+  for (const s of options.series) {
+    parts.push(`<rect x="${lx}" y="${legendY - 8}" width="10" height="10" fill="${s.color}"/>`);
+    parts.push(`<text x="${lx + 14}" y="${legendY + 1}" font-size="11" fill="#111827">${escapeHtml(s.name)}</text>`);
+    lx += 24 + s.name.length * 6.5;
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+function table(headers: string[], rows: (string | number | null | undefined)[][]): string {
+  const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c ?? "n/a")}</td>`).join("")}</tr>`).join("");
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** The self-contained HTML report: tables plus charts of latency, throughput and server load over time. */
+export function renderHtml(report: LoadTestReport): string {
+  const tl = report.timeline;
+  const actionNames = Object.keys(report.actions);
+  const charts = [
+    lineChart({
+      title: "Throughput (actions completed per second)",
+      xLabel: "seconds into the action phase",
+      yLabel: "actions/s",
+      series: [
+        { name: "ok", color: PALETTE[2]!, points: tl.map((b) => [b.t, b.ok]) },
+        { name: "errors", color: PALETTE[1]!, points: tl.map((b) => [b.t, b.errors]) },
+        { name: "issued", color: PALETTE[8]!, points: tl.map((b) => [b.t, b.issued]) },
+      ],
+    }),
+    lineChart({
+      title: "Latency, all actions (1 s buckets)",
+      xLabel: "seconds into the action phase",
+      yLabel: "ms",
+      series: [
+        { name: "p50", color: PALETTE[0]!, points: tl.map((b) => [b.t, b.ok + b.errors ? b.p50 : null]) },
+        { name: "p95", color: PALETTE[4]!, points: tl.map((b) => [b.t, b.ok + b.errors ? b.p95 : null]) },
+        { name: "p99", color: PALETTE[1]!, points: tl.map((b) => [b.t, b.ok + b.errors ? b.p99 : null]) },
+      ],
+    }),
+    lineChart({
+      title: "p99 latency by action (1 s buckets)",
+      xLabel: "seconds into the action phase",
+      yLabel: "ms",
+      series: actionNames.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length]!, points: tl.map((b) => [b.t, b.perAction[name]?.p99 ?? null]) })),
+    }),
+  ];
+  const samples = report.server.samples;
+  if (samples.length) {
+    charts.push(
+      lineChart({
+        title: "Server CPU (100% = one core) and event-loop delay p99",
+        xLabel: "seconds (negative: setup)",
+        yLabel: "% / ms",
+        series: [
+          { name: "CPU %", color: PALETTE[3]!, points: samples.map((s) => [s.t, s.cpuPercent]) },
+          { name: "event-loop p99 ms", color: PALETTE[4]!, points: samples.map((s) => [s.t, s.eventLoopP99Ms]) },
+        ],
+      }),
+      lineChart({
+        title: "Server memory",
+        xLabel: "seconds (negative: setup)",
+        yLabel: "MiB",
+        series: [
+          { name: "RSS", color: PALETTE[0]!, points: samples.map((s) => [s.t, s.rssBytes === null ? null : s.rssBytes / 1048576]) },
+          { name: "heap used", color: PALETTE[5]!, points: samples.map((s) => [s.t, s.heapUsedBytes === null ? null : s.heapUsedBytes / 1048576]) },
+        ],
+      }),
+      lineChart({
+        title: "WebSocket clients connected (server)",
+        xLabel: "seconds (negative: setup)",
+        yLabel: "clients",
+        series: [{ name: "clients", color: PALETTE[2]!, points: samples.map((s) => [s.t, s.clients]) }],
+      }),
+    );
+  }
+
+  const o = report.options;
+  const t = report.totals;
+  const lat = (l: { p50: number; p95: number; p99: number; max: number }) => [l.p50, l.p95, l.p99, l.max];
+  const sections = [
+    `<h1>Load test ${escapeHtml(report.runId)}</h1>`,
+    `<p>${escapeHtml(report.target)} &middot; ${escapeHtml(report.startedAt)} &middot; ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered &middot; ` +
+      `${report.machine.cpus} cores (${escapeHtml(report.machine.cpuModel)}), ${report.machine.totalMemoryGiB} GiB, Node ${escapeHtml(report.machine.node)}</p>`,
+    report.command ? `<pre>${escapeHtml(report.command)}</pre>` : "",
+    `<p class="big">${t.completed} actions, ${t.ok} ok, ${t.errors} errors, <b>${t.serverErrors5xx} 5xx</b>, ${t.dropped} dropped &middot; ${t.achievedRate}/s achieved &middot; ` +
+      `chat fan-out p50 ${report.chat.fanoutMs.p50} ms / p99 ${report.chat.fanoutMs.p99} ms &middot; server CPU mean ${report.server.cpuPercent.mean ?? "n/a"}%, RSS max ${report.server.rssMiB.max ?? "n/a"} MiB</p>`,
+    `<h2>Actions</h2>`,
+    table(
+      ["action", "mix %", "count", "ok", "errors", "per s", "turns", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+      Object.entries(report.actions).map(([name, a]) => [name, o.mixPercent[name] ?? 0, a.count, a.ok, a.errors, a.throughputPerSec, a.turnsConsumed, ...lat(a.latencyMs)]),
+    ),
+    `<p class="note">Latency runs from the moment an action was due (open-loop schedule) to its answer; chat runs to the first other client seeing the line. Generator lag p99 ${t.dispatchLagMs.p99} ms.</p>`,
+    ...charts.map((c) => `<div class="chart">${c}</div>`),
+    `<h2>Errors</h2>`,
+    report.errors.length ? table(["count", "action", "status", "message"], report.errors.map((e) => [e.count, e.action, e.status, e.message])) : "<p>None.</p>",
+    `<h2>Statuses</h2>`,
+    table(["status", "count"], Object.entries(t.statuses)),
+    `<h2>Setup</h2>`,
+    table(
+      ["step", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+      Object.entries(report.setup.latencyMs).map(([step, l]) => [step, l.count, ...lat(l)]),
+    ),
+    `<p>${report.setup.countriesReady}/${report.setup.countriesRequested} countries ready in ${report.setup.durationSec} s (registered ${report.setup.registered}, logged in ${report.setup.loggedIn}, reused tokens ${report.setup.reusedTokens}); ${report.setup.joined} joined the world room.</p>`,
+    report.setup.errors.length ? table(["count", "setup error"], report.setup.errors.map((e) => [e.count, e.message])) : "",
+    `<h2>Real time</h2>`,
+    table(
+      ["measure", "value"],
+      [
+        ["clients joined / failed", `${report.websocket.joined} / ${report.websocket.joinFailed}`],
+        ["connected at start / end of actions", `${report.websocket.connectedAtStart} / ${report.websocket.connectedAtEnd}`],
+        ["disconnects during the run", report.websocket.disconnectsDuringRun],
+        ["server: max clients / rooms", `${report.websocket.serverClientsMax ?? "n/a"} / ${report.websocket.serverRoomsMax ?? "n/a"}`],
+        ["chat sent / delivered / undelivered", `${report.chat.sent} / ${report.chat.delivered} / ${report.chat.undelivered}`],
+        ["chat fan-out p50 / p95 / p99 / max ms", lat(report.chat.fanoutMs).join(" / ")],
+        ["chat receipts (message x observer)", `${report.chat.receipts} on ${report.chat.observers} observers`],
+        ["patches per client per s", report.room.patchesPerClientPerSec],
+        ["bytes per client per s: mean / min / p50 / max", `${report.room.bytesPerClientPerSec.mean} / ${report.room.bytesPerClientPerSec.min} / ${report.room.bytesPerClientPerSec.p50} / ${report.room.bytesPerClientPerSec.max}`],
+        ["average patch / full state bytes", `${report.room.avgPatchBytes} / ${report.room.avgFullStateBytes}`],
+        ["state changes per sampled client per s", `${report.room.stateChangesPerSampledClientPerSec} (${report.room.sampledClients} sampled)`],
+        ["all clients, bytes per s", report.room.totalBytesPerSec],
+      ],
+    ),
+    `<p class="note">${escapeHtml(report.room.method)}</p>`,
+    `<h2>Consistency with the server's own counts</h2>`,
+    table(
+      ["method", "route", "tester", "server", "match"],
+      report.consistency.routes.map((r) => [r.method, r.route, r.tester, r.server, r.match === null ? "n/a" : r.match ? "yes" : "NO"]),
+    ),
+    `<p>Server game actions: ${escapeHtml(Object.entries(report.consistency.serverGameActions).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}; ` +
+      `chat: tester ${report.consistency.chat.testerDelivered} delivered, server ${report.consistency.chat.serverChatMessages ?? "n/a"} persisted; turns consumed (tester) ${report.consistency.turnsConsumedByTester}.</p>`,
+    report.server.unavailableReason ? `<p class="warn">Server metrics: ${escapeHtml(report.server.unavailableReason)}</p>` : "",
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Load test ${escapeHtml(report.runId)}</title>
+<style>
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:24px auto;max-width:900px;color:#111827;padding:0 12px}
+table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #d1d5db;padding:3px 8px;text-align:right}th{background:#f3f4f6}
+td:first-child,th:first-child{text-align:left}
+pre{background:#f3f4f6;padding:8px;overflow-x:auto}.big{font-size:15px}.note{color:#4b5563;font-size:12px}.warn{color:#b91c1c}
+.chart{margin:12px 0;border:1px solid #e5e7eb;padding:6px}
+</style></head><body>
+${sections.join("\n")}
+</body></html>
+`;
+}

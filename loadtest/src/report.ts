@@ -1,0 +1,174 @@
+import type { LatencySummary } from "./histogram.js";
+import type { ServerSample } from "./serverMetrics.js";
+import type { ErrorCount } from "./stats.js";
+
+/** The JSON report (report.json); the text summary and the HTML page are drawn from it. */
+export interface LoadTestReport {
+  tool: "nation-game-loadtest";
+  version: 1;
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  target: string;
+  /** the command line, when run from the CLI */
+  command?: string;
+  machine: { cpus: number; cpuModel: string; totalMemoryGiB: number; node: string; platform: string };
+  options: {
+    countries: number;
+    durationSec: number;
+    rate: number;
+    mix: Record<string, number>;
+    mixPercent: Record<string, number>;
+    seed: number;
+    maxInFlight: number;
+    requestTimeoutMs: number;
+    decodeSample: number;
+    setupConcurrency: number;
+    joinConcurrency: number;
+    reusedCredentials: boolean;
+    rooms: boolean;
+  };
+  setup: {
+    countriesRequested: number;
+    countriesReady: number;
+    registered: number;
+    loggedIn: number;
+    reusedTokens: number;
+    durationSec: number;
+    latencyMs: { register: LatencySummary; login: LatencySummary; tokenCheck: LatencySummary; join: LatencySummary };
+    joined: number;
+    errors: { message: string; count: number }[];
+  };
+  totals: {
+    planned: number;
+    issued: number;
+    completed: number;
+    ok: number;
+    errors: number;
+    dropped: number;
+    abandoned: number;
+    /** length of the action phase, issue start to drain end (s) */
+    durationSec: number;
+    offeredRate: number;
+    /** completed actions per second of the scheduled duration */
+    achievedRate: number;
+    okRate: number;
+    /** responses with a 5xx status */
+    serverErrors5xx: number;
+    statuses: Record<string, number>;
+    dispatchLagMs: LatencySummary;
+  };
+  actions: Record<string, { count: number; ok: number; errors: number; throughputPerSec: number; turnsConsumed: number; latencyMs: LatencySummary }>;
+  errors: ErrorCount[];
+  websocket: {
+    joined: number;
+    joinFailed: number;
+    connectedAtStart: number;
+    connectedAtEnd: number;
+    disconnectsDuringRun: number;
+    /** colyseus_connected_clients: max over the action phase's scrapes */
+    serverClientsMax: number | null;
+    serverRoomsMax: number | null;
+    messagesByType: Record<string, number>;
+  };
+  chat: { channel: string; sent: number; delivered: number; undelivered: number; receipts: number; observers: number; fanoutMs: LatencySummary };
+  room: {
+    method: string;
+    clients: number;
+    sampledClients: number;
+    windowSec: number;
+    patchesPerClientPerSec: number;
+    bytesPerClientPerSec: { mean: number; min: number; p50: number; max: number };
+    patchBytesPerClientPerSec: number;
+    avgPatchBytes: number;
+    avgFullStateBytes: number;
+    stateChangesPerSampledClientPerSec: number;
+    totalBytesPerSec: number;
+  };
+  server: {
+    metricsAvailable: boolean;
+    unavailableReason?: string;
+    cpuPercent: { mean: number | null; max: number | null };
+    rssMiB: { start: number | null; max: number | null; end: number | null };
+    eventLoopP99MsMax: number | null;
+    samples: ServerSample[];
+  };
+  consistency: {
+    routes: { method: string; route: string; tester: number; server: number | null; match: boolean | null }[];
+    /** game_actions_total deltas over the action phase, by action label */
+    serverGameActions: Record<string, number>;
+    chat: { testerDelivered: number; serverChatMessages: number | null };
+    turnsConsumedByTester: number;
+  };
+  timeline: {
+    t: number;
+    issued: number;
+    ok: number;
+    errors: number;
+    dropped: number;
+    p50: number;
+    p95: number;
+    p99: number;
+    max: number;
+    perAction: Record<string, { count: number; p50: number; p99: number }>;
+  }[];
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const padEnd = (s: string | number, n: number) => String(s).padEnd(n);
+const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "n/a" : n.toFixed(digits));
+
+/** The plain-text summary printed at the end of a run. */
+export function renderText(report: LoadTestReport): string {
+  const lines: string[] = [];
+  const o = report.options;
+  const t = report.totals;
+  lines.push(`Load test ${report.runId} against ${report.target}`);
+  lines.push(`  ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered; mix ${Object.entries(report.options.mixPercent).map(([k, v]) => `${k} ${v}%`).join(", ")}`);
+  lines.push(`  machine: ${report.machine.cpus} cores (${report.machine.cpuModel}), ${report.machine.totalMemoryGiB} GiB, Node ${report.machine.node}`);
+  lines.push("");
+  const s = report.setup;
+  lines.push(`Setup (${s.durationSec.toFixed(1)} s): ${s.countriesReady}/${s.countriesRequested} countries ready (registered ${s.registered}, logged in ${s.loggedIn}, reused tokens ${s.reusedTokens}), ${s.joined} joined the world room`);
+  for (const [step, sum] of Object.entries(s.latencyMs)) {
+    if (sum.count) lines.push(`  ${padEnd(step, 11)} n=${pad(sum.count, 5)}  p50 ${pad(fmt(sum.p50), 8)} ms  p99 ${pad(fmt(sum.p99), 8)} ms  max ${pad(fmt(sum.max), 8)} ms`);
+  }
+  for (const e of s.errors.slice(0, 10)) lines.push(`  setup error x${e.count}: ${e.message}`);
+  lines.push("");
+  lines.push(
+    `Actions: ${t.completed} completed of ${t.issued} issued (${t.planned} planned), ${t.ok} ok, ${t.errors} errors, ${t.dropped} dropped, ${t.abandoned} abandoned; ` +
+      `${fmt(t.achievedRate)}/s achieved (${fmt(t.okRate)}/s ok); 5xx: ${t.serverErrors5xx}`,
+  );
+  lines.push(`  ${padEnd("action", 16)}${pad("count", 7)}${pad("ok", 7)}${pad("err", 6)}${pad("/s", 7)}${pad("p50 ms", 10)}${pad("p95 ms", 10)}${pad("p99 ms", 10)}${pad("max ms", 10)}`);
+  for (const [name, a] of Object.entries(report.actions)) {
+    const l = a.latencyMs;
+    lines.push(`  ${padEnd(name, 16)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
+  }
+  lines.push(`  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; statuses ${Object.entries(t.statuses).map(([k, v]) => `${k}:${v}`).join(" ")}`);
+  if (report.errors.length) {
+    lines.push("Errors by action, status and message:");
+    for (const e of report.errors.slice(0, 15)) lines.push(`  ${pad(e.count, 6)}  ${e.action} ${e.status} ${e.message}`);
+  }
+  lines.push("");
+  const w = report.websocket;
+  lines.push(`WebSocket: ${w.joined} joined (${w.joinFailed} failed), connected at start ${w.connectedAtStart}, at end ${w.connectedAtEnd}, ${w.disconnectsDuringRun} dropped during the run; server reports max ${w.serverClientsMax ?? "n/a"} clients in ${w.serverRoomsMax ?? "n/a"} rooms`);
+  const c = report.chat;
+  lines.push(`Chat fan-out: ${c.sent} sent, ${c.delivered} delivered, ${c.undelivered} undelivered, ${c.receipts} receipts on ${c.observers} observers; p50 ${fmt(c.fanoutMs.p50, 2)} ms, p99 ${fmt(c.fanoutMs.p99, 2)} ms, max ${fmt(c.fanoutMs.max, 2)} ms`);
+  const r = report.room;
+  lines.push(
+    `Room traffic per client: ${fmt(r.patchesPerClientPerSec, 2)} patches/s, ${fmt(r.bytesPerClientPerSec.mean, 0)} B/s mean (min ${fmt(r.bytesPerClientPerSec.min, 0)}, max ${fmt(r.bytesPerClientPerSec.max, 0)}), ` +
+      `avg patch ${fmt(r.avgPatchBytes, 0)} B, full state ${fmt(r.avgFullStateBytes, 0)} B; all clients ${fmt(r.totalBytesPerSec / 1024, 1)} KiB/s`,
+  );
+  lines.push("");
+  const sv = report.server;
+  if (sv.metricsAvailable) {
+    lines.push(`Server: CPU mean ${fmt(sv.cpuPercent.mean)}% max ${fmt(sv.cpuPercent.max)}% (100% = one core); RSS ${fmt(sv.rssMiB.start, 0)} -> max ${fmt(sv.rssMiB.max, 0)} MiB; event-loop p99 max ${fmt(sv.eventLoopP99MsMax, 1)} ms`);
+  } else {
+    lines.push(`Server metrics unavailable: ${sv.unavailableReason ?? "unknown"}`);
+  }
+  const mismatched = report.consistency.routes.filter((x) => x.match === false);
+  lines.push(
+    `Consistency: ${report.consistency.routes.length - mismatched.length}/${report.consistency.routes.length} routes match the server's counts` +
+      (mismatched.length ? ` (mismatch: ${mismatched.map((m) => `${m.method} ${m.route} tester ${m.tester} server ${m.server}`).join("; ")})` : ""),
+  );
+  return lines.join("\n");
+}
