@@ -1,0 +1,167 @@
+import { useMemo, useState } from "react";
+import {
+  EXPLORE_BASE_COST_PER_ACRE,
+  EXPLORE_COST_STEP,
+  EXPLORE_COST_STEP_ACRES,
+  EXPLORE_MAX_TURNS,
+  GOVERNMENTS,
+  checkExploration,
+  computeExploration,
+  explorationTable,
+} from "@game/schema/rules";
+import type { Country } from "../../api/country";
+import { toCountryState } from "../../api/country";
+import { ActionButton, Panel, Stat } from "../../components/ui";
+import { fmt, money } from "../../components/format";
+
+export interface ExplorationCalculatorProps {
+  country: Country;
+  busy?: boolean;
+  /** spends the turns; rejects with the error to show */
+  onExplore(turns: number): Promise<unknown>;
+}
+
+/**
+ * Territory Exploration: the calculator and its preview, computed by the same shared rules
+ * (computeExploration / checkExploration) the server charges with.
+ */
+export function ExplorationCalculator({ country, busy = false, onExplore }: ExplorationCalculatorProps) {
+  const [turnsText, setTurnsText] = useState("1");
+  const [error, setError] = useState<string | null>(null);
+  const [advanced, setAdvanced] = useState(false);
+  const state = useMemo(() => toCountryState(country), [country]);
+  const maxTurns = Math.max(0, Math.min(country.turnsAvailable, EXPLORE_MAX_TURNS));
+  const parsed = Number(turnsText);
+  const turns = turnsText.trim() === "" || !Number.isFinite(parsed) ? 0 : Math.floor(parsed);
+  const quote = computeExploration(state, Math.max(0, turns));
+  const rejection = checkExploration(state, turns);
+  const gov = GOVERNMENTS[country.governmentType];
+  const table = explorationTable(country.governmentType);
+  const costBase = EXPLORE_BASE_COST_PER_ACRE + EXPLORE_COST_STEP * Math.floor(country.landAcres / EXPLORE_COST_STEP_ACRES);
+
+  const setTurns = (n: number) => {
+    setError(null);
+    setTurnsText(String(Math.max(maxTurns > 0 ? 1 : 0, Math.min(n, maxTurns))));
+  };
+
+  const explore = async () => {
+    if (rejection || busy) return;
+    setError(null);
+    try {
+      await onExplore(turns);
+      setTurnsText("1");
+    } catch (err) {
+      setError(err instanceof Error ? err.message : "Exploration failed");
+    }
+  };
+
+  return (
+    <div className="stack" data-testid="exploration">
+      <div className="grid">
+        <Panel title="Territory Exploration">
+          <Stat label="Current land" value={`${fmt(country.landAcres)} acres`} testId="explore-land" />
+          <Stat label="Available turns" value={fmt(country.turnsAvailable)} testId="explore-turns" />
+          <Stat label="Cash" value={money(country.cash)} testId="explore-cash" />
+          <Stat label="Government" value={gov.name} />
+        </Panel>
+        <Panel title="Exploration Calculator">
+          <div className="field">
+            <label htmlFor="explore-turns-input">Turns to spend (1 to {maxTurns})</label>
+            <input
+              type="range"
+              min={maxTurns > 0 ? 1 : 0}
+              max={maxTurns}
+              value={Math.min(Math.max(turns, 0), maxTurns)}
+              disabled={maxTurns < 1}
+              aria-label="Turns slider"
+              onChange={(e) => setTurns(Number(e.target.value))}
+            />
+            <input
+              id="explore-turns-input"
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={maxTurns}
+              value={turnsText}
+              disabled={maxTurns < 1}
+              onChange={(e) => {
+                setError(null);
+                setTurnsText(e.target.value);
+              }}
+              onBlur={() => turnsText.trim() !== "" && setTurns(turns)}
+            />
+          </div>
+          <div className="row" style={{ marginBottom: "0.75rem" }}>
+            <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(5)}>
+              5 Turns
+            </button>
+            <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(10)}>
+              10 Turns
+            </button>
+            <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(maxTurns)}>
+              Max
+            </button>
+          </div>
+          <div data-testid="exploration-preview">
+            <Stat label="Acres per turn" value={fmt(quote.acresPerTurn)} testId="preview-acres-per-turn" />
+            <Stat label="Cost per acre" value={money(quote.costPerAcre)} testId="preview-cost-per-acre" />
+            <Stat label="Total acres" value={fmt(quote.totalAcres)} testId="preview-total-acres" />
+            <Stat label="Total cost" value={money(quote.totalCost)} testId="preview-total-cost" />
+            <Stat
+              label="Remaining cash"
+              value={<span className={quote.remainingCash < 0 ? "bad" : ""}>{money(quote.remainingCash)}</span>}
+              testId="preview-remaining-cash"
+            />
+          </div>
+          {error && (
+            <div className="alert error" role="alert" style={{ marginTop: "0.75rem" }}>
+              {error}
+            </div>
+          )}
+          <div style={{ marginTop: "0.75rem" }}>
+            <ActionButton block disabledReason={rejection?.message ?? null} busy={busy} busyLabel="Exploring..." onClick={explore}>
+              Explore {turns > 0 ? `${fmt(quote.totalAcres)} acres` : ""}
+            </ActionButton>
+          </div>
+        </Panel>
+      </div>
+      <div>
+        <button type="button" className="btn small ghost" aria-expanded={advanced} onClick={() => setAdvanced((a) => !a)}>
+          {advanced ? "▾" : "▸"} Advanced
+        </button>
+      </div>
+      {advanced && (
+        <div className="grid" data-testid="exploration-advanced">
+          <Panel title="Government Bonuses">
+            <Stat label="Government" value={gov.name} />
+            <Stat label="Acres per turn" value={gov.explorationAcresPct === 100 ? "Standard table" : `+${gov.explorationAcresPct - 100}% (own table)`} />
+            <Stat label="Cost per acre" value={gov.explorationCostPct === 100 ? "x1" : `x${gov.explorationCostPct / 100}`} />
+            <p className="muted small" style={{ marginTop: "0.5rem" }}>
+              A Republic explores 20% more acres per turn and pays 10% less per acre.
+            </p>
+          </Panel>
+          <Panel title="Cost Formula">
+            <p className="small">Cost per acre = floor((50 + 5 per full 100 acres owned) x 0.9 for a Republic, x1 otherwise).</p>
+            <p className="small num">
+              Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {Math.floor(country.landAcres / EXPLORE_COST_STEP_ACRES)}) x{" "}
+              {gov.explorationCostPct / 100}) = {fmt(Math.floor((costBase * gov.explorationCostPct) / 100))}
+            </p>
+            <p className="small">
+              Acres per turn follow a land-size table: {table.bands[0]!.acres} acres per turn up to {fmt(table.bands[0]!.upTo)} acres, falling as your
+              country grows, {table.fallback} beyond the table.
+            </p>
+          </Panel>
+          <Panel title="Tips">
+            <ul style={{ margin: 0, paddingLeft: "1.1rem" }}>
+              <li>Explore while you are small: land is cheapest and most plentiful per turn.</li>
+              <li>Every turn spent also runs your economy, so watch food and cash in the turn report.</li>
+              <li>Build on new land quickly; empty acres add networth but produce nothing.</li>
+              <li>At most {EXPLORE_MAX_TURNS} turns per exploration.</li>
+            </ul>
+          </Panel>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from "react";
+import { GOVERNMENTS } from "@game/schema/rules";
+import { useGame } from "../../game/GameContext";
+import { useSeason } from "../../realtime/hooks";
+import { useNow } from "../../components/Clock";
+import { Loading, Panel, Stat, Tabs } from "../../components/ui";
+import { daysText, durationText, fmt, money } from "../../components/format";
+import { AVAILABLE_VIEWS, type Route, type ViewId } from "../shell/navigation";
+import { CountryDashboard } from "./CountryDashboard";
+
+/** Overview shortcut buttons of the spec and the views they open (only existing views are shown). */
+const SHORTCUTS: { label: string; view: ViewId }[] = [
+  { label: "Defending", view: "military" },
+  { label: "Alliance", view: "alliances" },
+  { label: "Spy", view: "spy-center" },
+  { label: "Market", view: "market" },
+  { label: "Aid", view: "alliances" },
+  { label: "News", view: "news" },
+];
+
+export function OverviewScreen({ onNavigate }: { onNavigate(route: Route): void }) {
+  const [tab, setTab] = useState<"overview" | "dashboard">("overview");
+  return (
+    <>
+      <Tabs
+        label="Overview sections"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: "overview", label: "Overview" },
+          { id: "dashboard", label: "Country Dashboard" },
+        ]}
+      />
+      {tab === "overview" ? <Overview onNavigate={onNavigate} /> : <CountryDashboard />}
+    </>
+  );
+}
+
+/** 'Next turn: …' from the room's season.nextTickAt. */
+export function NextTurnCountdown() {
+  const season = useSeason();
+  const now = useNow();
+  if (!season || !season.nextTickAt) return <span data-testid="next-turn">Next turn: waiting for the server clock...</span>;
+  const left = season.nextTickAt - now;
+  return <span data-testid="next-turn">Next turn: {left > 0 ? durationText(left) : "any moment now"}</span>;
+}
+
+/** 'The round ends in N days' from the room's season.endsAt. */
+export function RoundEnds() {
+  const season = useSeason();
+  const now = useNow(60_000);
+  if (!season || !season.endsAt) return <span data-testid="round-ends">Round end: waiting for season data...</span>;
+  if (season.endsAt <= now) return <span data-testid="round-ends">The round has ended.</span>;
+  return <span data-testid="round-ends">The round ends in {daysText(season.endsAt - now)} days</span>;
+}
+
+function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
+  const { country, countryError } = useGame();
+  const now = useNow();
+  if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading country data..." />;
+  const shortcuts = SHORTCUTS.filter((s) => AVAILABLE_VIEWS.has(s.view));
+  const date = new Date(now);
+  return (
+    <div className="stack" data-testid="overview">
+      <div className="page-header">
+        <h1>
+          The Country of {country.name} (#{country.id})
+        </h1>
+        <span className="muted">{date.toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric" })}</span>
+      </div>
+      <div className="grid">
+        <Panel title="Empire Status">
+          <Stat label="Turns available" value={fmt(country.turnsAvailable)} testId="overview-turns" />
+          <Stat label="Stored turns" value={fmt(country.storedTurns)} />
+          <Stat label="Government" value={GOVERNMENTS[country.governmentType]?.name ?? "Republic"} testId="overview-government" />
+          <Stat label="Land" value={`${fmt(country.landAcres)} acres`} testId="overview-land" />
+          <Stat label="Population" value={fmt(country.population)} testId="overview-population" />
+        </Panel>
+        <Panel title="Resources">
+          <Stat label="Money" value={money(country.cash)} testId="overview-cash" />
+          <Stat label="Networth" value={fmt(country.networth)} testId="overview-networth" />
+          <Stat label="Food" value={`${fmt(country.food)} bushels`} testId="overview-food" />
+          <Stat label="Oil" value={`${fmt(country.oil)} barrels`} testId="overview-oil" />
+        </Panel>
+        <Panel title="Military Forces">
+          <Stat label="Troops" value={fmt(country.troops)} testId="overview-troops" />
+          <Stat label="Jets" value={fmt(country.jets)} />
+          <Stat label="Tanks" value={fmt(country.tanks)} testId="overview-tanks" />
+          <Stat label="Turrets" value={fmt(country.turrets)} />
+          <Stat label="Spies" value={fmt(country.spies)} />
+        </Panel>
+      </div>
+      <div className="grid">
+        <Panel title="Command Clock">
+          <div className="big-number" aria-label="Current time">
+            {date.toLocaleTimeString("en-US", { hour12: false })}
+          </div>
+          <p style={{ marginTop: "0.5rem" }}>
+            <NextTurnCountdown />
+          </p>
+          <p>
+            <RoundEnds />
+          </p>
+        </Panel>
+        <Panel title="Happenings">
+          <p className="muted">No new happenings</p>
+          {shortcuts.length > 0 && (
+            <div className="row">
+              {shortcuts.map((s) => (
+                <button key={s.label} type="button" className="btn small" onClick={() => onNavigate({ view: s.view })}>
+                  {s.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </Panel>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useState } from "react";
+import { useAuth } from "../../auth/AuthContext";
+import { useGame } from "../../game/GameContext";
+import { useWorld } from "../../realtime/hooks";
+import { fmt, money } from "../../components/format";
+import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
+import { PRODUCT_TITLE } from "../entry/EntryScreen";
+import { availableMenu, useRoute, type Route } from "./navigation";
+import { OverviewScreen } from "../overview/OverviewScreen";
+import { ExploreScreen } from "../explore/ExploreScreen";
+import { BuildingsScreen } from "../build/BuildingsScreen";
+import { ChatScreen } from "../chat/ChatScreen";
+import { RankingsScreen } from "../rankings/RankingsScreen";
+
+const STATUS_TEXT: Record<string, string> = {
+  idle: "Offline",
+  connecting: "Connecting to the world server...",
+  connected: "Live",
+  reconnecting: "Reconnecting...",
+  error: "Connection error",
+};
+
+export function StatusBar() {
+  const { country } = useGame();
+  const { status, statusMessage } = useWorld();
+  const dash = "—";
+  return (
+    <div className="statusbar" aria-label="Country status" data-testid="status-bar">
+      <div className="status-item">
+        <span className="k">Turns</span>
+        <span className="v" data-testid="status-turns">
+          {country ? fmt(country.turnsAvailable) : dash}
+          {country && country.storedTurns > 0 ? <span className="faint"> ({fmt(country.storedTurns)})</span> : null}
+        </span>
+      </div>
+      <div className="status-item">
+        <span className="k">Money</span>
+        <span className="v" data-testid="status-money">{country ? money(country.cash) : dash}</span>
+      </div>
+      <div className="status-item">
+        <span className="k">Food</span>
+        <span className="v" data-testid="status-food" title={country ? `${fmt(country.food)} bushels` : undefined}>
+          {country ? `${fmt(country.food)} bu` : dash}
+        </span>
+      </div>
+      <div className="status-item">
+        <span className="k">
+          Networth <span className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
+        </span>
+        <span className="v" data-testid="status-networth">{country ? fmt(country.networth) : dash}</span>
+      </div>
+    </div>
+  );
+}
+
+function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void }) {
+  const groups = availableMenu();
+  return (
+    <nav id="side-menu" className={`sidebar ${open ? "open" : ""}`} aria-label="Main menu">
+      {groups.map((group) => (
+        <div className="menu-group" key={group.title}>
+          <h4>{group.title}</h4>
+          {group.entries.map((entry) => {
+            const current = route.view === entry.view && (route.intent ?? "") === (entry.intent ?? "");
+            return (
+              <button
+                key={entry.label}
+                type="button"
+                className="menu-item"
+                aria-current={current ? "page" : undefined}
+                onClick={() => onNavigate({ view: entry.view, intent: entry.intent })}
+              >
+                <span className="ico" aria-hidden="true">
+                  {entry.icon}
+                </span>
+                {entry.label}
+              </button>
+            );
+          })}
+        </div>
+      ))}
+      <button type="button" className="menu-item logout" onClick={onLogout}>
+        <span className="ico" aria-hidden="true">
+          ⏻
+        </span>
+        Logout
+      </button>
+    </nav>
+  );
+}
+
+export function GameShell() {
+  const { logout } = useAuth();
+  const game = useGame();
+  const [route, navigate] = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setMenuOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
+
+  const go = (r: Route) => {
+    navigate(r);
+    setMenuOpen(false);
+    window.scrollTo({ top: 0 });
+  };
+
+  const doLogout = async () => {
+    setLoggingOut(true);
+    await logout();
+  };
+
+  let screen;
+  switch (route.view) {
+    case "explore":
+      screen = <ExploreScreen />;
+      break;
+    case "build":
+      screen = <BuildingsScreen />;
+      break;
+    case "chat":
+      screen = <ChatScreen />;
+      break;
+    case "rankings":
+      screen = <RankingsScreen focusSearch={route.intent === "search"} />;
+      break;
+    default:
+      screen = <OverviewScreen onNavigate={go} />;
+  }
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <button
+          type="button"
+          className="btn small menu-toggle"
+          aria-controls="side-menu"
+          aria-expanded={menuOpen}
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          ☰
+        </button>
+        <span className="title">{PRODUCT_TITLE}</span>
+        <StatusBar />
+      </header>
+      <div className={`backdrop ${menuOpen ? "open" : ""}`} onClick={() => setMenuOpen(false)} aria-hidden="true" />
+      <SideMenu route={route} open={menuOpen} onNavigate={go} onLogout={doLogout} />
+      <main className="main" aria-busy={loggingOut || undefined}>
+        <div className="page">{screen}</div>
+      </main>
+      <TurnProgressPopup cards={game.cards} onDismiss={game.dismissCard} onOpenReport={game.openReport} />
+      <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
+    </div>
+  );
+}
