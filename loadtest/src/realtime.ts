@@ -126,6 +126,8 @@ export class ChatTracker {
   private seq = 0;
   private readonly pending = new Map<number, PendingChat>();
   private readonly observers = new Set<number>();
+  /** observers that ever watched (the report's count; `observers` shrinks at teardown) */
+  private observersEver = 0;
 
   constructor(
     readonly runId: string,
@@ -134,8 +136,9 @@ export class ChatTracker {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /** observer clients that watched this run */
   get observerCount(): number {
-    return this.observers.size;
+    return this.observersEver;
   }
 
   /** Chat content for the next message and its sequence number. */
@@ -183,6 +186,7 @@ export class ChatTracker {
   /** Watches an observer's room: each new line of the channel is checked for a marker. */
   observe(observerIndex: number, room: Room): void {
     this.observers.add(observerIndex);
+    this.observersEver++;
     const seen = new WeakSet<object>();
     room.onStateChange((state: any) => {
       const messages = channelMessages(state, this.channel);

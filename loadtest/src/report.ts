@@ -95,6 +95,8 @@ export interface LoadTestReport {
   };
   consistency: {
     routes: { method: string; route: string; tester: number; server: number | null; match: boolean | null }[];
+    /** the tester's REST answers in the action phase, "METHOD route status" -> count */
+    requestCounts: Record<string, number>;
     /** game_actions_total deltas over the action phase, by action label */
     serverGameActions: Record<string, number>;
     chat: { testerDelivered: number; serverChatMessages: number | null };

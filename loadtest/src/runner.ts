@@ -520,6 +520,7 @@ function buildReport(input: ReportInput): LoadTestReport {
     },
     consistency: {
       routes,
+      requestCounts: Object.fromEntries([...stats.requests.entries()].sort()),
       serverGameActions,
       chat: { testerDelivered: stats.actions.get("chat")?.ok ?? 0, serverChatMessages: serverChat },
       turnsConsumedByTester,

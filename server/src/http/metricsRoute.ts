@@ -53,28 +53,28 @@ export function mountMetrics(app: Express, config: Config, metrics: GameMetrics)
 }
 
 /** Window over which the event-loop delay gauges are computed, ms. */
-const EVENT_LOOP_WINDOW_MS = 10_000;
+const EVENT_LOOP_WINDOW_MS = 5_000;
 
 /**
- * Event-loop delay gauges (p50, p99, max over the last ~10 s window, seconds): the first sign
- * that one process is saturated, before latency histograms show it. Returns a stop function.
+ * Event-loop delay gauges (p50, p99, max over the last completed ~5 s window, seconds; the
+ * window in progress until one has completed): the first sign that one process is saturated,
+ * before latency histograms show it. Returns a stop function.
  */
 export function monitorEventLoop(metrics: GameMetrics): () => void {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
-  let last = { p50: 0, p99: 0, max: 0 };
-  const roll = () => {
-    // nanoseconds -> seconds; an empty window reports 0
-    if (histogram.count > 0) {
-      last = { p50: histogram.percentile(50) / 1e9, p99: histogram.percentile(99) / 1e9, max: histogram.max / 1e9 };
-    }
+  let last: { p50: number; p99: number; max: number } | undefined;
+  // nanoseconds -> seconds; an empty histogram reports 0
+  const read = () => (histogram.count > 0 ? { p50: histogram.percentile(50) / 1e9, p99: histogram.percentile(99) / 1e9, max: histogram.max / 1e9 } : { p50: 0, p99: 0, max: 0 });
+  const timer = setInterval(() => {
+    last = read();
     histogram.reset();
-  };
-  const timer = setInterval(roll, EVENT_LOOP_WINDOW_MS);
+  }, EVENT_LOOP_WINDOW_MS);
   timer.unref();
-  metrics.addGauge("nodejs_eventloop_delay_p50_seconds", "Event-loop delay median over the last 10 s window", () => last.p50);
-  metrics.addGauge("nodejs_eventloop_delay_p99_seconds", "Event-loop delay p99 over the last 10 s window", () => last.p99);
-  metrics.addGauge("nodejs_eventloop_delay_max_seconds", "Event-loop delay max over the last 10 s window", () => last.max);
+  const current = () => last ?? read();
+  metrics.addGauge("nodejs_eventloop_delay_p50_seconds", "Event-loop delay median over the last 5 s window", () => current().p50);
+  metrics.addGauge("nodejs_eventloop_delay_p99_seconds", "Event-loop delay p99 over the last 5 s window", () => current().p99);
+  metrics.addGauge("nodejs_eventloop_delay_max_seconds", "Event-loop delay max over the last 5 s window", () => current().max);
   return () => {
     clearInterval(timer);
     histogram.disable();
