@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { mapCountry, toCountryState } from "./country";
+import { ApiError, apiRequest, getToken, setToken, TOKEN_KEY } from "./http";
+import { api, COUNTRY_TIMEOUT_MESSAGE, INVALID_RESPONSE_FORMAT } from "./endpoints";
+import { countryJson } from "../test/render";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  localStorage.clear();
+});
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+describe("mapCountry", () => {
+  it("parses numeric strings to integers and defaults missing numbers to 0", () => {
+    const c = mapCountry({ ...countryJson(), cash: "123456", networth: "4812", food: undefined, residential_areas: 4, gdi_protection: true });
+    expect(c.cash).toBe(123456);
+    expect(c.networth).toBe(4812);
+    expect(c.food).toBe(0);
+    expect(c.turnNumber).toBe(100);
+    expect(c.turnsAvailable).toBe(100);
+    expect(c.landAcres).toBe(100);
+    expect(c.residentialZones).toBe(4);
+    expect(c.isGDIMember).toBe(true);
+    expect(c.governmentType).toBe("monarchy");
+  });
+
+  it("maps to the shared rules' CountryState", () => {
+    const s = toCountryState(mapCountry(countryJson({ residential_areas: 2, farms: 3, agricultural_tech: 4 })));
+    expect(s.buildings.residences).toBe(2);
+    expect(s.buildings.farms).toBe(3);
+    expect(s.tech.agricultural).toBe(4);
+    expect(s.land).toBe(100);
+    expect(s.turns).toBe(100);
+  });
+});
+
+describe("apiRequest", () => {
+  it("sends the bearer token and cookies, and returns the success body", async () => {
+    setToken("t1");
+    const fetchMock = vi.fn(async () => json({ success: true, value: 3 }));
+    vi.stubGlobal("fetch", fetchMock);
+    const res = await apiRequest<{ value: number }>("GET", "/x", { fallback: "nope" });
+    expect(res.value).toBe(3);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/x");
+    expect((init.headers as Record<string, string>).Authorization).toBe("Bearer t1");
+    expect(init.credentials).toBe("include");
+  });
+
+  it("any 401 clears the stored token", async () => {
+    setToken("stale");
+    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false, error: "Token expired" }, 401)));
+    await expect(apiRequest("GET", "/user/me", { fallback: "Failed to get user data" })).rejects.toThrow("Token expired");
+    expect(getToken()).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it("uses the fallback message when the server gives none", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>", { status: 502 })));
+    await expect(apiRequest("GET", "/x", { fallback: "Failed to get country data" })).rejects.toMatchObject({ message: "Failed to get country data", status: 502 });
+  });
+
+  it("gives up after the time-out", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((_url: string, init: RequestInit) => new Promise((_r, reject) => init.signal!.addEventListener("abort", () => reject(new Error("aborted"))))),
+    );
+    const err = await apiRequest("GET", "/slow", { fallback: "Failed", timeoutMs: 20 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(0);
+  });
+
+  it("country: 'Invalid response format' without a country, 'Country data fetch timeout' when slow", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => json({ success: true })));
+    await expect(api.country(1)).rejects.toThrow(INVALID_RESPONSE_FORMAT);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((_url: string, init: RequestInit) => new Promise((_r, reject) => init.signal!.addEventListener("abort", () => reject(new Error("aborted"))))),
+    );
+    vi.useFakeTimers();
+    const pending = api.country(1).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(10_001);
+    expect((await pending).message).toBe(COUNTRY_TIMEOUT_MESSAGE);
+  });
+
+  it("construct falls back to one call per type when the batch route is missing", async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url.endsWith("construct-batch") ? json({ success: false, error: "Unknown API route: POST /buildings/construct-batch" }, 404) : json({ success: true, turnResult: { turnsConsumed: 1 } }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const out = await api.construct(7, { farms: 1, construction_sites: 1 });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(out.turnResult?.turnsConsumed).toBe(1);
+    expect(out.turnResult?.economicEffects.taxRevenue).toBe(0);
+  });
+});

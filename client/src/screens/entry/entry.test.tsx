@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { EntryScreen } from "./EntryScreen";
+import { renderWithProviders } from "../../test/render";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+beforeEach(() => localStorage.clear());
+
+const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
+const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+const errorsShown = () => Array.from(document.querySelectorAll(".field-error")).map((e) => e.textContent);
+
+describe("Entry screen", () => {
+  it("starts on Login with the spec's header and toggles to Register", () => {
+    renderWithProviders(<EntryScreen />);
+    expect(screen.getByText("Correct Login to Your Empire")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+    expect(screen.getByText("Create New Empire")).toBeTruthy();
+    expect(screen.getByText("Create Your Account")).toBeTruthy();
+    expect(screen.getByText("Step 1 of 3")).toBeTruthy();
+  });
+});
+
+describe("Login form", () => {
+  it("validates on submit, then again on change", () => {
+    renderWithProviders(<EntryScreen />);
+    type("Email", "nope");
+    expect(errorsShown()).toEqual([]); // not before the first submit
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(errorsShown()).toEqual(["Invalid email address", "Password must be at least 6 characters"]);
+    type("Email", "general@example.com");
+    expect(errorsShown()).toEqual(["Password must be at least 6 characters"]);
+    type("Password", "secret1");
+    expect(errorsShown()).toEqual([]);
+  });
+
+  it("shows and hides the password", () => {
+    renderWithProviders(<EntryScreen />);
+    expect(field("Password").type).toBe("password");
+    fireEvent.click(screen.getByRole("button", { name: "Show password" }));
+    expect(field("Password").type).toBe("text");
+    fireEvent.click(screen.getByRole("button", { name: "Hide password" }));
+    expect(field("Password").type).toBe("password");
+  });
+
+  it("reads 'Signing In...' while busy and shows the server's error above the form", async () => {
+    let answer!: (r: Response) => void;
+    vi.stubGlobal("fetch", vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    renderWithProviders(<EntryScreen />);
+    type("Email", "general@example.com");
+    type("Password", "secret123");
+    fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(screen.getByRole("button", { name: "Signing In..." })).toBeTruthy();
+    await act(async () => {
+      answer(new Response(JSON.stringify({ success: false, error: "Invalid email or password" }), { status: 401 }));
+    });
+    expect(screen.getByTestId("form-error").textContent).toBe("Invalid email or password");
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeTruthy();
+  });
+
+  it("falls back to 'Login failed' when the server gives no message", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("oops", { status: 500 })));
+    renderWithProviders(<EntryScreen />);
+    type("Email", "general@example.com");
+    type("Password", "secret123");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    });
+    expect(screen.getByTestId("form-error").textContent).toBe("Login failed");
+  });
+});
+
+describe("Registration", () => {
+  const toRegister = () => {
+    renderWithProviders(<EntryScreen />);
+    fireEvent.click(screen.getByRole("button", { name: "Register" }));
+  };
+  const fillAccount = (overrides: Partial<Record<string, string>> = {}) => {
+    const v = { Email: "new@example.com", Username: "commander", Password: "secret123", "Confirm Password": "secret123", ...overrides };
+    for (const [label, value] of Object.entries(v)) type(label, value!);
+  };
+
+  it("step 1 shows every validation message", () => {
+    toRegister();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    expect(errorsShown()).toEqual(["Invalid email address", "Username must be at least 3 characters", "Password must be at least 6 characters"]);
+    fillAccount({ Username: "x".repeat(21), "Confirm Password": "different" });
+    expect(errorsShown()).toEqual(["Username must be less than 20 characters", "Passwords don't match"]);
+    // the mismatch is shown on the confirm field
+    expect(field("Confirm Password").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("continues to step 2, and 'Back to Account Info' returns with the values kept", () => {
+    toRegister();
+    fillAccount();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    expect(screen.getByText("Create Your Empire")).toBeTruthy();
+    expect(screen.getByText("Government: Monarchy")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Back to Account Info" }));
+    expect(field("Username").value).toBe("commander");
+  });
+
+  it("step 2: 'Create Empire: {name}' is disabled under 3 characters and says why", () => {
+    toRegister();
+    fillAccount();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    type("Country Name", " ab ");
+    const button = screen.getByRole("button", { name: "Create Empire: ab" }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getByTestId("disabled-reason").textContent).toBe("Country name must be at least 3 characters long");
+    type("Country Name", "Avalon");
+    expect((screen.getByRole("button", { name: "Create Empire: Avalon" }) as HTMLButtonElement).disabled).toBe(false);
+    expect(field("Country Name").maxLength).toBe(50);
+    expect(screen.getByTestId("starting-networth").textContent).toMatch(/^\d[\d,]*$/);
+  });
+
+  it("sends the spec's payload and shows 'Registration failed' when the server gives no message", async () => {
+    const fetchMock = vi.fn(async () => new Response("", { status: 500 }));
+    vi.stubGlobal("fetch", fetchMock);
+    toRegister();
+    fillAccount();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    type("Country Name", "Avalon");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Create Empire: Avalon" }));
+    });
+    expect(screen.getByTestId("form-error").textContent).toBe("Registration failed");
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/auth/register");
+    expect(JSON.parse(init.body as string)).toEqual({
+      email: "new@example.com",
+      username: "commander",
+      password: "secret123",
+      countryName: "Avalon",
+      governmentType: "monarchy",
+      startingResources: { cash: 100000, food: 10000, oil: 100, land: 100, population: 1000, troops: 100, jets: 0, turrets: 100, tanks: 10, spies: 0, turns: 100 },
+    });
+    expect(init.credentials).toBe("include");
+  });
+});
