@@ -12,7 +12,7 @@ import { ClientTraffic, ChatTracker, joinRoom, type MeteredRoom } from "./realti
 import type { LoadTestReport } from "./report.js";
 import { createRng, weightedPicker } from "./rng.js";
 import { runOpenLoop, type OpenLoopResult } from "./scheduler.js";
-import { ServerMetricsSampler, sumSamples, type MetricSample } from "./serverMetrics.js";
+import { ServerMetricsSampler, sumSamples, type MetricSample, type ServerSample } from "./serverMetrics.js";
 import { RunStats } from "./stats.js";
 
 export interface LoadTestOptions {
@@ -129,7 +129,6 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   try {
     const health = await http.request("GET", "/api/health");
     if (health.status !== 200) throw new Error(`${target.origin}/api/health answered ${health.status || health.failure}: is the server up?`);
-    sampler.setOrigin(performance.now());
     await sampler.sample();
     sampler.start();
 
@@ -192,7 +191,6 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     const pick = weightedPicker(options.mix, createRng(seed));
     const ctx: ActionContext = { http, chat, chatChannel };
     actionStart = performance.now();
-    sampler.setOrigin(actionStart);
     stats = new RunStats(actionStart);
     const runStats = stats;
     phase = "actions";
@@ -255,6 +253,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       stats: runStats,
       loop,
       actionWindowSec: (actionEnd - actionStart) / 1000,
+      serverSamples: sampler.samplesFrom(actionStart),
       before,
       after,
       trafficBefore,
@@ -331,6 +330,7 @@ interface ReportInput {
   stats: RunStats;
   loop: OpenLoopResult;
   actionWindowSec: number;
+  serverSamples: ServerSample[];
   before: MetricSample[] | undefined;
   after: MetricSample[] | undefined;
   trafficBefore: TrafficSnapshot;
@@ -372,9 +372,10 @@ function buildReport(input: ReportInput): LoadTestReport {
   const patchBytes = ta.patchBytes - tb.patchBytes;
 
   // server samples in the action phase (t >= 0)
-  const inRun = sampler.samples.filter((s) => s.t >= 0);
+  const samples = input.serverSamples;
+  const inRun = samples.filter((s) => s.t >= 0);
   const cpuValues = inRun.map((s) => s.cpuPercent).filter((v): v is number => v !== null);
-  const rss = sampler.samples.map((s) => s.rssBytes).filter((v): v is number => v !== null);
+  const rss = samples.map((s) => s.rssBytes).filter((v): v is number => v !== null);
   const mib = (b: number | undefined) => (b === undefined ? null : round(b / 1048576, 1));
   const maxOf = (values: (number | null)[]) => {
     const v = values.filter((x): x is number => x !== null);
@@ -511,12 +512,12 @@ function buildReport(input: ReportInput): LoadTestReport {
       totalBytesPerSec: round((ta.bytes - tb.bytes) / window, 1),
     },
     server: {
-      metricsAvailable: sampler.samples.length > 0,
+      metricsAvailable: samples.length > 0,
       ...(sampler.unavailable ? { unavailableReason: sampler.unavailable } : {}),
       cpuPercent: { mean: cpuValues.length ? round(cpuValues.reduce((a, b) => a + b, 0) / cpuValues.length, 1) : null, max: cpuValues.length ? Math.max(...cpuValues) : null },
       rssMiB: { start: mib(rss[0]), max: rss.length ? mib(Math.max(...rss)) : null, end: mib(rss[rss.length - 1]) },
       eventLoopP99MsMax: maxOf(inRun.map((s) => s.eventLoopP99Ms)),
-      samples: sampler.samples,
+      samples,
     },
     consistency: {
       routes,

@@ -50,6 +50,8 @@ export function sumSamples(samples: readonly MetricSample[], name: string, label
 export interface ServerSample {
   /** seconds since the action phase started (negative during setup) */
   t: number;
+  /** scrape time on the tester's performance.now() clock, ms (not in the report) */
+  atMs?: number;
   /** CPU used since the previous scrape over wall time, percent of one core (200 = both cores) */
   cpuPercent: number | null;
   rssBytes: number | null;
@@ -70,16 +72,15 @@ export class ServerMetricsSampler {
   private timer: NodeJS.Timeout | undefined;
   private previous: { wallMs: number; cpuSeconds: number } | undefined;
   private inFlight = false;
-  private origin = performance.now();
 
   constructor(
     private readonly http: JsonHttpClient,
     private readonly options: { intervalMs: number; token?: string },
   ) {}
 
-  /** Sets time zero for the `t` of later samples. */
-  setOrigin(now: number): void {
-    this.origin = now;
+  /** The samples with `t` in seconds from `originMs` (the action phase's start). */
+  samplesFrom(originMs: number): ServerSample[] {
+    return this.samples.map(({ atMs, ...rest }) => ({ ...rest, t: Math.round(((atMs ?? 0) - originMs) / 100) / 10 }));
   }
 
   /** One scrape, parsed; undefined (and `unavailable` set) when the endpoint does not answer 200. */
@@ -114,7 +115,8 @@ export class ServerMetricsSampler {
       const read = (name: string) => findSample(samples, name) ?? null;
       const loop = read("nodejs_eventloop_delay_p99_seconds");
       this.samples.push({
-        t: Math.round((wallMs - this.origin) / 100) / 10,
+        t: 0,
+        atMs: wallMs,
         cpuPercent,
         rssBytes: read("process_resident_memory_bytes"),
         heapUsedBytes: read("process_heap_used_bytes"),
