@@ -201,6 +201,7 @@ export function renderHtml(report: LoadTestReport): string {
         ["average patch / full state bytes", `${report.room.avgPatchBytes} / ${report.room.avgFullStateBytes}`],
         ["state changes per sampled client per s", `${report.room.stateChangesPerSampledClientPerSec} (${report.room.sampledClients} sampled)`],
         ["all clients, bytes per s", report.room.totalBytesPerSec],
+        ["load tester process: CPU % of one core / RSS MiB", `${report.tester.cpuPercent} / ${report.tester.rssMiB}`],
       ],
     ),
     `<p class="note">${escapeHtml(report.room.method)}</p>`,

@@ -85,6 +85,8 @@ export interface LoadTestReport {
     stateChangesPerSampledClientPerSec: number;
     totalBytesPerSec: number;
   };
+  /** the load tester's own process over the action phase (it shares the machine) */
+  tester: { cpuPercent: number; rssMiB: number };
   server: {
     metricsAvailable: boolean;
     unavailableReason?: string;
@@ -167,6 +169,7 @@ export function renderText(report: LoadTestReport): string {
   } else {
     lines.push(`Server metrics unavailable: ${sv.unavailableReason ?? "unknown"}`);
   }
+  lines.push(`Load tester process: CPU ${fmt(report.tester.cpuPercent)}% of one core over the action phase, RSS ${fmt(report.tester.rssMiB, 0)} MiB`);
   const mismatched = report.consistency.routes.filter((x) => x.match === false);
   lines.push(
     `Consistency: ${report.consistency.routes.length - mismatched.length}/${report.consistency.routes.length} routes match the server's counts` +

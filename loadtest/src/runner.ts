@@ -191,6 +191,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     const pick = weightedPicker(options.mix, createRng(seed));
     const ctx: ActionContext = { http, chat, chatChannel };
     actionStart = performance.now();
+    const cpuBefore = process.cpuUsage();
     stats = new RunStats(actionStart);
     const runStats = stats;
     phase = "actions";
@@ -221,6 +222,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     );
     phase = "drain";
     const actionEnd = performance.now();
+    const cpu = process.cpuUsage(cpuBefore);
+    const testerCpuPercent = round(((cpu.user + cpu.system) / 1000 / (actionEnd - actionStart)) * 100, 1);
     // let the server's 'finish' handlers run before reading its counters
     await new Promise((resolve) => setTimeout(resolve, 200));
     const after = await sampler.scrape();
@@ -254,6 +257,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       loop,
       actionWindowSec: (actionEnd - actionStart) / 1000,
       serverSamples: sampler.samplesFrom(actionStart),
+      tester: { cpuPercent: testerCpuPercent, rssMiB: round(process.memoryUsage().rss / 1048576, 1) },
       before,
       after,
       trafficBefore,
@@ -331,6 +335,7 @@ interface ReportInput {
   loop: OpenLoopResult;
   actionWindowSec: number;
   serverSamples: ServerSample[];
+  tester: LoadTestReport["tester"];
   before: MetricSample[] | undefined;
   after: MetricSample[] | undefined;
   trafficBefore: TrafficSnapshot;
@@ -511,6 +516,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       stateChangesPerSampledClientPerSec: ta.sampled ? round((ta.stateChanges - tb.stateChanges) / ta.sampled / window, 2) : 0,
       totalBytesPerSec: round((ta.bytes - tb.bytes) / window, 1),
     },
+    tester: input.tester,
     server: {
       metricsAvailable: samples.length > 0,
       ...(sampler.unavailable ? { unavailableReason: sampler.unavailable } : {}),
