@@ -1,0 +1,104 @@
+/**
+ * `npm run bench`: performance figures for docs/performance.md, in one run on one scratch
+ * database that is created here and dropped at the end.
+ *
+ *   1. Turn tick: 100,000 countries, the tick beside a bare UPDATE of the same rows.
+ *   2. REST exploration: requests per second and latency of 1-turn explorations.
+ *
+ * A bench section is a function of the scratch database; add new ones to SECTIONS.
+ *
+ * Environment (a command-line tool, so it reads its own; the server reads only config.ts):
+ *   BENCH_DATABASE_URL  Postgres to create the scratch database in
+ *                       @default postgres://postgres@127.0.0.1:5432/postgres
+ *   BENCH_COUNTRIES     countries for the tick @default 100000
+ *   BENCH_ROUNDS        tick / bare UPDATE rounds @default 3
+ *   BENCH_PLAYERS       players for the exploration bench @default 50
+ *   BENCH_CONCURRENCY   explorations in flight @default 32
+ *   BENCH_SECONDS       exploration duration @default 10
+ *   BENCH_ONLY          "tick" or "exploration" to run one section
+ */
+import crypto from "node:crypto";
+import os from "node:os";
+import pg from "pg";
+import { runMigrations } from "../db/migrate.js";
+import { runExplorationBench } from "./explorationBench.js";
+import { median, runTickBench } from "./tickBench.js";
+
+const env = (name: string, fallback: string) => process.env[name] || fallback;
+const int = (name: string, fallback: number) => {
+  const value = Number(env(name, String(fallback)));
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const log = (line: string) => process.stdout.write(line + "\n");
+const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+
+interface Section {
+  name: string;
+  run(scratch: { url: string; pool: pg.Pool }): Promise<void>;
+}
+
+const SECTIONS: Section[] = [
+  {
+    name: "tick",
+    async run({ pool }) {
+      const countries = int("BENCH_COUNTRIES", 100_000);
+      log(`\n== Turn tick over ${countries.toLocaleString("en-US")} countries`);
+      const r = await runTickBench(pool, { countries, rounds: int("BENCH_ROUNDS", 3), log });
+      const bare = median(r.bareUpdateMs);
+      const tick = median(r.tickMs);
+      log(`  bare UPDATE countries SET turns = turns   median ${ms(bare)}`);
+      log(`  turn tick (${r.countriesUpdated.toLocaleString("en-US")} rows written)          median ${ms(tick)}  (${(tick / bare).toFixed(2)}x the bare UPDATE)`);
+      log(`  turn tick, every country at both caps     ${ms(r.tickAtCapsMs)} (no row written)`);
+      const ffBare = median(r.fillfactor.bareUpdateMs);
+      const ffTick = median(r.fillfactor.tickMs);
+      log(`  with fillfactor ${r.fillfactor.value}: bare UPDATE median ${ms(ffBare)}, turn tick median ${ms(ffTick)}  (${(ffTick / ffBare).toFixed(2)}x)`);
+    },
+  },
+  {
+    // REST exploration throughput: 1-turn explorations through the whole server stack.
+    name: "exploration",
+    async run({ url }) {
+      const players = int("BENCH_PLAYERS", 50);
+      const concurrency = int("BENCH_CONCURRENCY", 32);
+      const seconds = int("BENCH_SECONDS", 10);
+      log(`\n== REST exploration throughput (POST /api/exploration/explore, turnsToSpend 1)`);
+      const r = await runExplorationBench({ databaseUrl: url, players, concurrency, durationMs: seconds * 1000, log });
+      log(`  ${r.requests.toLocaleString("en-US")} requests in ${r.seconds.toFixed(1)} s: ${Math.round(r.requestsPerSecond).toLocaleString("en-US")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.ok.toLocaleString("en-US")} ok`);
+      for (const [reason, count] of Object.entries(r.failures)) log(`  refused ${count}x: ${reason}`);
+    },
+  },
+];
+
+async function main(): Promise<void> {
+  const adminUrl = env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres");
+  const only = process.env.BENCH_ONLY;
+  const name = `game_bench_${crypto.randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const { rows } = await admin.query<{ server_version: string }>("SHOW server_version");
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  log(`bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown cpu"}), Node ${process.version}, Postgres ${rows[0]!.server_version}, scratch database ${name}`);
+  try {
+    await runMigrations(pool);
+    for (const section of SECTIONS) {
+      if (only && section.name !== only) continue;
+      await section.run({ url: url.toString(), pool });
+    }
+  } finally {
+    await pool.end();
+    const drop = new pg.Client({ connectionString: adminUrl });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await drop.end();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exitCode = 1;
+});
