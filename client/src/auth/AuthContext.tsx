@@ -163,6 +163,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setTokenState(null);
     setTutorialPending(false);
     queryClient.clear();
+    // the next session starts on the shell's landing page (overview)
+    if (location.hash) history.replaceState(null, "", location.pathname + location.search);
     debugLog("Logged out");
   }, [queryClient]);
 

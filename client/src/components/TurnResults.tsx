@@ -1,10 +1,17 @@
 import { useEffect, useRef } from "react";
+import { BUILDING_DEFINITIONS, type BuildingType } from "@game/schema/rules";
 import type { ActionIcon, TurnResult } from "../api/types";
 import type { TurnCard } from "../game/GameContext";
 import { fmt, money, signed, signedMoney, titleCase } from "./format";
 
 /** Each popup card dismisses itself after this long (spec: 10 s). */
 export const POPUP_AUTO_DISMISS_MS = 10_000;
+/** Cards shown at once (the newest); an older card shows, and starts its timer, when a newer one goes. */
+export const POPUP_MAX_CARDS = 3;
+
+function buildingName(type: string): string {
+  return type in BUILDING_DEFINITIONS ? BUILDING_DEFINITIONS[type as BuildingType].name : titleCase(type);
+}
 
 const ICON_GLYPH: Record<ActionIcon, string> = {
   checkmark: "✓",
@@ -154,7 +161,7 @@ export function TurnProgressPopup({ cards, onDismiss, onOpenReport }: { cards: T
   if (cards.length === 0) return null;
   return (
     <div className="popup-stack" aria-live="polite">
-      {cards.map((card) => (
+      {cards.slice(-POPUP_MAX_CARDS).map((card) => (
         <PopupCard key={card.key} card={card} onDismiss={onDismiss} onOpenReport={onOpenReport} />
       ))}
     </div>
@@ -172,35 +179,41 @@ function PopupCard({ card, onDismiss, onOpenReport }: { card: TurnCard; onDismis
   const researchType = r.researchResults.length === 1 ? titleCase(r.researchResults[0]!.researchType) : r.researchResults.length > 1 ? "various" : "";
   const mil = r.militaryProduced;
   const milTotal = mil ? mil.troops + mil.jets + mil.tanks + mil.turrets : 0;
+  const cell = (label: string, value: string, cls = "") => (
+    <div className="stat">
+      <span className="k">{label}</span>
+      <span className={`v ${cls}`}>{value}</span>
+    </div>
+  );
   return (
     <div className="popup-card" role="status" data-testid="turn-popup">
       <h3>{titleCase(r.actionType || "turn")} complete</h3>
-      <div className="stat"><span className="k">Tax revenue</span><span className="v ok">{signedMoney(e.taxRevenue)}</span></div>
-      <div className="stat"><span className="k">Expenses</span><span className="v bad">{money(-Math.abs(e.expenses))}</span></div>
-      <div className="stat"><span className="k">Net cash change</span><span className="v">{signedMoney(e.netCashChange)}</span></div>
-      <div className="stat"><span className="k">Food produced</span><span className="v">{fmt(e.foodProduced)}</span></div>
-      <div className="stat"><span className="k">Food consumed</span><span className="v">{fmt(e.foodConsumed)}</span></div>
-      <div className="stat"><span className="k">Net food</span><span className="v">{signed(e.netFoodChange)}</span></div>
-      {e.populationChange > 0 && <div className="stat"><span className="k">Population gain</span><span className="v ok">{signed(e.populationChange)}</span></div>}
-      {research > 0 && <div className="stat"><span className="k">Research gained</span><span className="v">{fmt(research)} {researchType}</span></div>}
-      {card.buildingConstructed && card.buildingConstructed.quantity > 0 && (
-        <div className="stat">
-          <span className="k">Buildings built</span>
-          <span className="v">
-            {fmt(card.buildingConstructed.quantity)} {card.buildingConstructed.type === "mixed" ? "buildings" : titleCase(card.buildingConstructed.type)}
-          </span>
-        </div>
-      )}
-      {card.landGained !== undefined && card.landGained > 0 && (
-        <div className="stat"><span className="k">Land explored</span><span className="v ok">+{fmt(card.landGained)} acres</span></div>
-      )}
-      {milTotal > 0 && mil && (
-        <div className="stat"><span className="k">Military produced</span><span className="v">{fmt(mil.troops)}/{fmt(mil.jets)}/{fmt(mil.tanks)}/{fmt(mil.turrets)}</span></div>
-      )}
-      <div className="stat"><span className="k">Turns consumed</span><span className="v">{r.turnsConsumed}</span></div>
+      <div className="cells">
+        {cell("Tax revenue", signedMoney(e.taxRevenue), "ok")}
+        {cell("Expenses", money(-Math.abs(e.expenses)), "bad")}
+        {cell("Net cash", signedMoney(e.netCashChange))}
+        {cell("Food produced", fmt(e.foodProduced))}
+        {cell("Food eaten", fmt(e.foodConsumed))}
+        {cell("Net food", signed(e.netFoodChange))}
+        {e.populationChange > 0 && cell("Population", signed(e.populationChange), "ok")}
+        {research > 0 && cell("Research", `${fmt(research)} ${researchType}`)}
+        {card.buildingConstructed &&
+          card.buildingConstructed.quantity > 0 &&
+          cell("Built", `${fmt(card.buildingConstructed.quantity)} ${card.buildingConstructed.type === "mixed" ? "buildings" : buildingName(card.buildingConstructed.type)}`)}
+        {card.landGained !== undefined && card.landGained > 0 && cell("Land explored", `+${fmt(card.landGained)} acres`, "ok")}
+        {milTotal > 0 && mil && cell("Units made", `${fmt(mil.troops)}/${fmt(mil.jets)}/${fmt(mil.tanks)}/${fmt(mil.turrets)}`)}
+        {cell("Turns used", String(r.turnsConsumed))}
+      </div>
       <div className="timer" aria-hidden="true" />
       <div className="row between">
-        <button type="button" className="btn small" onClick={() => onOpenReport(r)}>
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            onOpenReport(r);
+            onDismiss(card.key);
+          }}
+        >
           Full Report
         </button>
         <button type="button" className="btn small primary" onClick={() => onDismiss(card.key)}>

@@ -3,6 +3,7 @@ import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
   GOVERNMENTS,
+  TECHNOLOGIES,
   TECHNOLOGY_IDS,
   computeBuildingMaintenance,
   computeMilitaryStrength,
@@ -107,7 +108,7 @@ export function CountryDashboard() {
         </Panel>
         <Panel title="Technology and Research">
           {TECHNOLOGY_IDS.map((t) => (
-            <Stat key={t} label={titleCase(t)} value={`Level ${fmt(countryState.tech[t])}${bonuses[t] ? ` (+${percent(bonuses[t] * 100)})` : ""}`} />
+            <Stat key={t} label={TECHNOLOGIES[t].name} value={`Level ${fmt(countryState.tech[t])}${bonuses[t] ? ` (+${percent(bonuses[t] * 100)})` : ""}`} />
           ))}
           <Stat label="Research points" value={fmt(country.researchPoints)} />
           <Stat label="Points per turn" value={fmt(computeResearchPointsPerTurn(countryState))} />

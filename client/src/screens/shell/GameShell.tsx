@@ -81,7 +81,7 @@ function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: b
       ))}
       <button type="button" className="menu-item logout" onClick={onLogout}>
         <span className="ico" aria-hidden="true">
-          ⏻
+          ⇥
         </span>
         Logout
       </button>

@@ -53,7 +53,7 @@ export const MENU: readonly MenuGroup[] = [
     entries: [
       { label: "Build", view: "build", icon: "▦" },
       { label: "Cash", view: "market", icon: "$" },
-      { label: "Explore", view: "explore", icon: "⌖" },
+      { label: "Explore", view: "explore", icon: "◎" },
       { label: "Market", view: "market", icon: "⇄" },
       { label: "Research", view: "research", icon: "⚗" },
     ],
@@ -74,7 +74,7 @@ export const MENU: readonly MenuGroup[] = [
       { label: "News", view: "news", icon: "☰" },
       { label: "Scores", view: "rankings", icon: "▲" },
       { label: "Alliances", view: "alliances", icon: "⛨" },
-      { label: "Search", view: "rankings", icon: "⌕", intent: "search" },
+      { label: "Search", view: "rankings", icon: "⚲", intent: "search" },
     ],
   },
 ];
