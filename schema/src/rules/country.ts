@@ -32,10 +32,44 @@ export type BuildingType = (typeof BUILDING_TYPES)[number];
 /** Owned buildings, keyed by building type id. */
 export type BuildingCounts = Record<BuildingType, number>;
 
-/** The five technology levels a country carries (agriculturalTech ... spyTech). */
-export const COUNTRY_TECH_FIELDS = ["agricultural", "business", "military", "industrial", "spy"] as const;
-export type CountryTechField = (typeof COUNTRY_TECH_FIELDS)[number];
-export type TechLevels = Record<CountryTechField, number>;
+/**
+ * The eleven research categories of the spec (document 3, section 9), as ids, in the spec's
+ * order. The country stores a level for each (column `<id>_tech`); see research.ts.
+ */
+export const TECHNOLOGY_IDS = [
+  "military",
+  "medical",
+  "business",
+  "residential",
+  "agricultural",
+  "warfare",
+  "military_strategy",
+  "weapons",
+  "industrial",
+  "spy",
+  "sdi",
+] as const;
+export type TechnologyId = (typeof TECHNOLOGY_IDS)[number];
+
+/** The country's technology levels, one per research category (0 = not researched). */
+export type TechLevels = Record<TechnologyId, number>;
+
+/** Every technology at level 0 (a new country's levels). */
+export function emptyTechLevels(): TechLevels {
+  return {
+    military: 0,
+    medical: 0,
+    business: 0,
+    residential: 0,
+    agricultural: 0,
+    warfare: 0,
+    military_strategy: 0,
+    weapons: 0,
+    industrial: 0,
+    spy: 0,
+    sdi: 0,
+  };
+}
 
 /** Military units a country holds. Missiles are counted separately (they are not produced). */
 export const UNIT_TYPES = ["troops", "jets", "turrets", "tanks", "spies"] as const;
@@ -120,30 +154,11 @@ export function startingCountry(): CountryState {
     missiles: 0,
     storedTurns: 0,
     buildings: emptyBuildings(),
-    tech: { agricultural: 0, business: 0, military: 0, industrial: 0, spy: 0 },
+    tech: emptyTechLevels(),
     researchPoints: 0,
     unitAllocation: { ...DEFAULT_UNIT_ALLOCATION },
   };
 }
-
-/**
- * The eleven research categories of the spec (document 3, section 9), as ids. Only the five in
- * COUNTRY_TECH_FIELDS have a level stored on the country; see research.ts.
- */
-export const TECHNOLOGY_IDS = [
-  "military",
-  "medical",
-  "business",
-  "residential",
-  "agricultural",
-  "warfare",
-  "military_strategy",
-  "weapons",
-  "industrial",
-  "spy",
-  "sdi",
-] as const;
-export type TechnologyId = (typeof TECHNOLOGY_IDS)[number];
 
 /**
  * A rule's refusal: a namespaced code for programs and the spec's message for people.

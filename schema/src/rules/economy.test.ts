@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BUILDING_TYPES, GOVERNMENT_TYPES, UNIT_TYPES, emptyBuildings, startingCountry } from "./country.js";
-import type { CountryState } from "./country.js";
+import { BUILDING_TYPES, GOVERNMENT_TYPES, TECHNOLOGY_IDS, UNIT_TYPES, emptyBuildings, emptyTechLevels, startingCountry } from "./country.js";
+import type { CountryState, TechnologyId } from "./country.js";
+import { TECHNOLOGIES } from "./research.js";
 import { computeNetworth } from "./networth.js";
 import {
   BANKRUPTCY_DESERTION_PCT,
@@ -108,6 +109,17 @@ describe("population", () => {
     expect(computeHousingCap(country({ land: 550 }, { residences: 3 }))).toBe(6100);
   });
 
+  it.each<[string, Partial<CountryState>, Partial<CountryState["buildings"]>, number]>([
+    ["100 acres, residential 0", {}, {}, 1000],
+    ["100 acres, residential 1 (+2%)", { tech: { ...emptyTechLevels(), residential: 1 } }, {}, 1020],
+    ["100 acres, residential 10 (+20%)", { tech: { ...emptyTechLevels(), residential: 10 } }, {}, 1200],
+    ["550 acres, 3 residences, residential 5 (+10%)", { land: 550, tech: { ...emptyTechLevels(), residential: 5 } }, { residences: 3 }, 6710],
+    ["33 acres, residential 3: 349.8 floored", { land: 33, tech: { ...emptyTechLevels(), residential: 3 } }, {}, 349],
+    ["no land, residential 10", { land: 0, tech: { ...emptyTechLevels(), residential: 10 } }, {}, 0],
+  ])("housing cap, %s: %d", (_name, patch, buildings, cap) => {
+    expect(computeHousingCap(country(patch, buildings))).toBe(cap);
+  });
+
   it.each<[string, Partial<CountryState>, number]>([
     ["at the cap", {}, 0],
     ["below the cap: 1/20 of the gap", { land: 550 }, 225],
@@ -116,6 +128,12 @@ describe("population", () => {
     ["a gap under 20 still closes", { population: 995 }, 1],
     ["above the cap: 1/20 of the excess", { population: 2000 }, -50],
     ["never overshoots the cap", { population: 999, governmentType: "democracy" }, 1],
+    ["medical 1 grows 5% faster", { land: 550, tech: { ...emptyTechLevels(), medical: 1 } }, 237], // 236.25 up
+    ["medical 10 grows 50% faster", { land: 550, tech: { ...emptyTechLevels(), medical: 10 } }, 338], // 337.5 up
+    ["democracy and medical 10 multiply", { land: 550, governmentType: "democracy", tech: { ...emptyTechLevels(), medical: 10 } }, 372], // 4500 / 20 x 1.1 x 1.5 = 371.25 up
+    ["medical never overshoots the cap", { population: 999, tech: { ...emptyTechLevels(), medical: 10 } }, 1],
+    ["medical does not speed the decline", { population: 2000, tech: { ...emptyTechLevels(), medical: 10 } }, -50],
+    ["residential 10 lifts the cap: a full country grows again", { tech: { ...emptyTechLevels(), residential: 10 } }, 10], // (1200 - 1000) / 20
   ])("%s: %d", (_name, patch, change) => {
     expect(computePopulationChange(country(patch))).toBe(change);
   });
@@ -217,6 +235,17 @@ describe("an idle country over 100 turns", () => {
     expect(computeNetworth(next)).toBeLessThan(computeNetworth(startingCountry()) + 100);
   });
 
+  it.each(GOVERNMENT_TYPES)("%s with every category at its maximum stays alive and bounded", (governmentType) => {
+    const tech = Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, TECHNOLOGIES[id].maxLevel])) as Record<TechnologyId, number>;
+    const { next, effects } = runEconomyTurns({ ...startingCountry(), governmentType, tech }, 100);
+    expect(effects.starvingTurns).toBe(0);
+    expect(effects.bankruptTurns).toBe(0);
+    // residential 10 lifts the cap of 100 acres to 1,200 people; medical only speeds the way there
+    expect(next.population).toBeGreaterThan(1000);
+    expect(next.population).toBeLessThanOrEqual(1200);
+    expect(next.cash).toBeLessThan(300_000);
+  });
+
   it.each(GOVERNMENT_TYPES)("%s stays alive and bounded", (governmentType) => {
     const { next, effects } = runEconomyTurns({ ...startingCountry(), governmentType }, 100);
     expect(effects.starvingTurns).toBe(0);
@@ -254,7 +283,7 @@ function arbitraryCountry(): fc.Arbitrary<CountryState> {
       tanks: n(100_000),
       spies: n(100_000),
       buildings: fc.record(Object.fromEntries(BUILDING_TYPES.map((t) => [t, n(500)])) as Record<(typeof BUILDING_TYPES)[number], fc.Arbitrary<number>>),
-      tech: fc.record({ agricultural: n(20), business: n(20), military: n(20), industrial: n(20), spy: n(20) }),
+      tech: fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, n(TECHNOLOGIES[id].maxLevel)])) as Record<TechnologyId, fc.Arbitrary<number>>),
       researchPoints: n(1_000_000),
       unitAllocation: fc.record({ troops: n(100), jets: n(100), turrets: n(100), tanks: n(100) }),
     })

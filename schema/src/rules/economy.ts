@@ -1,6 +1,6 @@
 import type { CountryState, RuleRejection, UnitType } from "./country.js";
 import { UNIT_TYPES } from "./country.js";
-import { GOVERNMENTS } from "./governments.js";
+import { GOVERNMENTS, floorPct } from "./governments.js";
 import { computeBuildingMaintenance, applyConstruction } from "./buildings.js";
 import type { ConstructionOrder, ConstructionQuote } from "./buildings.js";
 import { applyExploration } from "./exploration.js";
@@ -17,7 +17,8 @@ import { checkTurnQuantity } from "./turns.js";
  *   3. food       farms produce, people and units eat; if food runs out: starvation
  *   4. oil        rigs produce, jets, tanks and complexes burn; if oil runs out: no jets/tanks built
  *   5. production industrial complexes build units by the allocation
- *   6. population moves 1/20 of the way to the housing cap (no growth while starving)
+ *   6. population moves 1/20 of the way to the housing cap, x government growth% x medical
+ *                tech% (no growth while starving); the cap is x residential tech%
  *   7. research   labs add research points
  * Every phase reads the country as it was at the start of the turn; losses and gains are
  * applied together at the end, so the phases do not depend on each other's order except
@@ -126,9 +127,13 @@ export function emptyEffects(): EconomicEffects {
   };
 }
 
-/** People the country can house: 10 per acre + 200 per residence. */
-export function computeHousingCap(country: Pick<CountryState, "land" | "buildings">): number {
-  return country.land * HOUSING_PER_ACRE + country.buildings.residences * HOUSING_PER_RESIDENCE;
+/**
+ * People the country can house: (10 per acre + 200 per residence) x (100 + 2 x residential
+ * level)%, floored.
+ */
+export function computeHousingCap(country: Pick<CountryState, "land" | "buildings" | "tech">): number {
+  const base = country.land * HOUSING_PER_ACRE + country.buildings.residences * HOUSING_PER_RESIDENCE;
+  return floorPct(base, computeTechEffects(country.tech).housingPct);
 }
 
 /**
@@ -169,14 +174,17 @@ export function computeOilDemand(country: Pick<CountryState, "jets" | "tanks" | 
 }
 
 /**
- * The population's move toward the housing cap in one turn: up by ceil(gap / 20 x growth%),
- * never past the cap; down by ceil(excess / 20) when above it.
+ * The population's move toward the housing cap in one turn: up by ceil(gap / 20 x government
+ * growth% x (100 + 5 x medical level)%), never past the cap; down by ceil(excess / 20) when
+ * above it (neither bonus speeds the decline).
  */
-export function computePopulationChange(country: Pick<CountryState, "population" | "land" | "buildings" | "governmentType">): number {
+export function computePopulationChange(country: Pick<CountryState, "population" | "land" | "buildings" | "governmentType" | "tech">): number {
   const cap = computeHousingCap(country);
   const pop = country.population;
   if (pop < cap) {
-    const growth = Math.ceil(((cap - pop) * GOVERNMENTS[country.governmentType].populationGrowthPct) / (POPULATION_GROWTH_DIVISOR * 100));
+    const gov = GOVERNMENTS[country.governmentType].populationGrowthPct;
+    const medical = computeTechEffects(country.tech).populationGrowthPct;
+    const growth = Math.ceil(((cap - pop) * gov * medical) / (POPULATION_GROWTH_DIVISOR * 100 * 100));
     return Math.min(growth, cap - pop);
   }
   if (pop > cap) return -Math.ceil((pop - cap) / POPULATION_GROWTH_DIVISOR);

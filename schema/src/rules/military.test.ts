@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { GOVERNMENT_TYPES, emptyBuildings, startingCountry } from "./country.js";
-import type { CountryState } from "./country.js";
+import { GOVERNMENT_TYPES, TECHNOLOGY_IDS, UNIT_TYPES, emptyBuildings, emptyTechLevels, startingCountry } from "./country.js";
+import type { CountryState, GovernmentType, TechLevels, TechnologyId } from "./country.js";
+import { TECHNOLOGIES } from "./research.js";
 import {
   MILITARY_BASE_MAX_UPKEEP_REDUCTION_PCT,
   MILITARY_BASE_UPKEEP_REDUCTION_PCT,
+  OFFENSIVE_UNIT_TYPES,
   PRODUCTION_PRESETS,
   PRODUCTION_PRESET_IDS,
   READINESS_CRITICAL,
@@ -28,6 +30,7 @@ import {
   computeProductionBonusPct,
   computeReadiness,
   computeUnitProduction,
+  computeUnitStrengthPct,
   effectiveAllocation,
   readinessWarning,
 } from "./military.js";
@@ -175,6 +178,56 @@ describe("strength", () => {
   ] as const)("100 of each unit for %s with military %d is %d", (governmentType, military, strength) => {
     const c = army({ troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100, governmentType, tech: { ...startingCountry().tech, military } });
     expect(computeMilitaryStrength(c)).toBe(strength);
+  });
+
+  it("warfare strengthens the offensive units of the spec's offensive capability", () => {
+    expect(OFFENSIVE_UNIT_TYPES).toEqual(["troops", "jets", "tanks"]);
+  });
+
+  it.each<[Partial<TechLevels>, Record<string, number>]>([
+    [{}, { troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 }],
+    [{ weapons: 15 }, { troops: 130, jets: 130, turrets: 130, tanks: 130, spies: 130 }],
+    [{ warfare: 10 }, { troops: 130, jets: 130, turrets: 100, tanks: 130, spies: 100 }],
+    [{ weapons: 5, warfare: 4 }, { troops: 122, jets: 122, turrets: 110, tanks: 122, spies: 110 }],
+    [{ military_strategy: 10, military: 20 }, { troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 }], // these multiply the total
+  ])("unit strength percents with %o", (levels, pcts) => {
+    const tech = { ...emptyTechLevels(), ...levels };
+    expect(Object.fromEntries(UNIT_TYPES.map((u) => [u, computeUnitStrengthPct(tech, u)]))).toEqual(pcts);
+  });
+
+  // 100 of each unit: offensive (troops 100, jets 300, tanks 250) 650, turrets 150 and spies 100
+  it.each<[GovernmentType, Partial<TechLevels>, number]>([
+    ["democracy", {}, 900],
+    ["democracy", { weapons: 5 }, 990], // 900 x 1.1
+    ["democracy", { warfare: 10 }, 1095], // 650 x 1.3 + 250
+    ["democracy", { military_strategy: 10 }, 1080], // 900 x 1.2
+    ["democracy", { weapons: 15, warfare: 10 }, 1365], // 650 x 1.6 + 250 x 1.3
+    ["tyranny", { warfare: 1 }, 1655], // (650 x 1.03 + 250) x 1.8 = 1655.1
+    ["monarchy", { military: 20, weapons: 15, warfare: 10, military_strategy: 10 }, 1981], // 1365 x 1.1 x 1.1 x 1.2 = 1981.98
+    ["fascism", { sdi: 10, medical: 10, residential: 10 }, 900], // civilian and missile defense tech do not touch unit strength
+  ])("100 of each unit, %s with %o: %d", (governmentType, levels, strength) => {
+    const c = army({ troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100, governmentType, tech: { ...emptyTechLevels(), ...levels } });
+    expect(computeMilitaryStrength(c)).toBe(strength);
+  });
+
+  it("raising any tech level never lowers strength, and strength stays a safe integer for any army", () => {
+    const levels = fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, fc.nat(TECHNOLOGIES[id].maxLevel)])) as Record<TechnologyId, fc.Arbitrary<number>>);
+    fc.assert(
+      fc.property(
+        fc.record({ troops: fc.nat(1e9), jets: fc.nat(1e9), turrets: fc.nat(1e9), tanks: fc.nat(1e9), spies: fc.nat(1e9) }),
+        fc.constantFrom(...GOVERNMENT_TYPES),
+        levels,
+        fc.constantFrom(...TECHNOLOGY_IDS),
+        (units, governmentType, tech, raised) => {
+          const before = computeMilitaryStrength(army({ ...units, governmentType, tech }));
+          const higher = { ...tech, [raised]: Math.min(TECHNOLOGIES[raised].maxLevel, tech[raised] + 1) };
+          const after = computeMilitaryStrength(army({ ...units, governmentType, tech: higher }));
+          expect(Number.isSafeInteger(before)).toBe(true);
+          expect(before).toBeGreaterThanOrEqual(0);
+          expect(after).toBeGreaterThanOrEqual(before);
+        },
+      ),
+    );
   });
 });
 

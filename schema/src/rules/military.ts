@@ -1,4 +1,4 @@
-import type { CountryState, RuleRejection, UnitAllocation, UnitType } from "./country.js";
+import type { CountryState, RuleRejection, TechLevels, UnitAllocation, UnitType } from "./country.js";
 import { DEFAULT_UNIT_ALLOCATION, UNIT_TYPES, reject } from "./country.js";
 import { GOVERNMENTS } from "./governments.js";
 import { computeTechEffects } from "./research.js";
@@ -177,15 +177,39 @@ export function computeMilitaryUpkeep(country: Pick<CountryState, UnitType | "go
 }
 
 /**
- * Total military strength: sum of units x base strength, x the government strength
- * multiplier (1.5 dictatorship, 1.8 tyranny, 1.1 monarchy, else 1), x (1 + 0.5% per military
- * tech level), floored.
+ * The units warfare tech strengthens: the attacking units, those the spec's offensive
+ * capability counts (troops, jets, tanks).
+ */
+export const OFFENSIVE_UNIT_TYPES: readonly UnitType[] = ["troops", "jets", "tanks"];
+
+/**
+ * A unit type's strength percent from tech (100 = base strength): + 2% per weapons level for
+ * every unit, + 3% per warfare level for the offensive units. Combat reuses it per unit type.
+ */
+export function computeUnitStrengthPct(tech: TechLevels, unit: UnitType): number {
+  const e = computeTechEffects(tech);
+  const warfare = OFFENSIVE_UNIT_TYPES.includes(unit) ? e.warfareStrengthPct - 100 : 0;
+  return e.weaponsStrengthPct + warfare;
+}
+
+/**
+ * Total military strength: sum of units x base strength x their tech strength percent
+ * (weapons, warfare), x the government strength multiplier (1.5 dictatorship, 1.8 tyranny,
+ * 1.1 monarchy, else 1), x (1 + 0.5% per military tech level), x (1 + 2% per military
+ * strategy level), floored. Computed in BigInt so the product of the five factors stays exact
+ * for any army.
  */
 export function computeMilitaryStrength(country: Pick<CountryState, UnitType | "governmentType" | "tech">): number {
-  const rawTenths = UNIT_TYPES.reduce((s, u) => s + country[u] * STRENGTH_TENTHS[u], 0);
-  const gov = GOVERNMENTS[country.governmentType].strengthPct;
-  const tech = computeTechEffects(country.tech).strengthPermille;
-  return Math.floor((rawTenths * gov * tech) / (10 * 100 * 1000));
+  const weighted = UNIT_TYPES.reduce(
+    (s, u) => s + BigInt(country[u]) * BigInt(STRENGTH_TENTHS[u] * computeUnitStrengthPct(country.tech, u)),
+    0n,
+  );
+  const effects = computeTechEffects(country.tech);
+  const gov = BigInt(GOVERNMENTS[country.governmentType].strengthPct);
+  const military = BigInt(effects.strengthPermille);
+  const strategy = BigInt(effects.strategyStrengthPct);
+  // tenths x unit% x government% x military per mille x strategy%
+  return Number((weighted * gov * military * strategy) / (10n * 100n * 100n * 1000n * 100n));
 }
 
 /** Turns of upkeep the readiness formula compares cash with (the spec's "24 x upkeep"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyBuildings, startingCountry } from "./country.js";
+import { TECHNOLOGY_IDS, emptyBuildings, emptyTechLevels, startingCountry } from "./country.js";
 import type { NetworthInput } from "./networth.js";
 import { NETWORTH_WEIGHTS, computeNetworth } from "./networth.js";
 
@@ -17,7 +17,7 @@ function zero(): NetworthInput {
     population: 0,
     oil: 0,
     buildings: emptyBuildings(),
-    tech: { agricultural: 0, business: 0, military: 0, industrial: 0, spy: 0 },
+    tech: emptyTechLevels(),
   };
 }
 
@@ -67,9 +67,13 @@ describe("computeNetworth", () => {
     expect(computeNetworth({ ...zero(), buildings })).toBe(4 * 35);
   });
 
-  it("counts the sum of the five tech levels at 2 each", () => {
-    const tech = { agricultural: 1, business: 2, military: 3, industrial: 4, spy: 5 };
-    expect(computeNetworth({ ...zero(), tech })).toBe(15 * 2);
+  it("counts the sum of all eleven tech levels at 2 each", () => {
+    const tech = { agricultural: 1, business: 2, military: 3, industrial: 4, spy: 5, medical: 6, residential: 7, warfare: 8, military_strategy: 9, weapons: 10, sdi: 11 };
+    expect(computeNetworth({ ...zero(), tech })).toBe(66 * 2);
+  });
+
+  it.each(TECHNOLOGY_IDS)("a level of %s is worth 2", (id) => {
+    expect(computeNetworth({ ...zero(), tech: { ...emptyTechLevels(), [id]: 1 } })).toBe(2);
   });
 
   it("floors the total (population 1000 is worth 166.67 -> 166)", () => {

@@ -1,5 +1,5 @@
 import type { CountryState } from "./country.js";
-import { BUILDING_TYPES, COUNTRY_TECH_FIELDS } from "./country.js";
+import { BUILDING_TYPES, TECHNOLOGY_IDS } from "./country.js";
 
 /**
  * Networth weights of the spec (document 1, section 9): points per unit of each holding.
@@ -11,7 +11,7 @@ export const NETWORTH_WEIGHTS = {
   turrets: 0.6,
   tanks: 2,
   spies: 1,
-  /** per tech level, summed over the five levels */
+  /** per tech level, summed over every stored level (all eleven categories) */
   techLevel: 2,
   /** per acre */
   land: 45,
@@ -41,7 +41,7 @@ export type NetworthInput = Pick<
 export function computeNetworth(c: NetworthInput): number {
   const w = NETWORTH_WEIGHTS;
   const buildings = BUILDING_TYPES.reduce((sum, type) => sum + c.buildings[type], 0);
-  const techLevels = COUNTRY_TECH_FIELDS.reduce((sum, field) => sum + c.tech[field], 0);
+  const techLevels = TECHNOLOGY_IDS.reduce((sum, id) => sum + c.tech[id], 0);
   // Fractional terms are divided rather than multiplied by the weight so the
   // arithmetic stays exact for integer inputs.
   const value =

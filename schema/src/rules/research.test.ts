@@ -1,16 +1,24 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { COUNTRY_TECH_FIELDS, TECHNOLOGY_IDS, emptyBuildings, startingCountry } from "./country.js";
-import type { CountryState } from "./country.js";
+import { GOVERNMENT_TYPES, TECHNOLOGY_IDS, emptyBuildings, emptyTechLevels, startingCountry } from "./country.js";
+import type { CountryState, TechLevels, TechnologyId } from "./country.js";
+import { computeHousingCap, computePopulationChange } from "./economy.js";
+import { computeMilitaryStrength } from "./military.js";
 import {
   AGRICULTURAL_FOOD_PCT_PER_LEVEL,
   BUSINESS_TAX_PCT_PER_LEVEL,
   INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL,
+  MEDICAL_GROWTH_PCT_PER_LEVEL,
   MILITARY_STORE_PRICE_PCT_PER_LEVEL,
+  MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL,
   MILITARY_STRENGTH_PERMILLE_PER_LEVEL,
   RESEARCH_POINTS_PER_LAB,
+  RESIDENTIAL_HOUSING_PCT_PER_LEVEL,
+  SDI_MISSILE_DEFENSE_PCT_PER_LEVEL,
   SPY_FORCE_PCT_PER_LEVEL,
   TECHNOLOGIES,
+  WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL,
+  WEAPONS_STRENGTH_PCT_PER_LEVEL,
   TECHNOLOGY_LIST,
   applyResearchAllocation,
   checkResearchAllocation,
@@ -20,6 +28,7 @@ import {
   computeResearchTurns,
   computeTechEffects,
   computeTechnologyCost,
+  isTechnologyId,
   technologyState,
 } from "./research.js";
 
@@ -45,32 +54,43 @@ describe("the eleven categories", () => {
   });
 
   it.each([
-    ["military", 1000, 20, [], "military"],
-    ["medical", 800, 10, [], null],
-    ["business", 1000, 20, [], "business"],
-    ["residential", 800, 10, ["medical"], null],
-    ["agricultural", 800, 20, [], "agricultural"],
-    ["warfare", 1500, 10, ["military"], null],
-    ["military_strategy", 1500, 10, ["military", "warfare"], null],
-    ["weapons", 2000, 15, ["military", "industrial"], null],
-    ["industrial", 1200, 20, ["business"], "industrial"],
-    ["spy", 1000, 20, [], "spy"],
-    ["sdi", 3000, 10, ["weapons", "military_strategy"], null],
-  ] as const)("%s: base %d, max %d, prerequisites %o, stored in %s", (id, baseCost, maxLevel, prerequisites, countryField) => {
-    expect(TECHNOLOGIES[id]).toMatchObject({ baseCost, maxLevel, prerequisites, countryField });
+    ["military", 1000, 20, []],
+    ["medical", 800, 10, []],
+    ["business", 1000, 20, []],
+    ["residential", 800, 10, ["medical"]],
+    ["agricultural", 800, 20, []],
+    ["warfare", 1500, 10, ["military"]],
+    ["military_strategy", 1500, 10, ["military", "warfare"]],
+    ["weapons", 2000, 15, ["military", "industrial"]],
+    ["industrial", 1200, 20, ["business"]],
+    ["spy", 1000, 20, []],
+    ["sdi", 3000, 10, ["weapons", "military_strategy"]],
+  ] as const)("%s: base %d, max %d, prerequisites %o", (id, baseCost, maxLevel, prerequisites) => {
+    expect(TECHNOLOGIES[id]).toMatchObject({ id, baseCost, maxLevel, prerequisites });
     expect(TECHNOLOGIES[id].effects.length).toBeGreaterThan(0);
   });
 
-  it("maps the five country tech fields to agricultural, business, military, industrial, spy", () => {
-    const stored = TECHNOLOGY_IDS.filter((id) => TECHNOLOGIES[id].countryField !== null);
-    expect(stored.sort()).toEqual([...COUNTRY_TECH_FIELDS].sort());
+  it("a new country has every category at level 0", () => {
+    expect(startingCountry().tech).toEqual(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, 0])));
+    expect(emptyTechLevels()).toEqual(startingCountry().tech);
   });
 
-  it("stored technologies only require stored technologies (so they can be reached)", () => {
-    for (const def of TECHNOLOGY_LIST) {
-      if (!def.countryField) continue;
-      for (const p of def.prerequisites) expect(TECHNOLOGIES[p].countryField).not.toBeNull();
+  it("recognises the eleven ids and nothing else", () => {
+    for (const id of TECHNOLOGY_IDS) expect(isTechnologyId(id)).toBe(true);
+    for (const v of ["alchemy", "", "Military", 3, null]) expect(isTechnologyId(v)).toBe(false);
+  });
+
+  it.each(GOVERNMENT_TYPES)("every category can be researched to its maximum from a new %s", (governmentType) => {
+    // the prerequisites form no cycle: researching whatever is available, round after round, maxes all eleven
+    let c = withLabs(1, { governmentType, researchPoints: 1_000_000_000 });
+    for (let round = 0; round < TECHNOLOGY_IDS.length; round++) {
+      const open = TECHNOLOGY_IDS.filter((id) => technologyState(c.tech, id) === "available");
+      if (open.length === 0) break;
+      const allocations = Object.fromEntries(open.map((id) => [id, 10_000_000]));
+      expect(checkResearchAllocation(c, allocations)).toBeNull();
+      c = applyResearchAllocation(c, allocations).next;
     }
+    for (const id of TECHNOLOGY_IDS) expect(c.tech[id], id).toBe(TECHNOLOGIES[id].maxLevel);
   });
 });
 
@@ -113,40 +133,152 @@ describe("cost = base x (level + 1) / government category multiplier, rounded up
   });
 });
 
-describe("per-level effects of the five stored levels", () => {
+describe("per-level effects", () => {
   it("has the designed rates", () => {
-    expect([
+    expect({
       AGRICULTURAL_FOOD_PCT_PER_LEVEL,
       BUSINESS_TAX_PCT_PER_LEVEL,
       INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL,
       MILITARY_STRENGTH_PERMILLE_PER_LEVEL,
       MILITARY_STORE_PRICE_PCT_PER_LEVEL,
       SPY_FORCE_PCT_PER_LEVEL,
-    ]).toEqual([2, 2, 2, 5, 1, 1]);
+      MEDICAL_GROWTH_PCT_PER_LEVEL,
+      RESIDENTIAL_HOUSING_PCT_PER_LEVEL,
+      WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL,
+      MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL,
+      WEAPONS_STRENGTH_PCT_PER_LEVEL,
+      SDI_MISSILE_DEFENSE_PCT_PER_LEVEL,
+    }).toEqual({
+      AGRICULTURAL_FOOD_PCT_PER_LEVEL: 2,
+      BUSINESS_TAX_PCT_PER_LEVEL: 2,
+      INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL: 2,
+      MILITARY_STRENGTH_PERMILLE_PER_LEVEL: 5,
+      MILITARY_STORE_PRICE_PCT_PER_LEVEL: 1,
+      SPY_FORCE_PCT_PER_LEVEL: 1,
+      MEDICAL_GROWTH_PCT_PER_LEVEL: 5,
+      RESIDENTIAL_HOUSING_PCT_PER_LEVEL: 2,
+      WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL: 3,
+      MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL: 2,
+      WEAPONS_STRENGTH_PCT_PER_LEVEL: 2,
+      SDI_MISSILE_DEFENSE_PCT_PER_LEVEL: 5,
+    });
   });
 
   it("turns levels into multipliers and fractions", () => {
-    const tech = { agricultural: 10, business: 5, military: 4, industrial: 3, spy: 7 };
+    const tech: TechLevels = {
+      agricultural: 10,
+      business: 5,
+      military: 4,
+      industrial: 3,
+      spy: 7,
+      medical: 6,
+      residential: 9,
+      warfare: 2,
+      military_strategy: 8,
+      weapons: 11,
+      sdi: 3,
+    };
     expect(computeTechEffects(tech)).toEqual({
       foodProductionPct: 120,
       taxPct: 110,
+      housingPct: 118,
+      populationGrowthPct: 130,
       unitProductionPct: 106,
       strengthPermille: 1020,
+      weaponsStrengthPct: 122,
+      warfareStrengthPct: 106,
+      strategyStrengthPct: 116,
       storePricePct: 4,
       spyPct: 107,
+      missileDefensePct: 15,
     });
-    expect(computeProductionBonuses(tech)).toEqual({ agricultural: 0.2, business: 0.1, military: 0.02, industrial: 0.06, spy: 0.07 });
+    expect(computeProductionBonuses(tech)).toEqual({
+      agricultural: 0.2,
+      business: 0.1,
+      military: 0.02,
+      industrial: 0.06,
+      spy: 0.07,
+      medical: 0.3,
+      residential: 0.18,
+      warfare: 0.06,
+      military_strategy: 0.16,
+      weapons: 0.22,
+      sdi: 0.15,
+    });
+  });
+
+  it("a new country has no bonus at all", () => {
+    expect(computeTechEffects(emptyTechLevels())).toEqual({
+      foodProductionPct: 100,
+      taxPct: 100,
+      housingPct: 100,
+      populationGrowthPct: 100,
+      unitProductionPct: 100,
+      strengthPermille: 1000,
+      weaponsStrengthPct: 100,
+      warfareStrengthPct: 100,
+      strategyStrengthPct: 100,
+      storePricePct: 0,
+      spyPct: 100,
+      missileDefensePct: 0,
+    });
+    expect(Object.values(computeProductionBonuses(emptyTechLevels())).every((v) => v === 0)).toBe(true);
+  });
+
+  // Each new category from level 0 to the given level, measured where docs/rules.md says it
+  // applies. Strength: 100 of each unit under democracy is 900 (troops, jets, tanks 650;
+  // turrets and spies 250). Growth: 550 acres and 1000 people, a gap of 4500. Housing: 100 acres.
+  const army: CountryState = { ...startingCountry(), governmentType: "democracy", troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 };
+  const growing: CountryState = { ...startingCountry(), land: 550 };
+  const measures: Record<string, (tech: TechLevels) => number> = {
+    "population growth": (tech) => computePopulationChange({ ...growing, tech }),
+    "housing cap": (tech) => computeHousingCap({ ...startingCountry(), tech }),
+    "military strength": (tech) => computeMilitaryStrength({ ...army, tech }),
+    "missile defense %": (tech) => computeTechEffects(tech).missileDefensePct,
+  };
+  it.each<[TechnologyId, number, string, number, number]>([
+    ["medical", 1, "population growth", 225, 237], // ceil(4500 / 20 x 1.05) = ceil(236.25)
+    ["medical", 10, "population growth", 225, 338], // ceil(4500 / 20 x 1.5) = ceil(337.5)
+    ["residential", 1, "housing cap", 1000, 1020],
+    ["residential", 10, "housing cap", 1000, 1200],
+    ["warfare", 1, "military strength", 900, 919], // 650 x 1.03 + 250 = 919.5
+    ["warfare", 10, "military strength", 900, 1095], // 650 x 1.3 + 250
+    ["military_strategy", 1, "military strength", 900, 918],
+    ["military_strategy", 10, "military strength", 900, 1080],
+    ["weapons", 1, "military strength", 900, 918],
+    ["weapons", 15, "military strength", 900, 1170],
+    ["sdi", 1, "missile defense %", 0, 5],
+    ["sdi", 10, "missile defense %", 0, 50],
+  ])("%s level %d changes %s from %d to %d", (id, level, measure, before, after) => {
+    expect(measures[measure](emptyTechLevels())).toBe(before);
+    expect(measures[measure]({ ...emptyTechLevels(), [id]: level })).toBe(after);
+  });
+
+  it("researching a new category through the allocation raises what it governs", () => {
+    // monarchy medical 0 -> 1 costs ceil(800 / 0.7) = 1143
+    const c = withLabs(1, { land: 550, researchPoints: 1143 });
+    const { next, results } = applyResearchAllocation(c, { medical: 1143 });
+    expect(results[0]).toMatchObject({ researchType: "medical", previousLevel: 0, currentLevel: 1, levelUp: true });
+    expect(next.researchPoints).toBe(0);
+    expect(computePopulationChange(c)).toBe(225);
+    expect(computePopulationChange(next)).toBe(237);
   });
 });
 
 describe("technology states", () => {
-  const tech = { agricultural: 20, business: 0, military: 1, industrial: 0, spy: 0 };
+  const tech: TechLevels = { ...emptyTechLevels(), agricultural: 20, medical: 10, military: 1 };
   it.each([
     ["agricultural", "maxed"],
+    ["medical", "maxed"],
     ["business", "available"],
     ["industrial", "locked"], // needs business 1
     ["military", "available"],
-    ["warfare", "locked"], // not stored
+    ["warfare", "available"], // needs military 1
+    ["military_strategy", "locked"], // needs warfare 1
+    ["residential", "available"], // needs medical 1
+    ["weapons", "locked"], // needs industrial 1 as well
+    ["sdi", "locked"], // needs weapons and military strategy
+    ["spy", "available"],
   ] as const)("%s is %s", (id, state) => {
     expect(technologyState(tech, id)).toBe(state);
   });
@@ -163,8 +295,15 @@ describe("checkResearchAllocation", () => {
     ["fractional", ready, { agricultural: 1.5 }, "research/invalid_points"],
     ["nothing", ready, {}, "research/nothing_allocated"],
     ["zeros", ready, { agricultural: 0 }, "research/nothing_allocated"],
-    ["not stored", ready, { medical: 5000 }, "research/not_available"],
+    ["medical (800 / 0.7)", ready, { medical: 1143 }, null],
+    ["medical below its cost", ready, { medical: 1142 }, "research/insufficient_points"],
     ["prerequisites unmet", ready, { industrial: 2000 }, "research/prerequisites_unmet"],
+    ["residential without medical", ready, { residential: 2000 }, "research/prerequisites_unmet"],
+    ["warfare without military", ready, { warfare: 2000 }, "research/prerequisites_unmet"],
+    ["sdi without weapons and strategy", ready, { sdi: 2000 }, "research/prerequisites_unmet"],
+    ["residential after medical (800 / 1.4)", withLabs(1, { researchPoints: 2000, tech: { ...emptyTechLevels(), medical: 1 } }), { residential: 572 }, null],
+    ["warfare for a monarchy (1500 / 0.1)", withLabs(1, { researchPoints: 2000, tech: { ...emptyTechLevels(), military: 1 } }), { warfare: 2000 }, "research/insufficient_points"],
+    ["sdi maxed", withLabs(1, { researchPoints: 2000, tech: { ...emptyTechLevels(), weapons: 1, military_strategy: 1, sdi: 10 } }), { sdi: 2000 }, "research/max_level"],
     ["below the next level", ready, { agricultural: 499 }, "research/insufficient_points"],
     ["more than the pool", ready, { agricultural: 2001 }, "research/insufficient_points"],
     ["maxed", withLabs(1, { researchPoints: 2000, tech: { ...ready.tech, agricultural: 20 } }), { agricultural: 500 }, "research/max_level"],
@@ -202,21 +341,34 @@ describe("applyResearchAllocation", () => {
     expect(next.researchPoints).toBe(1_000_000 - computeTechnologyCost("spy", 19, "monarchy"));
   });
 
-  it("never spends more than the pool and never lowers a level", () => {
+  it("never spends more than the pool, never lowers a level, never passes a maximum", () => {
+    const levels = fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, fc.nat(TECHNOLOGIES[id].maxLevel)])) as Record<TechnologyId, fc.Arbitrary<number>>);
+    // per technology: 0 (not allocated) or 1-3 times the next level's cost plus some change
+    const shares = fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, fc.tuple(fc.nat(3), fc.nat(999))])) as Record<TechnologyId, fc.Arbitrary<[number, number]>>);
+    let applied = 0;
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 100_000 }),
-        fc.record({ agricultural: fc.nat(60_000), business: fc.nat(60_000), military: fc.nat(60_000), spy: fc.nat(60_000) }),
-        (pool, allocations) => {
-          const c = withLabs(1, { researchPoints: pool });
-          if (checkResearchAllocation(c, allocations) !== null) return;
-          const { next } = applyResearchAllocation(c, allocations);
-          expect(next.researchPoints).toBeGreaterThanOrEqual(0);
-          expect(Number.isInteger(next.researchPoints)).toBe(true);
-          for (const f of COUNTRY_TECH_FIELDS) expect(next.tech[f]).toBeGreaterThanOrEqual(c.tech[f]);
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 2_000_000 }), levels, shares, fc.constantFrom(...GOVERNMENT_TYPES), (pool, tech, share, governmentType) => {
+        const c = withLabs(1, { researchPoints: pool, tech, governmentType });
+        const allocations: Record<string, number> = {};
+        for (const id of TECHNOLOGY_IDS) {
+          const [times, change] = share[id];
+          if (times > 0 && tech[id] < TECHNOLOGIES[id].maxLevel) allocations[id] = computeTechnologyCost(id, tech[id], governmentType) * times + change;
+        }
+        if (checkResearchAllocation(c, allocations) !== null) return;
+        applied += 1;
+        const { next } = applyResearchAllocation(c, allocations);
+        expect(next.researchPoints).toBeGreaterThanOrEqual(0);
+        expect(Number.isInteger(next.researchPoints)).toBe(true);
+        for (const id of TECHNOLOGY_IDS) {
+          expect(next.tech[id]).toBeGreaterThanOrEqual(c.tech[id]);
+          expect(next.tech[id]).toBeLessThanOrEqual(TECHNOLOGIES[id].maxLevel);
+          if (allocations[id]) expect(next.tech[id]).toBeGreaterThan(c.tech[id]);
+          else expect(next.tech[id]).toBe(c.tech[id]);
+        }
+      }),
+      { numRuns: 500 },
     );
+    expect(applied).toBeGreaterThan(25);
   });
 });
 
@@ -228,5 +380,10 @@ describe("computeResearchStatus", () => {
     expect(s.technologies).toHaveLength(11);
     expect(s.researchEfficiency.agricultural).toBe(1.6);
     expect(s.technologies.find((t) => t.id === "agricultural")).toMatchObject({ cost: 500, turns: 3, state: "available" });
+    // the dashboard fields cover all eleven categories
+    for (const field of [s.technologyLevels, s.productionBonuses, s.researchEfficiency]) expect(Object.keys(field).sort()).toEqual([...TECHNOLOGY_IDS].sort());
+    expect(s.researchEfficiency).toMatchObject({ medical: 0.7, warfare: 0.1, weapons: 2, sdi: 0.8 });
+    expect(s.technologies.find((t) => t.id === "medical")).toMatchObject({ level: 0, cost: 1143, turns: 6, state: "available" });
+    expect(s.technologies.find((t) => t.id === "sdi")).toMatchObject({ state: "locked", cost: 3750 }); // 3000 / 0.8
   });
 });

@@ -1,5 +1,5 @@
-import type { CountryState, CountryTechField, GovernmentType, RuleRejection, TechLevels, TechnologyId } from "./country.js";
-import { COUNTRY_TECH_FIELDS, TECHNOLOGY_IDS, reject } from "./country.js";
+import type { CountryState, GovernmentType, RuleRejection, TechLevels, TechnologyId } from "./country.js";
+import { TECHNOLOGY_IDS, reject } from "./country.js";
 import { GOVERNMENTS, floorPct, techBonusMilli } from "./governments.js";
 
 /** Research points each research lab yields per turn (points). */
@@ -14,18 +14,42 @@ export interface TechnologyDefinition {
   maxLevel: number;
   /** technology ids that must be at level 1 or more first */
   prerequisites: readonly TechnologyId[];
-  /** the country column holding the level, or null when the country stores no level for it */
-  countryField: CountryTechField | null;
   /** what each level does, as the player reads it */
   effects: readonly string[];
 }
 
+// ---------------------------------------------------------------------------------------
+// Per-level effects (designed; docs/rules.md, "Research")
+
+/** Military strength per military level (per mille): the spec's "efficiency of half its level in percent". */
+export const MILITARY_STRENGTH_PERMILLE_PER_LEVEL = 5;
+/** Government store price change per military level (percent): spec, "1% price change per point". */
+export const MILITARY_STORE_PRICE_PCT_PER_LEVEL = 1;
+/** Population growth toward the housing cap per medical level (percent; growth only, not decline). */
+export const MEDICAL_GROWTH_PCT_PER_LEVEL = 5;
+/** Tax income per business level (percent). */
+export const BUSINESS_TAX_PCT_PER_LEVEL = 2;
+/** Housing capacity (acres and residences) per residential level (percent). */
+export const RESIDENTIAL_HOUSING_PCT_PER_LEVEL = 2;
+/** Farm food output per agricultural level (percent). */
+export const AGRICULTURAL_FOOD_PCT_PER_LEVEL = 2;
+/** Strength of the offensive units (troops, jets, tanks) per warfare level (percent). */
+export const WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL = 3;
+/** Strength of the whole force per military strategy level (percent). */
+export const MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL = 2;
+/** Strength of every unit per weapons level (percent). */
+export const WEAPONS_STRENGTH_PCT_PER_LEVEL = 2;
+/** Military unit production per industrial level (percent). */
+export const INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL = 2;
+/** Spy operation force per spy level (percent): spec, "1 + 0.01 per spy tech level". */
+export const SPY_FORCE_PCT_PER_LEVEL = 1;
+/** Share of incoming missile damage intercepted per SDI level (percent; 50 at level 10). */
+export const SDI_MISSILE_DEFENSE_PCT_PER_LEVEL = 5;
+
 /**
  * The spec's eleven research categories (document 3, section 9). Base costs, maximum levels,
- * prerequisites and effects are designed (docs/rules.md, "Research"). Only the five categories
- * with a country column (agricultural, business, military, industrial, spy) can be researched
- * and have effects in the rules; the other six are listed, locked, so the screen shows the
- * full tree and a later change can store their levels without reshaping this table.
+ * prerequisites and effects are designed (docs/rules.md, "Research"). Every category is stored
+ * on the country (`TechLevels`) and can be researched once its prerequisites are at level 1.
  */
 export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> = {
   military: {
@@ -34,7 +58,6 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1000,
     maxLevel: 20,
     prerequisites: [],
-    countryField: "military",
     effects: ["+0.5% military strength per level", "Government store: -1% buy price and +1% sell price per level"],
   },
   medical: {
@@ -43,8 +66,7 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 800,
     maxLevel: 10,
     prerequisites: [],
-    countryField: null,
-    effects: ["Healthier population (not yet stored on the country)"],
+    effects: ["+5% population growth per level"],
   },
   business: {
     id: "business",
@@ -52,7 +74,6 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1000,
     maxLevel: 20,
     prerequisites: [],
-    countryField: "business",
     effects: ["+2% tax income per level"],
   },
   residential: {
@@ -61,8 +82,7 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 800,
     maxLevel: 10,
     prerequisites: ["medical"],
-    countryField: null,
-    effects: ["Denser housing (not yet stored on the country)"],
+    effects: ["+2% housing capacity per level"],
   },
   agricultural: {
     id: "agricultural",
@@ -70,7 +90,6 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 800,
     maxLevel: 20,
     prerequisites: [],
-    countryField: "agricultural",
     effects: ["+2% farm food production per level"],
   },
   warfare: {
@@ -79,8 +98,7 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1500,
     maxLevel: 10,
     prerequisites: ["military"],
-    countryField: null,
-    effects: ["Better attack doctrine (not yet stored on the country)"],
+    effects: ["+3% strength of troops, jets and tanks per level"],
   },
   military_strategy: {
     id: "military_strategy",
@@ -88,8 +106,7 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1500,
     maxLevel: 10,
     prerequisites: ["military", "warfare"],
-    countryField: null,
-    effects: ["Better planned strikes (not yet stored on the country)"],
+    effects: ["+2% total military strength per level"],
   },
   weapons: {
     id: "weapons",
@@ -97,8 +114,7 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 2000,
     maxLevel: 15,
     prerequisites: ["military", "industrial"],
-    countryField: null,
-    effects: ["Stronger missiles (not yet stored on the country)"],
+    effects: ["+2% strength of every unit per level"],
   },
   industrial: {
     id: "industrial",
@@ -106,7 +122,6 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1200,
     maxLevel: 20,
     prerequisites: ["business"],
-    countryField: "industrial",
     effects: ["+2% military unit production per level"],
   },
   spy: {
@@ -115,7 +130,6 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 1000,
     maxLevel: 20,
     prerequisites: [],
-    countryField: "spy",
     effects: ["+1% spy operation force per level"],
   },
   sdi: {
@@ -124,70 +138,92 @@ export const TECHNOLOGIES: Readonly<Record<TechnologyId, TechnologyDefinition>> 
     baseCost: 3000,
     maxLevel: 10,
     prerequisites: ["weapons", "military_strategy"],
-    countryField: null,
-    effects: ["Missile defense (not yet stored on the country)"],
+    effects: ["Missile defense: intercepts 5% of missile damage per level"],
   },
 };
 
 /** The categories in the spec's order. */
 export const TECHNOLOGY_LIST: readonly TechnologyDefinition[] = TECHNOLOGY_IDS.map((id) => TECHNOLOGIES[id]);
 
-// ---------------------------------------------------------------------------------------
-// Per-level effects of the five stored tech levels
-
-/** Farm food output per agricultural level (percent). */
-export const AGRICULTURAL_FOOD_PCT_PER_LEVEL = 2;
-/** Tax income per business level (percent). */
-export const BUSINESS_TAX_PCT_PER_LEVEL = 2;
-/** Military unit production per industrial level (percent). */
-export const INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL = 2;
-/** Military strength per military level (per mille): the spec's "efficiency of half its level in percent". */
-export const MILITARY_STRENGTH_PERMILLE_PER_LEVEL = 5;
-/** Government store price change per military level (percent): spec, "1% price change per point". */
-export const MILITARY_STORE_PRICE_PCT_PER_LEVEL = 1;
-/** Spy operation force per spy level (percent): spec, "1 + 0.01 per spy tech level". */
-export const SPY_FORCE_PCT_PER_LEVEL = 1;
-
-/** What the country's tech levels do, as multipliers in integer percent or per mille. */
-export interface TechEffects {
-  /** farm output, percent (100 = none) */
-  foodProductionPct: number;
-  /** tax income, percent */
-  taxPct: number;
-  /** military unit production, percent */
-  unitProductionPct: number;
-  /** military strength, per mille (1000 = none) */
-  strengthPermille: number;
-  /** store buy discount and sell bonus, percent */
-  storePricePct: number;
-  /** spy force, percent */
-  spyPct: number;
+/** True when `value` is one of the eleven technology ids. */
+export function isTechnologyId(value: unknown): value is TechnologyId {
+  return typeof value === "string" && (TECHNOLOGY_IDS as readonly string[]).includes(value);
 }
 
-/** The effects of a country's five tech levels. */
+/**
+ * What the country's tech levels do, as multipliers in integer percent or per mille. Where
+ * each is applied: foodProductionPct, taxPct, housingPct, populationGrowthPct in economy.ts;
+ * unitProductionPct and the four strength fields in military.ts; storePricePct in the
+ * government store; spyPct in spy operations; missileDefensePct in combat (not built yet).
+ */
+export interface TechEffects {
+  /** farm output, percent (100 = none) — agricultural */
+  foodProductionPct: number;
+  /** tax income, percent — business */
+  taxPct: number;
+  /** housing capacity of acres and residences, percent — residential */
+  housingPct: number;
+  /** population growth toward the housing cap (not decline), percent — medical */
+  populationGrowthPct: number;
+  /** military unit production, percent — industrial */
+  unitProductionPct: number;
+  /** military strength, per mille (1000 = none) — military */
+  strengthPermille: number;
+  /** strength of every unit, percent — weapons */
+  weaponsStrengthPct: number;
+  /** extra strength of the offensive units (troops, jets, tanks), percent — warfare */
+  warfareStrengthPct: number;
+  /** strength of the whole force, percent — military strategy */
+  strategyStrengthPct: number;
+  /** store buy discount and sell bonus, percent — military */
+  storePricePct: number;
+  /** spy force, percent — spy */
+  spyPct: number;
+  /**
+   * Share of incoming missile damage intercepted, percent (0 = none, 50 at SDI 10) — sdi.
+   * Combat applies it when missiles strike: damage x (100 - missileDefensePct) / 100.
+   */
+  missileDefensePct: number;
+}
+
+/** The effects of a country's tech levels. */
 export function computeTechEffects(tech: TechLevels): TechEffects {
   return {
     foodProductionPct: 100 + AGRICULTURAL_FOOD_PCT_PER_LEVEL * tech.agricultural,
     taxPct: 100 + BUSINESS_TAX_PCT_PER_LEVEL * tech.business,
+    housingPct: 100 + RESIDENTIAL_HOUSING_PCT_PER_LEVEL * tech.residential,
+    populationGrowthPct: 100 + MEDICAL_GROWTH_PCT_PER_LEVEL * tech.medical,
     unitProductionPct: 100 + INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL * tech.industrial,
     strengthPermille: 1000 + MILITARY_STRENGTH_PERMILLE_PER_LEVEL * tech.military,
+    weaponsStrengthPct: 100 + WEAPONS_STRENGTH_PCT_PER_LEVEL * tech.weapons,
+    warfareStrengthPct: 100 + WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL * tech.warfare,
+    strategyStrengthPct: 100 + MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL * tech.military_strategy,
     storePricePct: MILITARY_STORE_PRICE_PCT_PER_LEVEL * tech.military,
     spyPct: 100 + SPY_FORCE_PCT_PER_LEVEL * tech.spy,
+    missileDefensePct: SDI_MISSILE_DEFENSE_PCT_PER_LEVEL * tech.sdi,
   };
 }
 
 /**
- * The research status's productionBonuses: each stored level's bonus as a fraction
- * (agricultural 0.02 per level on food, business on tax, industrial on units, military on
- * strength, spy on spy force).
+ * The research status's productionBonuses: each category's bonus as a fraction (agricultural
+ * 0.02 per level on food, business on tax, residential on housing, industrial on units,
+ * weapons on every unit's strength, military_strategy on the whole force; medical 0.05 on
+ * growth, warfare 0.03 on offensive units, military 0.005 on strength, spy 0.01 on spy force,
+ * sdi 0.05 of missile damage intercepted).
  */
-export function computeProductionBonuses(tech: TechLevels): Record<CountryTechField, number> {
+export function computeProductionBonuses(tech: TechLevels): Record<TechnologyId, number> {
   return {
-    agricultural: (AGRICULTURAL_FOOD_PCT_PER_LEVEL * tech.agricultural) / 100,
-    business: (BUSINESS_TAX_PCT_PER_LEVEL * tech.business) / 100,
     military: (MILITARY_STRENGTH_PERMILLE_PER_LEVEL * tech.military) / 1000,
+    medical: (MEDICAL_GROWTH_PCT_PER_LEVEL * tech.medical) / 100,
+    business: (BUSINESS_TAX_PCT_PER_LEVEL * tech.business) / 100,
+    residential: (RESIDENTIAL_HOUSING_PCT_PER_LEVEL * tech.residential) / 100,
+    agricultural: (AGRICULTURAL_FOOD_PCT_PER_LEVEL * tech.agricultural) / 100,
+    warfare: (WARFARE_OFFENSIVE_STRENGTH_PCT_PER_LEVEL * tech.warfare) / 100,
+    military_strategy: (MILITARY_STRATEGY_STRENGTH_PCT_PER_LEVEL * tech.military_strategy) / 100,
+    weapons: (WEAPONS_STRENGTH_PCT_PER_LEVEL * tech.weapons) / 100,
     industrial: (INDUSTRIAL_PRODUCTION_PCT_PER_LEVEL * tech.industrial) / 100,
     spy: (SPY_FORCE_PCT_PER_LEVEL * tech.spy) / 100,
+    sdi: (SDI_MISSILE_DEFENSE_PCT_PER_LEVEL * tech.sdi) / 100,
   };
 }
 
@@ -199,10 +235,14 @@ export function computeResearchPointsPerTurn(country: Pick<CountryState, "buildi
   return floorPct(country.buildings.research_labs * RESEARCH_POINTS_PER_LAB, GOVERNMENTS[country.governmentType].researchPct);
 }
 
-/** A technology's current level on the country (0 for categories the country does not store). */
+/** A technology's current level on the country. */
 export function getTechLevel(tech: TechLevels, id: TechnologyId): number {
-  const field = TECHNOLOGIES[id].countryField;
-  return field ? tech[field] : 0;
+  return tech[id];
+}
+
+/** Whether every prerequisite of `id` is at level 1 or more. */
+export function prerequisitesMet(tech: TechLevels, id: TechnologyId): boolean {
+  return TECHNOLOGIES[id].prerequisites.every((p) => tech[p] >= 1);
 }
 
 /**
@@ -223,12 +263,10 @@ export function computeResearchTurns(cost: number, pointsPerTurn: number): numbe
 /** The card state of the research screen. */
 export type TechnologyState = "maxed" | "available" | "locked";
 
-/** Whether a technology is maxed, available or locked (prerequisites unmet, or not stored). */
+/** Whether a technology is maxed (level at or above its maximum), available or locked (prerequisites unmet). */
 export function technologyState(tech: TechLevels, id: TechnologyId): TechnologyState {
-  const def = TECHNOLOGIES[id];
-  if (def.countryField && tech[def.countryField] >= def.maxLevel) return "maxed";
-  if (!def.countryField) return "locked";
-  return def.prerequisites.every((p) => getTechLevel(tech, p) >= 1) ? "available" : "locked";
+  if (tech[id] >= TECHNOLOGIES[id].maxLevel) return "maxed";
+  return prerequisitesMet(tech, id) ? "available" : "locked";
 }
 
 /** One technology row of the research status. */
@@ -253,10 +291,12 @@ export interface ResearchStatus {
   currentResearchPoints: number;
   pointsPerTurn: number;
   researchLabs: number;
+  /** every category's level */
   technologyLevels: TechLevels;
-  productionBonuses: Record<CountryTechField, number>;
-  /** the government's research multiplier for each stored category */
-  researchEfficiency: Record<CountryTechField, number>;
+  /** every category's bonus as a fraction (computeProductionBonuses) */
+  productionBonuses: Record<TechnologyId, number>;
+  /** the government's research multiplier for every category */
+  researchEfficiency: Record<TechnologyId, number>;
   technologies: TechnologyStatus[];
 }
 
@@ -264,9 +304,7 @@ export interface ResearchStatus {
 export function computeResearchStatus(country: Pick<CountryState, "buildings" | "governmentType" | "tech" | "researchPoints">): ResearchStatus {
   const pointsPerTurn = computeResearchPointsPerTurn(country);
   const gov = GOVERNMENTS[country.governmentType];
-  const researchEfficiency = Object.fromEntries(
-    COUNTRY_TECH_FIELDS.map((f) => [f, gov.techBonuses[f]]),
-  ) as Record<CountryTechField, number>;
+  const researchEfficiency = Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, gov.techBonuses[id]])) as Record<TechnologyId, number>;
   return {
     currentResearchPoints: country.researchPoints,
     pointsPerTurn,
@@ -301,7 +339,7 @@ export type ResearchAllocation = Partial<Record<string, number>>;
 
 /**
  * Whether the unspent research points may be allocated so. Each allocated technology must be
- * known, researchable (stored on the country), not maxed, with its prerequisites met and
+ * known, not maxed, with its prerequisites met and
  * given at least the cost of its next level (points buy whole levels; what is left stays in
  * the pool, which is how progress carries over). The total must not exceed the unspent
  * points, and the country needs at least one research lab (spec: research starts only with
@@ -316,17 +354,16 @@ export function checkResearchAllocation(
   }
   let total = 0;
   for (const [id, points] of Object.entries(allocations)) {
-    if (!(TECHNOLOGY_IDS as readonly string[]).includes(id)) return reject("research/unknown_technology", `Unknown technology: ${id}`);
+    if (!isTechnologyId(id)) return reject("research/unknown_technology", `Unknown technology: ${id}`);
     if (typeof points !== "number" || !Number.isSafeInteger(points) || points < 0) {
       return reject("research/invalid_points", "Research points must be a whole number, not negative");
     }
     if (points === 0) continue;
-    const techId = id as TechnologyId;
+    const techId = id;
     const def = TECHNOLOGIES[techId];
-    if (!def.countryField) return reject("research/not_available", `${def.name} research is not available yet`);
-    const level = country.tech[def.countryField];
+    const level = country.tech[techId];
     if (level >= def.maxLevel) return reject("research/max_level", `${def.name} is at its maximum level`);
-    if (!def.prerequisites.every((p) => getTechLevel(country.tech, p) >= 1)) {
+    if (!prerequisitesMet(country.tech, techId)) {
       const names = def.prerequisites.map((p) => TECHNOLOGIES[p].name).join(", ");
       return reject("research/prerequisites_unmet", `${def.name} requires ${names}`);
     }
@@ -366,8 +403,8 @@ export function applyResearchAllocation<T extends CountryState>(country: T, allo
   for (const id of TECHNOLOGY_IDS) {
     const points = allocations[id] ?? 0;
     const def = TECHNOLOGIES[id];
-    if (points <= 0 || !def.countryField) continue;
-    const previousLevel = tech[def.countryField];
+    if (points <= 0) continue;
+    const previousLevel = tech[id];
     let left = points;
     let level = previousLevel;
     while (level < def.maxLevel) {
@@ -376,7 +413,7 @@ export function applyResearchAllocation<T extends CountryState>(country: T, allo
       left -= cost;
       level += 1;
     }
-    tech[def.countryField] = level;
+    tech[id] = level;
     const spent = points - left;
     pool -= spent;
     results.push({ researchType: id, pointsGained: spent, previousLevel, currentLevel: level, levelUp: level > previousLevel, progressPercent: 0, description: "" });

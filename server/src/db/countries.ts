@@ -37,6 +37,12 @@ export interface CountryRow {
   military_tech: number;
   industrial_tech: number;
   spy_tech: number;
+  medical_tech: number;
+  residential_tech: number;
+  warfare_tech: number;
+  military_strategy_tech: number;
+  weapons_tech: number;
+  sdi_tech: number;
   research_points: number;
   alloc_troops: number;
   alloc_jets: number;
@@ -86,11 +92,17 @@ export function rowToState(row: CountryRow): CountryState {
       construction_sites: row.construction_sites,
     },
     tech: {
-      agricultural: row.agricultural_tech,
-      business: row.business_tech,
       military: row.military_tech,
+      medical: row.medical_tech,
+      business: row.business_tech,
+      residential: row.residential_tech,
+      agricultural: row.agricultural_tech,
+      warfare: row.warfare_tech,
+      military_strategy: row.military_strategy_tech,
+      weapons: row.weapons_tech,
       industrial: row.industrial_tech,
       spy: row.spy_tech,
+      sdi: row.sdi_tech,
     },
     researchPoints: row.research_points,
     unitAllocation: {
@@ -112,6 +124,7 @@ function stateValues(s: CountryState): unknown[] {
     s.buildings.military_bases, s.buildings.research_labs, s.buildings.farms,
     s.buildings.oil_rigs, s.buildings.construction_sites,
     s.tech.agricultural, s.tech.business, s.tech.military, s.tech.industrial, s.tech.spy,
+    s.tech.medical, s.tech.residential, s.tech.warfare, s.tech.military_strategy, s.tech.weapons, s.tech.sdi,
     s.researchPoints,
     s.unitAllocation.troops, s.unitAllocation.jets, s.unitAllocation.turrets, s.unitAllocation.tanks,
     computeNetworth(s),
@@ -126,6 +139,7 @@ const STATE_COLUMNS = [
   "military_bases", "research_labs", "farms",
   "oil_rigs", "construction_sites",
   "agricultural_tech", "business_tech", "military_tech", "industrial_tech", "spy_tech",
+  "medical_tech", "residential_tech", "warfare_tech", "military_strategy_tech", "weapons_tech", "sdi_tech",
   "research_points",
   "alloc_troops", "alloc_jets", "alloc_turrets", "alloc_tanks",
   "networth",
@@ -252,6 +266,12 @@ export function toOwnCountryJson(row: CountryRow) {
     military_tech: row.military_tech,
     industrial_tech: row.industrial_tech,
     spy_tech: row.spy_tech,
+    medical_tech: row.medical_tech,
+    residential_tech: row.residential_tech,
+    warfare_tech: row.warfare_tech,
+    military_strategy_tech: row.military_strategy_tech,
+    weapons_tech: row.weapons_tech,
+    sdi_tech: row.sdi_tech,
     research_points: numeric(row.research_points),
     unit_allocation: { troops: row.alloc_troops, jets: row.alloc_jets, turrets: row.alloc_turrets, tanks: row.alloc_tanks },
     total_land_captured: numeric(row.total_land_captured),

@@ -224,6 +224,44 @@ describe("production, research, government, stored turns, allocation", () => {
     expect((await t.api("POST", "/research/allocate", { countryId: p.countryId, allocations: { agricultural: 10_000_000 } }, p.token)).status).toBe(400);
   });
 
+  it("research: all eleven categories can be researched, are stored, owner-only, and change production", async () => {
+    const p = await registerPlayer(t, "res11");
+    const other = await registerPlayer(t, "res11peek");
+    await setColumns(p.countryId, { research_labs: 1, research_points: 10_000_000 });
+    const rounds = [
+      ["military", "medical", "business", "agricultural", "spy"],
+      ["residential", "warfare", "industrial"], // medical, military, business first
+      ["military_strategy", "weapons"], // warfare; military and industrial
+      ["sdi"], // weapons and military strategy
+    ];
+    for (const round of rounds) {
+      const status = (await t.api("GET", `/research/status/${p.countryId}`, undefined, p.token)).body.data;
+      const allocations: Record<string, number> = {};
+      for (const id of round) {
+        const card = status.technologies.find((x: any) => x.id === id);
+        expect(card, id).toMatchObject({ state: "available", level: 0 });
+        allocations[id] = card.cost;
+      }
+      const res = await t.api("POST", "/research/allocate", { countryId: p.countryId, allocations }, p.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.turnResult.researchResults.map((r: any) => [r.researchType, r.levelUp])).toEqual(round.map((id) => [id, true]));
+    }
+    const columns = ["military", "medical", "business", "residential", "agricultural", "warfare", "military_strategy", "weapons", "industrial", "spy", "sdi"].map((id) => `${id}_tech`);
+    const own = await country(p.token, p.countryId);
+    for (const column of columns) expect(own[column], column).toBe(1);
+    const status = (await t.api("GET", `/research/status/${p.countryId}`, undefined, p.token)).body.data;
+    expect(Object.values(status.technologyLevels)).toEqual(Array(11).fill(1));
+    expect(status.productionBonuses).toMatchObject({ medical: 0.05, residential: 0.02, warfare: 0.03, military_strategy: 0.02, weapons: 0.02, sdi: 0.05 });
+    // residential 1: the housing cap of 100 acres is 1,020 people
+    expect((await t.api("GET", `/buildings/production/${p.countryId}`, undefined, p.token)).body.data.productionRates.population.total).toBe(1020);
+    // networth counts the eleven levels at 2 each (written on the allocation)
+    const expected = { ...startingCountry(), buildings: { ...startingCountry().buildings, research_labs: 1 }, researchPoints: Number(own.research_points), tech: Object.fromEntries(Object.keys(startingCountry().tech).map((id) => [id, 1])) as ReturnType<typeof startingCountry>["tech"] };
+    expect(Number(own.networth)).toBe(computeNetworth(expected));
+    // another player sees no tech level
+    const seen = (await t.api("GET", `/country/${p.countryId}`, undefined, other.token)).body.country;
+    for (const column of columns) expect(seen, column).not.toHaveProperty(column);
+  });
+
   it("government: the first change is free, the next one costs cash and turns, counters kept", async () => {
     const p = await registerPlayer(t, "gov");
     const first = await t.api("POST", "/country/change-government", { governmentType: "republic" }, p.token);

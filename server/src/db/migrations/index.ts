@@ -2,6 +2,7 @@ import { sql as foundation } from "./001_foundation.js";
 import { sql as economy } from "./002_economy.js";
 import { sql as world } from "./003_world.js";
 import { sql as turnResults } from "./004_turn_results.js";
+import { sql as researchCategories } from "./005_research_categories.js";
 
 export interface Migration {
   version: number;
@@ -18,4 +19,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: "economy", sql: economy },
   { version: 3, name: "world", sql: world },
   { version: 4, name: "turn_results", sql: turnResults },
+  { version: 5, name: "research_categories", sql: researchCategories },
 ];
