@@ -1,0 +1,82 @@
+import type { Db } from "./pool.js";
+import { IS_ONLINE_SQL } from "./online.js";
+
+/** A ranked country: public fields, the owner's username, its rank now and at today's snapshot. */
+export interface RankingDbRow {
+  id: number;
+  rank: number;
+  name: string;
+  government_type: string;
+  networth: number;
+  land: number;
+  alliance_id: number | null;
+  last_active: Date;
+  user_id: number | null;
+  username: string | null;
+  previous_rank: number | null;
+  is_online: boolean;
+}
+
+/** Who is ranked (spec: networth above 0); eliminated countries are left out. */
+const RANKED = "c.networth > 0 AND NOT c.is_eliminated";
+/** Today in UTC, the key of the day's snapshot. */
+const TODAY = "(now() AT TIME ZONE 'UTC')::date";
+
+const ROW_COLUMNS = `c.id, c.name, c.government_type, c.networth, c.land, c.alliance_id, c.last_active, c.user_id,
+  u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online`;
+
+/**
+ * The top `limit` countries by networth, ties by id. Walks countries_networth_rank
+ * (networth DESC, id) and stops after `limit` rows, so it costs the same at 100 or 100,000
+ * countries (docs/performance.md).
+ */
+export async function topByNetworth(db: Db, limit: number): Promise<RankingDbRow[]> {
+  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(
+    `SELECT ${ROW_COLUMNS}
+     FROM (SELECT * FROM countries c WHERE ${RANKED} ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
+     LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
+     ORDER BY c.networth DESC, c.id ASC`,
+    [limit],
+  );
+  return rows.map((row, i) => ({ ...row, rank: i + 1 }));
+}
+
+/**
+ * One country's row with its rank (1 + how many rank above it), or undefined when it is not
+ * ranked. Counting walks the same index up to the country's position.
+ */
+export async function rankedCountry(db: Db, countryId: number): Promise<RankingDbRow | undefined> {
+  const { rows } = await db.query<RankingDbRow>(
+    `SELECT ${ROW_COLUMNS},
+       (SELECT count(*)::int + 1 FROM countries o
+         WHERE o.networth > 0 AND NOT o.is_eliminated
+           AND (o.networth > c.networth OR (o.networth = c.networth AND o.id < c.id))) AS rank
+     FROM countries c
+     LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
+     WHERE c.id = $1 AND ${RANKED}`,
+    [countryId],
+  );
+  return rows[0];
+}
+
+/** Snapshots are kept this many days (days). */
+const SNAPSHOT_RETENTION_DAYS = 31;
+
+/**
+ * Records every ranked country's rank once per UTC day (the first call of the day writes,
+ * later ones find the day present and do nothing). @returns whether this call wrote it
+ */
+export async function ensureDailySnapshot(db: Db): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM ranking_snapshots WHERE taken_on = ${TODAY}) AS exists`);
+  if (rows[0]!.exists) return false;
+  await db.query(
+    `INSERT INTO ranking_snapshots (taken_on, country_id, rank, networth)
+     SELECT ${TODAY}, c.id, row_number() OVER (ORDER BY c.networth DESC, c.id ASC), c.networth
+     FROM countries c WHERE ${RANKED}
+     ON CONFLICT DO NOTHING`,
+  );
+  await db.query(`DELETE FROM ranking_snapshots WHERE taken_on < ${TODAY} - ${SNAPSHOT_RETENTION_DAYS}`);
+  return true;
+}

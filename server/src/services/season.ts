@@ -1,0 +1,86 @@
+import { estimateNextTickAt, seasonStatus, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/messages";
+import type { SeasonJson, SeasonStatsJson } from "@game/schema/api";
+import type { ServiceContext } from "./context.js";
+import { findCurrentSeason, insertActiveSeason, seasonStats, type SeasonRow } from "../db/seasons.js";
+import { loadRankings, toRankingJson } from "./world.js";
+
+/** The season and the turn clock as the world room shows them (times in epoch ms). */
+export interface SeasonView {
+  id: number;
+  name: string;
+  isActive: boolean;
+  status: "ACTIVE" | "INACTIVE";
+  startsAt: number;
+  endsAt: number;
+  nextTickAt: number;
+  tickNumber: number;
+  turnIntervalMs: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Top countries listed by GET /season/scores (rows). */
+export const SEASON_SCORES_LIMIT = 10;
+
+/**
+ * The current season (the migration seeds one; if every season was deleted a new one starts
+ * now). The turn clock is the tick grid: tick n is due at n x interval after the epoch, the
+ * same grid the tick scheduler uses.
+ */
+export async function currentSeason(ctx: ServiceContext, now = Date.now()): Promise<SeasonView> {
+  let row = await findCurrentSeason(ctx.db);
+  if (!row) {
+    await insertActiveSeason(ctx.db, { name: "Season 1", startsAt: new Date(now), endsAt: new Date(now + SEASON_DEFAULT_LENGTH_DAYS * DAY_MS) });
+    row = (await findCurrentSeason(ctx.db))!;
+  }
+  return toSeasonView(row, ctx.config.turnIntervalMs, now);
+}
+
+function toSeasonView(row: SeasonRow, turnIntervalMs: number, now: number): SeasonView {
+  const startsAt = row.starts_at.getTime();
+  const endsAt = row.ends_at.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    isActive: row.is_active,
+    status: seasonStatus({ isActive: row.is_active, startsAt, endsAt }, now),
+    startsAt,
+    endsAt,
+    nextTickAt: estimateNextTickAt(now, turnIntervalMs),
+    tickNumber: Math.floor(now / turnIntervalMs),
+    turnIntervalMs,
+  };
+}
+
+/** GET /season/current: `is_active` is true only while the season runs. */
+export function toSeasonJson(season: SeasonView): SeasonJson {
+  return {
+    id: season.id,
+    name: season.name,
+    is_active: season.status === "ACTIVE",
+    status: season.status,
+    starts_at: new Date(season.startsAt).toISOString(),
+    ends_at: new Date(season.endsAt).toISOString(),
+    next_tick_at: new Date(season.nextTickAt).toISOString(),
+    turn_interval_ms: season.turnIntervalMs,
+    tick_number: season.tickNumber,
+  };
+}
+
+/** The spec's season stats with the top of the networth ranking. */
+export async function seasonScores(ctx: ServiceContext): Promise<SeasonStatsJson> {
+  const [season, stats, top] = await Promise.all([currentSeason(ctx), seasonStats(ctx.db), loadRankings(ctx, SEASON_SCORES_LIMIT)]);
+  const leader = top[0];
+  return {
+    season: season.name,
+    startDate: new Date(season.startsAt).toISOString(),
+    endDate: new Date(season.endsAt).toISOString(),
+    totalPlayers: stats.total_players,
+    activeAlliances: stats.active_alliances,
+    warsTotal: stats.wars_total,
+    topPlayer: leader ? { name: leader.playerName || leader.countryName, networth: leader.value } : null,
+    // Alliance totals come with the alliance tables (db/alliances.ts); until then none.
+    topAlliance: null,
+    scores: top.map(toRankingJson),
+  };
+}

@@ -1,0 +1,245 @@
+import { computeRankChange, RANKINGS_DEFAULT_LIMIT, type AllianceRole, type ChatMember } from "@game/schema/messages";
+import type { OnlineUserJson, RankingRowJson } from "@game/schema/api";
+import type { ServiceContext } from "./context.js";
+import type { OnlineUserEvent } from "../events.js";
+import type { Db } from "../db/pool.js";
+import { allianceLabels, allianceRoles } from "../db/alliances.js";
+import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
+import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSessions, deleteRoomSessions } from "../db/online.js";
+
+/**
+ * The world's public projections (rankings, online users) and each player's private country
+ * summary, read from Postgres for the world room and the REST routes; joining and leaving a
+ * world room (online presence).
+ */
+
+/** Most players in the online list (state and GET /chat/online-users), richest first. */
+export const ONLINE_USERS_LIMIT = 500;
+
+/** A ranking row with the owner's user id (the room needs it to flip isOnline). */
+export interface RankingEntry extends Omit<RankingRowJson, "lastActive"> {
+  userId: number | null;
+  /** epoch ms */
+  lastActive: number;
+}
+
+/** Who a player is in chat and presence: identity, alliance, public country numbers. */
+export interface WorldMember extends ChatMember {
+  userId: number;
+  username: string;
+  countryId: number;
+  role: string;
+  allianceName: string;
+  allianceTag: string;
+  government: string;
+  networth: number;
+}
+
+/** A player's own country numbers for the private summary. */
+export interface CountrySummary {
+  countryId: number;
+  userId: number | null;
+  name: string;
+  turns: number;
+  storedTurns: number;
+  cash: number;
+  food: number;
+  oil: number;
+  networth: number;
+  population: number;
+  land: number;
+  government: string;
+  allianceId: number | null;
+  allianceRole: AllianceRole | null;
+  ignoredUserIds: number[];
+}
+
+// Once written, today's snapshot needs no further check until the UTC date changes.
+let snapshotCheckedFor = "";
+
+/** The top `limit` countries by networth as ranking rows (change and trend since today's snapshot). */
+export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT): Promise<RankingEntry[]> {
+  const today = new Date().toISOString().slice(0, 10);
+  if (snapshotCheckedFor !== today) {
+    await ensureDailySnapshot(ctx.db);
+    snapshotCheckedFor = today;
+  }
+  return toRankingEntries(ctx.db, await topByNetworth(ctx.db, limit));
+}
+
+/** One country's ranking row, or undefined when it is not ranked (networth 0, eliminated). */
+export async function loadRankingOf(ctx: ServiceContext, countryId: number): Promise<RankingEntry | undefined> {
+  const row = await rankedCountry(ctx.db, countryId);
+  return row ? (await toRankingEntries(ctx.db, [row]))[0] : undefined;
+}
+
+async function toRankingEntries(db: Db, rows: RankingDbRow[]): Promise<RankingEntry[]> {
+  const labels = await allianceLabels(db, distinctAlliances(rows));
+  return rows.map((r) => {
+    const label = r.alliance_id === null ? undefined : labels.get(r.alliance_id);
+    return {
+      id: String(r.id),
+      rank: r.rank,
+      countryId: r.id,
+      countryName: r.name,
+      playerName: r.username ?? "",
+      governmentType: r.government_type,
+      allianceName: label?.name ?? "",
+      allianceTag: label?.tag ?? "",
+      value: r.networth,
+      land: r.land,
+      ...computeRankChange(r.previous_rank, r.rank),
+      lastActive: r.last_active.getTime(),
+      isOnline: r.is_online,
+      userId: r.user_id,
+    };
+  });
+}
+
+/** A ranking entry as REST answers it. */
+export function toRankingJson(entry: RankingEntry): RankingRowJson {
+  const { userId: _userId, ...row } = entry;
+  return { ...row, lastActive: new Date(entry.lastActive).toISOString() };
+}
+
+function distinctAlliances(rows: Array<{ alliance_id: number | null }>): number[] {
+  return [...new Set(rows.map((r) => r.alliance_id).filter((id): id is number => id !== null))];
+}
+
+/** Players connected to any world room now (public fields only), richest first. */
+export async function loadOnlineUsers(ctx: ServiceContext, limit = ONLINE_USERS_LIMIT): Promise<OnlineUserEvent[]> {
+  const rows = await listOnlineUsers(ctx.db, limit);
+  const countries = rows.map((r) => ({ id: r.country_id, alliance_id: r.alliance_id }));
+  const [labels, roles] = await Promise.all([allianceLabels(ctx.db, distinctAlliances(rows)), allianceRoles(ctx.db, countries)]);
+  return rows.map((r) => {
+    const label = r.alliance_id === null ? undefined : labels.get(r.alliance_id);
+    return {
+      userId: r.user_id,
+      countryId: r.country_id,
+      name: r.username,
+      role: roles.get(r.country_id) ?? "member",
+      allianceId: r.alliance_id,
+      allianceName: label?.name ?? "",
+      allianceTag: label?.tag ?? "",
+      government: r.government_type,
+      networth: r.networth,
+    };
+  });
+}
+
+export function toOnlineUserJson(user: OnlineUserEvent): OnlineUserJson {
+  return {
+    id: String(user.userId),
+    name: user.name,
+    role: user.role,
+    isOnline: true,
+    allianceName: user.allianceName,
+    allianceTag: user.allianceTag,
+    government: user.government,
+    networth: user.networth,
+  };
+}
+
+/** The chat and presence identity of a user, or undefined when they have no country. */
+export async function loadWorldMember(ctx: ServiceContext, userId: number): Promise<WorldMember | undefined> {
+  const { rows } = await ctx.db.query<{ username: string; id: number; alliance_id: number | null; government_type: string; networth: number }>(
+    `SELECT u.username, c.id, c.alliance_id, c.government_type, c.networth
+     FROM users u JOIN countries c ON c.user_id = u.id WHERE u.id = $1`,
+    [userId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const [labels, roles] = await Promise.all([allianceLabels(ctx.db, distinctAlliances([row])), allianceRoles(ctx.db, [row])]);
+  const label = row.alliance_id === null ? undefined : labels.get(row.alliance_id);
+  const allianceRole: AllianceRole | null = roles.get(row.id) ?? null;
+  return {
+    userId,
+    username: row.username,
+    countryId: row.id,
+    allianceId: row.alliance_id,
+    allianceRole,
+    role: allianceRole ?? "member",
+    allianceName: label?.name ?? "",
+    allianceTag: label?.tag ?? "",
+    government: row.government_type,
+    networth: row.networth,
+  };
+}
+
+/** Private summaries of the given countries (one query), keyed by country id. */
+export async function loadCountrySummaries(ctx: ServiceContext, countryIds: number[]): Promise<Map<number, CountrySummary>> {
+  if (countryIds.length === 0) return new Map();
+  const { rows } = await ctx.db.query<{
+    id: number; user_id: number | null; name: string; turns: number; stored_turns: number; cash: number; food: number; oil: number;
+    networth: number; population: number; land: number; government_type: string; alliance_id: number | null; ignored: string[] | null;
+  }>(
+    `SELECT c.id, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
+            c.government_type, c.alliance_id,
+            ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
+     FROM countries c WHERE c.id = ANY($1::bigint[])`,
+    [countryIds],
+  );
+  const roles = await allianceRoles(ctx.db, rows);
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        countryId: r.id,
+        userId: r.user_id,
+        name: r.name,
+        turns: r.turns,
+        storedTurns: r.stored_turns,
+        cash: r.cash,
+        food: r.food,
+        oil: r.oil,
+        networth: r.networth,
+        population: r.population,
+        land: r.land,
+        government: r.government_type,
+        allianceId: r.alliance_id,
+        allianceRole: roles.get(r.id) ?? null,
+        ignoredUserIds: (r.ignored ?? []).map(Number),
+      },
+    ]),
+  );
+}
+
+/** The public face of a member as the online list shows it. */
+export function toOnlineUserEvent(member: WorldMember): OnlineUserEvent {
+  return {
+    userId: member.userId,
+    countryId: member.countryId,
+    name: member.username,
+    role: member.role,
+    allianceId: member.allianceId,
+    allianceName: member.allianceName,
+    allianceTag: member.allianceTag,
+    government: member.government,
+    networth: member.networth,
+  };
+}
+
+/**
+ * A client joined a world room: records the session (so every process counts the user
+ * online) and announces the user to every shard.
+ */
+export async function joinWorld(ctx: ServiceContext, session: { sessionId: string; roomId: string; member: WorldMember }): Promise<void> {
+  await insertOnlineSession(ctx.db, { sessionId: session.sessionId, userId: session.member.userId, roomId: session.roomId });
+  ctx.events.publish({ type: "userOnline", user: toOnlineUserEvent(session.member) });
+}
+
+/** A client left for good: ends the session; the user goes offline when it was their last. */
+export async function leaveWorld(ctx: ServiceContext, session: { sessionId: string; userId: number }): Promise<void> {
+  const remaining = await deleteOnlineSession(ctx.db, session.sessionId, session.userId);
+  if (remaining === 0) ctx.events.publish({ type: "userOffline", userId: session.userId });
+}
+
+/** Heartbeat of a room: its sessions stay online. */
+export async function keepWorldSessionsAlive(ctx: ServiceContext, roomId: string): Promise<void> {
+  await touchRoomSessions(ctx.db, roomId);
+}
+
+/** A room went away: its sessions end (clients of a disposed room are gone). */
+export async function endWorldRoom(ctx: ServiceContext, roomId: string): Promise<void> {
+  await deleteRoomSessions(ctx.db, roomId);
+}
