@@ -8,11 +8,14 @@ import { RouteFailure } from "./handler.js";
 import { authRoutes } from "./authRoutes.js";
 import { countryRoutes } from "./countryRoutes.js";
 import { economyRoutes } from "./economyRoutes.js";
+import { chatRoutes } from "./chatRoutes.js";
+import { seasonRoutes } from "./seasonRoutes.js";
+import { rankingRoutes } from "./rankingRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
