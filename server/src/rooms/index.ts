@@ -1,7 +1,11 @@
 import type { Server } from "@colyseus/core";
+import { WORLD_ROOM } from "@game/schema/messages";
 import type { ServiceContext } from "../services/context.js";
+import { bindWorldRoom, type WorldRoomOptions } from "./WorldRoom.js";
 
 /** Registers every room type on the game server. */
-export function defineRooms(_gameServer: Server, _ctx: ServiceContext): void {
-  // WorldRoom ("world") is registered here by the real-time world work.
+export function defineRooms(gameServer: Server, ctx: ServiceContext): void {
+  // Define options override client options, so a client cannot pick its shard size.
+  const worldOptions: WorldRoomOptions = { shardSize: ctx.config.worldShardSize };
+  gameServer.define(WORLD_ROOM, bindWorldRoom(ctx), worldOptions);
 }
