@@ -47,7 +47,10 @@ const MAX_ATTEMPTS = 3;
  */
 export async function runTick(ctx: TickContext, tickNumber: number, options: TickOptions = {}): Promise<TickResult> {
   if (!Number.isSafeInteger(tickNumber) || tickNumber < 0) throw new Error(`invalid tick number ${tickNumber}`);
-  return runTickTransaction(ctx, options, async (client) => applyTickRange(client, tickNumber, tickNumber, ctx.config.turnIntervalMs, options.hooks));
+  return runTickTransaction(ctx, options, async (client) => {
+    await lockTicks(client);
+    return applyTickRange(client, tickNumber, tickNumber, ctx.config.turnIntervalMs, options.hooks);
+  });
 }
 
 /**
@@ -64,6 +67,9 @@ export async function runDueTicks(ctx: TickContext, target?: number, options: Ti
   const now = options.now ?? Date.now();
   const upTo = target ?? tickNumberAt(now, intervalMs);
   return runTickTransaction(ctx, options, async (client) => {
+    // Lock before reading what was applied, so the range below is computed from committed
+    // state that no other tick can change until we commit.
+    await lockTicks(client);
     const { rows } = await client.query<{ started_ms: string | null; last_ms: string | null }>(
       `SELECT (SELECT extract(epoch FROM started_at) * 1000 FROM game_clock WHERE id = 1) AS started_ms,
               (SELECT extract(epoch FROM max(scheduled_at)) * 1000 FROM turn_ticks) AS last_ms`,
@@ -93,9 +99,17 @@ export async function ensureGameClock(db: Db, now: number = Date.now()): Promise
 }
 
 /**
- * The set-based tick, inside an open transaction: records ticks [from, to] that are not
- * recorded yet, then adds that many turns to every country in one UPDATE. Serialized by an
- * advisory lock so two processes never interleave, and idempotent through the primary key.
+ * Serializes tick transactions across processes until COMMIT or ROLLBACK: two ticks never
+ * interleave their UPDATEs (no deadlock between them), and a catch-up reads a settled table.
+ */
+async function lockTicks(client: DbClient): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock($1)", [TICK_LOCK_KEY]);
+}
+
+/**
+ * The set-based tick, inside an open transaction holding lockTicks: records ticks [from, to]
+ * that are not recorded yet, then adds that many turns to every country in one UPDATE.
+ * Idempotent through the primary key.
  */
 async function applyTickRange(
   client: DbClient,
@@ -104,7 +118,6 @@ async function applyTickRange(
   intervalMs: number,
   hooks: TickHooks | undefined,
 ): Promise<Omit<TickResult, "durationMs" | "skipped">> {
-  await client.query("SELECT pg_advisory_xact_lock($1)", [TICK_LOCK_KEY]);
   const inserted = await client.query<{ tick_number: number }>(
     `INSERT INTO turn_ticks (tick_number, scheduled_at, interval_ms)
      SELECT n, to_timestamp(n * $3::double precision / 1000), $3
