@@ -44,6 +44,7 @@ async function dismissPopups(p: Page): Promise<void> {
 async function shot(p: Page, name: string): Promise<void> {
   const size = p.viewportSize();
   const suffix = size && size.width <= 400 ? "phone" : "desktop";
+  await p.waitForTimeout(300); // let the menu drawer and button transitions finish
   await p.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
 }
 

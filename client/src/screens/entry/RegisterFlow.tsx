@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { COUNTRY_NAME_MAX, countryNameSchema, registerAccountStepSchema } from "@game/schema/api";
-import { GOVERNMENTS, computeNetworth, startingCountry } from "@game/schema/rules";
+import { GOVERNMENTS, TECHNOLOGIES, computeNetworth, startingCountry, type TechnologyId } from "@game/schema/rules";
 import { useAuth } from "../../auth/AuthContext";
 import { FALLBACK, REGISTRATION_STARTING_RESOURCES } from "../../api/endpoints";
 import { ActionButton } from "../../components/ui";
@@ -160,7 +160,7 @@ function EmpireStep({ account, onBack }: { account: AccountInfo; onBack(): void 
         <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(150px, 1fr))", gap: "0 1rem" }}>
           {Object.entries(monarchy.techBonuses).map(([tech, multiplier]) => (
             <div className="stat" key={tech}>
-              <span className="k">{titleCase(tech)}</span>
+              <span className="k">{TECHNOLOGIES[tech as TechnologyId]?.name ?? titleCase(tech)}</span>
               <span className={`v ${multiplier > 1 ? "ok" : multiplier < 1 ? "bad" : ""}`}>x{multiplier}</span>
             </div>
           ))}

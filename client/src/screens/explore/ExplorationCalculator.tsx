@@ -63,6 +63,10 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
           <Stat label="Available turns" value={fmt(country.turnsAvailable)} testId="explore-turns" />
           <Stat label="Cash" value={money(country.cash)} testId="explore-cash" />
           <Stat label="Government" value={gov.name} />
+          <p className="muted small" style={{ marginTop: "0.75rem" }}>
+            Send expeditions to claim new acres. Each turn spent explores {fmt(quote.acresPerTurn)} acres at {money(quote.costPerAcre)} an acre, and runs
+            your economy once. The price rises by $5 an acre for every 100 acres you own, and fewer acres are found per turn as your country grows.
+          </p>
         </Panel>
         <Panel title="Exploration Calculator">
           <div className="field">
