@@ -1,0 +1,129 @@
+import "@colyseus/testing";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { matchMaker } from "@colyseus/core";
+import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
+import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { eventually, joinWorld, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
+
+/**
+ * Two server processes on one Redis and one Postgres. Colyseus's matchMaker is a module
+ * singleton, so the second server cannot live in this test process: it is the real entry
+ * point (server/src/main.ts) in a child process. Each process gets its own port and
+ * publicAddress so a seat reservation sends the client to the process hosting its room.
+ */
+
+const REDIS_DB = 5;
+const JWT_SECRET = "cluster-secret-cluster-secret-cluster-0123456789";
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
+
+let a: TestServer;
+let child: ChildProcess | undefined;
+let childUrl: string;
+let childLog = "";
+const clients: WorldTestClient[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startChild(port: number, databaseUrl: string): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-cluster-"));
+  child = spawn(process.execPath, ["--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`,
+      JWT_SECRET,
+      DATA_DIR: dataDir,
+      CLIENT_DIR: path.join(dataDir, "no-client"),
+      TICK_ENABLED: "false",
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  process.once("exit", () => child?.kill("SIGKILL"));
+  child.stdout!.on("data", (d) => (childLog += d));
+  child.stderr!.on("data", (d) => (childLog += d));
+  await eventually(() => childLog.includes("game server listening"), `the second process to listen; log:\n${childLog}`, 60_000);
+}
+
+beforeAll(async () => {
+  const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
+  await redis.flushdb();
+  redis.disconnect();
+  const [portA, portB] = [await freePort(), await freePort()];
+  a = await startTestServer({ redisDb: REDIS_DB, port: portA, publicAddress: `127.0.0.1:${portA}`, jwtSecret: JWT_SECRET });
+  await startChild(portB, a.databaseUrl);
+  childUrl = `http://127.0.0.1:${portB}`;
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.leave()));
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+  await a?.close();
+  const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
+  await redis.flushdb();
+  redis.disconnect();
+});
+
+describe("two server processes, one Redis, one Postgres", () => {
+  it("a client on each process (two shards) sees the other's chat message and ranking change", async () => {
+    const p1 = await registerPlayer(a, "clu1");
+    const p2 = await registerPlayer(a, "clu2");
+
+    // Shard one on this process, created here; the client joins it by id.
+    const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    const c1 = await joinWorldById(a.baseUrl, p1.token, local.roomId);
+    clients.push(c1);
+    // Shard two: asking the other process to create one puts it on the process with fewer
+    // rooms, which is that process.
+    const c2 = await joinWorld(childUrl, p2.token, "create");
+    clients.push(c2);
+    expect(c2.room.roomId).not.toBe(c1.room.roomId);
+    expect(matchMaker.getLocalRoomById(c1.room.roomId)).toBeDefined();
+    expect(matchMaker.getLocalRoomById(c2.room.roomId)).toBeUndefined();
+
+    // Chat both ways.
+    c2.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process two" });
+    await eventually(() => lastMessage(c1)?.content === "hello from process two", "process one's client to see it");
+    c1.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process one" });
+    await eventually(() => lastMessage(c2)?.content === "hello from process one", "process two's client to see it");
+    for (const c of [c1, c2]) expect(c.json().channels.general.messages.map((m: any) => m.content)).toEqual(["hello from process two", "hello from process one"]);
+
+    // Presence crosses processes.
+    await eventually(() => c1.json().onlineUsers[String(p2.user.id)] && c2.json().onlineUsers[String(p1.user.id)], "each to see the other online");
+
+    // An action over REST on process two changes the ranking seen on process one.
+    const explored = await apiRequest(childUrl, "POST", "/turns/consume", { countryId: p2.countryId, quantity: 5, actionType: "exploration" }, p2.token);
+    expect(explored.status, JSON.stringify(explored.body)).toBe(200);
+    const { rows } = await a.server.database.pool.query("SELECT land, networth FROM countries WHERE id = $1", [p2.countryId]);
+    await eventually(() => c1.json().rankings.find((r: any) => r.countryId === p2.countryId)?.land === Number(rows[0].land), "process one to see p2's new land");
+    await eventually(() => c2.own()?.land === Number(rows[0].land), "p2's own summary on process two");
+
+    // And a change made on process one reaches the client on process two.
+    await a.server.database.pool.query("UPDATE countries SET networth = 88000000 WHERE id = $1", [p1.countryId]);
+    a.server.ctx.events.publish({ type: "countryChanged", countryId: p1.countryId, reason: "test" });
+    await eventually(() => c2.json().rankings[0]?.countryId === p1.countryId, "process two to see the new leader");
+  });
+});
