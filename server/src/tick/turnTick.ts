@@ -43,7 +43,7 @@ const MAX_ATTEMPTS = 3;
 /**
  * Applies tick `tickNumber` exactly once: a retried or duplicated call inserts no row and
  * changes nothing. Publishes the 'tick' event and records metrics when it applied the tick.
- * The world room and tests call it; the queue and timer call runDueTicks.
+ * For operators and tests; the queue, the timer and start-up call runDueTicks.
  */
 export async function runTick(ctx: TickContext, tickNumber: number, options: TickOptions = {}): Promise<TickResult> {
   if (!Number.isSafeInteger(tickNumber) || tickNumber < 0) throw new Error(`invalid tick number ${tickNumber}`);
