@@ -25,20 +25,20 @@ const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 const ROW_COLUMNS = `c.id, c.name, c.government_type, c.networth, c.land, c.alliance_id, c.last_active, c.user_id,
   u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online`;
 
+/** The top-N query ($1 = limit); exported so tests can EXPLAIN it. */
+export const TOP_BY_NETWORTH_SQL = `SELECT ${ROW_COLUMNS}
+     FROM (SELECT * FROM countries c WHERE ${RANKED} ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
+     LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
+     ORDER BY c.networth DESC, c.id ASC`;
+
 /**
  * The top `limit` countries by networth, ties by id. Walks countries_networth_rank
  * (networth DESC, id) and stops after `limit` rows, so it costs the same at 100 or 100,000
  * countries (docs/performance.md).
  */
 export async function topByNetworth(db: Db, limit: number): Promise<RankingDbRow[]> {
-  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(
-    `SELECT ${ROW_COLUMNS}
-     FROM (SELECT * FROM countries c WHERE ${RANKED} ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
-     LEFT JOIN users u ON u.id = c.user_id
-     LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
-     ORDER BY c.networth DESC, c.id ASC`,
-    [limit],
-  );
+  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(TOP_BY_NETWORTH_SQL, [limit]);
   return rows.map((row, i) => ({ ...row, rank: i + 1 }));
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
-import { joinWorld, type WorldTestClient } from "../test/worldClients.js";
+import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -185,9 +185,17 @@ describe("GET /rankings/networth", () => {
 
   it("reports climbing since today's snapshot as change and trend", async () => {
     const p = await registerPlayer(t, "climb");
-    await t.api("GET", "/rankings/networth", undefined, p.token); // takes today's snapshot if none yet
-    await sql("DELETE FROM ranking_snapshots WHERE taken_on = (now() AT TIME ZONE 'UTC')::date AND country_id = $1", [p.countryId]);
-    await sql("INSERT INTO ranking_snapshots (taken_on, country_id, rank, networth) VALUES ((now() AT TIME ZONE 'UTC')::date, $1, 400, 1)", [p.countryId]);
+    await t.api("GET", "/rankings/networth", undefined, p.token); // starts today's snapshot in the background
+    await eventually(
+      async () => (await sql("SELECT 1 FROM ranking_snapshots WHERE taken_on = (now() AT TIME ZONE 'UTC')::date LIMIT 1")).rowCount === 1,
+      "today's snapshot",
+    );
+    // Pretend the country was 400th when the day's snapshot was taken.
+    await sql(
+      `INSERT INTO ranking_snapshots (taken_on, country_id, rank, networth) VALUES ((now() AT TIME ZONE 'UTC')::date, $1, 400, 1)
+       ON CONFLICT (taken_on, country_id) DO UPDATE SET rank = 400`,
+      [p.countryId],
+    );
     await sql("UPDATE countries SET networth = 500000000 WHERE id = $1", [p.countryId]);
     const row = (await t.api("GET", "/rankings/networth", undefined, p.token)).body.data.find((r: any) => r.countryId === p.countryId);
     expect(row).toMatchObject({ rank: 1, change: 399, trend: "up" });

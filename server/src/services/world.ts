@@ -54,16 +54,23 @@ export interface CountrySummary {
   ignoredUserIds: number[];
 }
 
-// Once written, today's snapshot needs no further check until the UTC date changes.
-let snapshotCheckedFor = "";
+// Today's snapshot is taken once per process per UTC day, in the background: at 100,000
+// countries it takes seconds (docs/performance.md) and must not hold up a ranking read.
+let snapshotDay = "";
+
+function takeDailySnapshot(ctx: ServiceContext): void {
+  const today = new Date().toISOString().slice(0, 10);
+  if (snapshotDay === today) return;
+  snapshotDay = today;
+  ensureDailySnapshot(ctx.db).catch((err) => {
+    snapshotDay = "";
+    ctx.logger.error({ err }, "ranking snapshot failed");
+  });
+}
 
 /** The top `limit` countries by networth as ranking rows (change and trend since today's snapshot). */
 export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT): Promise<RankingEntry[]> {
-  const today = new Date().toISOString().slice(0, 10);
-  if (snapshotCheckedFor !== today) {
-    await ensureDailySnapshot(ctx.db);
-    snapshotCheckedFor = today;
-  }
+  takeDailySnapshot(ctx);
   return toRankingEntries(ctx.db, await topByNetworth(ctx.db, limit));
 }
 

@@ -14,13 +14,15 @@ export interface WorldTestClient {
   leave(): Promise<void>;
 }
 
-/** Polls `probe` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function eventually<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 8_000): Promise<T> {
+type Falsy = undefined | null | false;
+
+/** Polls `probe` (sync or async) until it returns a truthy value; fails with `what` after `timeoutMs`. */
+export async function eventually<T>(probe: () => T | Falsy | Promise<T | Falsy>, what: string, timeoutMs = 8_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
-      const value = probe();
+      const value = await probe();
       if (value) return value;
     } catch (err) {
       last = err;
