@@ -225,6 +225,11 @@ describe("browser client", () => {
       expect(await inputB.inputValue()).toBe("Reporting in\nline two");
       await inputB.press("Enter");
       await expect.poll(() => page.getByTestId("chat-message").filter({ hasText: "Reporting in" }).count(), { timeout: 15_000 }).toBe(1);
+      // a command is answered to the sender only
+      await input.fill("/help");
+      await input.press("Enter");
+      await expect.poll(() => page.getByTestId("command-output").filter({ hasText: "/who" }).count(), { timeout: 15_000 }).toBe(1);
+      expect(await pageB.getByTestId("command-output").count()).toBe(0);
       await shot(page, "12-chat");
     } finally {
       await contextB.close();

@@ -1,4 +1,4 @@
-import { Client, type Room } from "@colyseus/sdk";
+import type { Room } from "@colyseus/sdk";
 import { CHAT_RECENT_MESSAGES, WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import {
   normalizeMessage,
@@ -103,6 +103,8 @@ export class WorldConnection {
     this.update({ status: this.snapshot.status === "reconnecting" ? "reconnecting" : "connecting", statusMessage: "" });
     let room: Room;
     try {
+      // the SDK loads on first join, not with the entry screen
+      const { Client } = await import("@colyseus/sdk");
       const client = new Client(this.endpoint());
       client.auth.token = token;
       room = await client.joinOrCreate(WORLD_ROOM);
