@@ -3,6 +3,7 @@ import { sql as economy } from "./002_economy.js";
 import { sql as world } from "./003_world.js";
 import { sql as turnResults } from "./004_turn_results.js";
 import { sql as researchCategories } from "./005_research_categories.js";
+import { sql as countriesFillfactor } from "./006_countries_fillfactor.js";
 
 export interface Migration {
   version: number;
@@ -20,4 +21,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "world", sql: world },
   { version: 4, name: "turn_results", sql: turnResults },
   { version: 5, name: "research_categories", sql: researchCategories },
+  { version: 6, name: "countries_fillfactor", sql: countriesFillfactor },
 ];
