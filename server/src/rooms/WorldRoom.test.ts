@@ -239,6 +239,23 @@ describe("world room: presence, auth, reconnection", () => {
     await eventually(() => a.client.json().onlineUsers[String(b.userId)] === undefined, "B offline for A");
   });
 
+  it("lists at most 500 online users, the richest, but counts them all", async () => {
+    const a = await player("capA");
+    const fake = (i: number) => ({ userId: 10_000_000 + i, countryId: 10_000_000 + i, name: `ghost${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 1_000_000 + i });
+    for (let i = 0; i < 520; i++) t.server.ctx.events.publish({ type: "userOnline", user: fake(i) });
+    await eventually(() => a.client.json().channels.general.userCount >= 521, "every user counted");
+    const listed = a.client.json().onlineUsers;
+    expect(Object.keys(listed)).toHaveLength(500);
+    // The poorest ghosts (and the real players, poorer still) are the ones left out.
+    expect(listed[String(10_000_000 + 519)]).toBeDefined();
+    expect(listed[String(10_000_000)]).toBeUndefined();
+    // When a listed user leaves, the richest unlisted one takes the place.
+    t.server.ctx.events.publish({ type: "userOffline", userId: 10_000_000 + 519 });
+    await eventually(() => a.client.json().onlineUsers[String(10_000_000 + 19)], "ghost19 listed");
+    for (let i = 0; i < 520; i++) t.server.ctx.events.publish({ type: "userOffline", userId: 10_000_000 + i });
+    await eventually(() => a.client.json().onlineUsers[String(a.userId)], "the real player listed again");
+  });
+
   it("refuses a bad token with 401 and a user without a country with 403", async () => {
     const sdk = new Client(t.baseUrl);
     sdk.auth.token = "not.a.token";

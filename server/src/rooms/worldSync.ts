@@ -18,7 +18,17 @@ import type { ChatMessageEvent, GameEvent, OnlineUserEvent } from "../events.js"
 import type { Logger } from "../logger.js";
 import { ONLINE_HEARTBEAT_MS } from "../db/online.js";
 import { currentSeason } from "../services/season.js";
-import { keepWorldSessionsAlive, loadCountrySummaries, loadOnlineUsers, loadRankings, type CountrySummary, type RankingEntry, type WorldMember } from "../services/world.js";
+import {
+  keepWorldSessionsAlive,
+  loadCountrySummaries,
+  loadOnlineUsers,
+  loadRankings,
+  ONLINE_TRACK_LIMIT,
+  ONLINE_USERS_LIMIT,
+  type CountrySummary,
+  type RankingEntry,
+  type WorldMember,
+} from "../services/world.js";
 import { loadRecentChat } from "../services/chat.js";
 
 /** What a world room client carries (server side only, never synchronised). */
@@ -54,7 +64,9 @@ export const WORLD_REFRESH_DELAY_MS = 250;
  */
 export class WorldSync {
   private readonly sessionsByCountry = new Map<number, Set<string>>();
+  /** every online user this shard knows of (the state lists at most ONLINE_USERS_LIMIT of them) */
   private readonly online = new Map<number, OnlineUserEvent>();
+  private readonly onlineByCountry = new Map<number, number>();
   private readonly pendingCountries = new Set<number>();
   private rankingsDirty = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -74,7 +86,7 @@ export class WorldSync {
       const { id, name, description, icon, color, accessLevel, isActive } = def;
       this.state.channels.set(id, new ChatChannelState({ id, name, description, icon, color, accessLevel, isActive }));
     }
-    const [season, rankings, online, recent] = await Promise.all([currentSeason(this.ctx), loadRankings(this.ctx), loadOnlineUsers(this.ctx), loadRecentChat(this.ctx)]);
+    const [season, rankings, online, recent] = await Promise.all([currentSeason(this.ctx), loadRankings(this.ctx), loadOnlineUsers(this.ctx, ONLINE_TRACK_LIMIT), loadRecentChat(this.ctx)]);
     Object.assign(this.state.season, {
       name: season.name, active: season.status, startsAt: season.startsAt, endsAt: season.endsAt,
       nextTickAt: season.nextTickAt, turnIntervalMs: season.turnIntervalMs, tickNumber: season.tickNumber,
@@ -219,20 +231,50 @@ export class WorldSync {
   }
 
   private setOnline(user: OnlineUserEvent): void {
+    const previous = this.online.get(user.userId);
+    if (previous && previous.countryId !== user.countryId) this.onlineByCountry.delete(previous.countryId);
     this.online.set(user.userId, user);
+    this.onlineByCountry.set(user.countryId, user.userId);
+    this.list(user);
+    this.markRankingOnline(user.userId, true);
+  }
+
+  /**
+   * Lists a user in state.onlineUsers. The list holds at most ONLINE_USERS_LIMIT, the richest:
+   * when full, a richer newcomer takes the poorest one's place (O(limit), no sort).
+   */
+  private list(user: OnlineUserEvent): void {
     const key = String(user.userId);
     let entry = this.state.onlineUsers.get(key);
-    if (!entry) this.state.onlineUsers.set(key, (entry = new OnlineUserState()));
+    if (!entry) {
+      if (this.state.onlineUsers.size >= ONLINE_USERS_LIMIT) {
+        let poorest: OnlineUserState | undefined;
+        for (const listed of this.state.onlineUsers.values()) if (!poorest || listed.networth < poorest.networth) poorest = listed;
+        if (!poorest || poorest.networth >= user.networth) return;
+        this.state.onlineUsers.delete(poorest.id);
+      }
+      this.state.onlineUsers.set(key, (entry = new OnlineUserState()));
+    }
     assign(entry, {
       id: key, name: user.name, role: user.role, allianceName: user.allianceName, allianceTag: user.allianceTag,
       government: user.government, networth: user.networth, isOnline: true,
     });
-    this.markRankingOnline(user.userId, true);
   }
 
   private setOffline(userId: number): void {
-    this.online.delete(userId);
-    this.state.onlineUsers.delete(String(userId));
+    const user = this.online.get(userId);
+    if (user) {
+      this.online.delete(userId);
+      this.onlineByCountry.delete(user.countryId);
+    }
+    const key = String(userId);
+    if (this.state.onlineUsers.has(key)) {
+      this.state.onlineUsers.delete(key);
+      // A place freed up: the richest user not listed yet takes it.
+      let next: OnlineUserEvent | undefined;
+      for (const u of this.online.values()) if (!this.state.onlineUsers.has(String(u.userId)) && (!next || u.networth > next.networth)) next = u;
+      if (next) this.list(next);
+    }
     this.markRankingOnline(userId, false);
   }
 
@@ -244,8 +286,7 @@ export class WorldSync {
   }
 
   private onlineCountry(countryId: number): number | undefined {
-    for (const user of this.online.values()) if (user.countryId === countryId) return user.userId;
-    return undefined;
+    return this.onlineByCountry.get(countryId);
   }
 
   /** Open channels count everyone online; alliance channels count alliance members and leaders overall. */
@@ -301,7 +342,7 @@ export class WorldSync {
     try {
       this.beats += 1;
       await keepWorldSessionsAlive(this.ctx, this.host.roomId);
-      if (this.beats % 2 === 0) this.applyOnlineUsers(await loadOnlineUsers(this.ctx));
+      if (this.beats % 2 === 0) this.applyOnlineUsers(await loadOnlineUsers(this.ctx, ONLINE_TRACK_LIMIT));
       const now = Date.now();
       const season = this.state.season;
       const status = seasonStatus({ isActive: true, startsAt: season.startsAt, endsAt: season.endsAt }, now);

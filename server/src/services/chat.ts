@@ -113,10 +113,10 @@ async function runCommand(ctx: ServiceContext, member: WorldMember, parsed: Pars
     case "help":
       return { command: "help", lines: [...Object.values(CHAT_COMMAND_HELP), "@username - mention a player"] };
     case "who": {
-      const users = await loadOnlineUsers(ctx);
-      const names = users.slice(0, WHO_LIST_LIMIT).map((u) => (u.allianceTag ? `[${u.allianceTag}] ${u.name}` : u.name));
-      const more = users.length > WHO_LIST_LIMIT ? [`...and ${users.length - WHO_LIST_LIMIT} more`] : [];
-      return { command: "who", lines: [`${users.length} player${users.length === 1 ? "" : "s"} online`, ...names, ...more] };
+      const [users, { total }] = await Promise.all([loadOnlineUsers(ctx, WHO_LIST_LIMIT), onlineCounts(ctx.db, null)]);
+      const names = users.map((u) => (u.allianceTag ? `[${u.allianceTag}] ${u.name}` : u.name));
+      const more = total > users.length ? [`...and ${total - users.length} more`] : [];
+      return { command: "who", lines: [`${total} player${total === 1 ? "" : "s"} online`, ...names, ...more] };
     }
     case "time": {
       const season = await currentSeason(ctx, now);

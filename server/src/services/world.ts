@@ -15,6 +15,8 @@ import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSes
 
 /** Most players in the online list (state and GET /chat/online-users), richest first. */
 export const ONLINE_USERS_LIMIT = 500;
+/** Most online players a world room keeps track of for counts (server memory only). */
+export const ONLINE_TRACK_LIMIT = 10_000;
 
 /** A ranking row with the owner's user id (the room needs it to flip isOnline). */
 export interface RankingEntry extends Omit<RankingRowJson, "lastActive"> {
