@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { matchMaker } from "@colyseus/core";
 import { registerPlayer, startTestServer, type TestServer } from "../../server/src/test/harness.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,6 +26,7 @@ let server: TestServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let other: Awaited<ReturnType<typeof registerPlayer>>;
 const consoleErrors: string[] = [];
 
 const stamp = Date.now().toString(36).slice(-5);
@@ -194,7 +196,7 @@ describe("browser client", () => {
   });
 
   it("chats between two browser contexts", async () => {
-    const other = await registerPlayer(server, "chat");
+    other = await registerPlayer(server, "chat");
     const contextB = await browser.newContext({ viewport: DESKTOP });
     await contextB.addInitScript((token) => localStorage.setItem("access_token", token), other.token);
     const pageB = await contextB.newPage();
@@ -245,6 +247,29 @@ describe("browser client", () => {
     await expect.poll(() => page.getByTestId("ranking-row").count()).toBe(0);
     await page.getByLabel("Search", { exact: true }).fill("");
     await shot(page, "13-rankings");
+  });
+
+  it("reconnects after the connection drops and stays live", async () => {
+    await openMenu(page, "Chat");
+    await expect.poll(() => page.getByTestId("chat-messages").getByText("Reporting in").isVisible()).toBe(true);
+    // cut every world-room socket abruptly (an abnormal close, as on a network drop)
+    const rooms = await matchMaker.query({ name: "world" });
+    let cut = 0;
+    for (const cache of rooms) {
+      const room = matchMaker.getLocalRoomById(cache.roomId);
+      for (const client of room?.clients ?? []) {
+        (client.ref as unknown as { terminate(): void }).terminate();
+        cut += 1;
+      }
+    }
+    expect(cut).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(".statusbar .conn.connected").count(), { timeout: 5_000, intervals: [20] }).toBe(0);
+    await expect.poll(() => page.locator(".statusbar .conn.connected").count(), { timeout: 30_000 }).toBe(1);
+    // a message posted over REST by another player arrives live after the reconnection
+    const sent = await server.api("POST", "/chat/send", { channel: "general", content: "Still there after the drop?" }, other.token);
+    expect(sent.status).toBeGreaterThanOrEqual(200);
+    expect(sent.status).toBeLessThan(300);
+    await expect.poll(() => page.getByTestId("chat-message").filter({ hasText: "Still there after the drop?" }).count(), { timeout: 20_000 }).toBe(1);
   });
 
   it("renders the main screens at phone width", async () => {
