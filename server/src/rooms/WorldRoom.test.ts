@@ -229,6 +229,40 @@ describe("world room: alliance and leadership channels", () => {
   });
 });
 
+describe("world room: large states", () => {
+  it("a state larger than the default encoder buffer reaches a joining client intact (colyseus full-state buffer bug)", async () => {
+    const a = await player("bigA");
+    // Fill the state past the library's 16 KB default: 500 online users, 150 long messages.
+    for (let i = 0; i < 500; i++) {
+      t.server.ctx.events.publish({ type: "userOnline", user: { userId: 20_000_000 + i, countryId: 20_000_000 + i, name: `bulk-user-${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 5_000_000 + i } });
+    }
+    for (const channel of ["general", "trade", "war"]) {
+      for (let i = 0; i < 50; i++) {
+        const id = String(900_000_000 + i + (channel === "trade" ? 1000 : channel === "war" ? 2000 : 0));
+        t.server.ctx.events.publish({
+          type: "chatMessage", channelId: channel,
+          message: { id, channel, type: "message", senderId: 1, senderName: "bulk", senderRole: "member", allianceTag: "", timestamp: Date.now(), content: "\u{1F600}".repeat(500), mentions: [] },
+        });
+      }
+    }
+    await eventually(() => a.client.json().channels.war.messages.length === 50 && Object.keys(a.client.json().onlineUsers).length === 500, "the big state");
+    const unhandled: unknown[] = [];
+    const onError = (err: unknown) => unhandled.push(err);
+    process.on("uncaughtException", onError);
+    try {
+      const b = await player("bigB");
+      expect(b.client.own()?.countryId).toBe(b.countryId);
+      expect(b.client.json().channels.war.messages).toHaveLength(50);
+      expect(b.client.json().season.name).toBe("Season 1");
+      expect(Object.keys(b.client.json().countries)).toEqual([b.client.room.sessionId]);
+    } finally {
+      process.off("uncaughtException", onError);
+    }
+    expect(unhandled).toEqual([]);
+    for (let i = 0; i < 500; i++) t.server.ctx.events.publish({ type: "userOffline", userId: 20_000_000 + i });
+  });
+});
+
 describe("world room: presence, auth, reconnection", () => {
   it("online users appear on join and leave on leave", async () => {
     const a = await player("onA");

@@ -1,4 +1,5 @@
 import { Room, ServerError, type AuthContext } from "@colyseus/core";
+import { Encoder } from "@colyseus/schema";
 import { ROOM_ERROR_CODES, WorldMessage, type RoomErrorPayload } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
@@ -17,6 +18,18 @@ import { WorldSync, type WorldClient } from "./worldSync.js";
 export const WORLD_MAX_MESSAGES_PER_SECOND = 20;
 /** How long a dropped client's seat and summary are kept for it to reconnect (seconds). */
 export const WORLD_RECONNECT_SECONDS = 20;
+
+/**
+ * Encoder buffer per room (bytes). @colyseus/core 0.18.17 encodes a joining client's full
+ * state into a per-room buffer of Encoder.BUFFER_SIZE and, when the state outgrows it, keeps
+ * writing the client's StateView part into the old, too-small buffer: the client receives a
+ * corrupt state ("a 'SeasonState' was expected, but 'WorldState' was provided"). So the
+ * buffer must hold the largest world state: 150 chat messages of up to 500 four-byte
+ * characters (~310 KB), 500 online users (~75 KB), 100 ranking rows (~20 KB).
+ * Regression test: WorldRoom.test.ts, "a state larger than the default encoder buffer".
+ */
+export const WORLD_ENCODER_BUFFER_BYTES = 512 * 1024;
+if (Encoder.BUFFER_SIZE < WORLD_ENCODER_BUFFER_BYTES) Encoder.BUFFER_SIZE = WORLD_ENCODER_BUFFER_BYTES;
 
 /** Options the server passes to every world room (define options override client options). */
 export interface WorldRoomOptions {
