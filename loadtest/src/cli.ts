@@ -57,6 +57,7 @@ async function main(): Promise<number> {
       rooms: args.rooms,
       metricsToken: args.metricsToken,
       onProgress: (p) => printer.update(p),
+      onBotsReady: (credentials) => writeCredentialsFile(path.join(reportDir, "credentials.json"), credentials),
       signal: abort.signal,
     });
   } catch (err) {

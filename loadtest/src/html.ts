@@ -192,6 +192,7 @@ export function renderHtml(report: LoadTestReport): string {
         ["clients joined / failed", `${report.websocket.joined} / ${report.websocket.joinFailed}`],
         ["connected at start / end of actions", `${report.websocket.connectedAtStart} / ${report.websocket.connectedAtEnd}`],
         ["disconnects during the run", report.websocket.disconnectsDuringRun],
+        ["state decode errors: frames / clients", `${report.websocket.decodeErrors.frames} / ${report.websocket.decodeErrors.clients}${report.websocket.decodeErrors.samples.length ? ` (${report.websocket.decodeErrors.samples.join(" | ")})` : ""}`],
         ["server: max clients / rooms", `${report.websocket.serverClientsMax ?? "n/a"} / ${report.websocket.serverRoomsMax ?? "n/a"}`],
         ["chat sent / delivered / undelivered", `${report.chat.sent} / ${report.chat.delivered} / ${report.chat.undelivered}`],
         ["chat fan-out p50 / p95 / p99 / max ms", lat(report.chat.fanoutMs).join(" / ")],

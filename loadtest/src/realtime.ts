@@ -22,13 +22,21 @@ export class ClientTraffic {
   messages = 0;
   /** onStateChange callbacks (only on clients that decode patches) */
   stateChanges = 0;
+  /** frames the SDK failed to decode (the client stops decoding after the first) */
+  decodeErrors = 0;
+  firstDecodeError: string | undefined;
 
   /**
    * @param decode whether this client decodes patches. Decoding 1,000 copies of every patch in
    * the tester's own process would compete with the server for the same two cores, so only a
    * sample decodes; the others count the frames and drop them.
    */
-  constructor(readonly decode: boolean) {}
+  constructor(readonly sampled: boolean) {
+    this.decode = sampled;
+  }
+
+  /** whether patches are decoded now (cleared after a decode error) */
+  decode: boolean;
 
   record(code: number, bytes: number): void {
     this.frames++;
@@ -55,7 +63,15 @@ export class MeteredRoom<State = any> extends Room<any, State> {
     const code = (bytes[0] ?? 0) & PROTOCOL_CODE_MASK;
     this.traffic.record(code, bytes.byteLength);
     if (code === Protocol.ROOM_STATE_PATCH && !this.traffic.decode) return;
-    super.onMessageCallback(event);
+    try {
+      super.onMessageCallback(event);
+    } catch (err) {
+      // A frame this client cannot decode would otherwise escape the socket's listener and
+      // kill the whole tester. Its state is unreliable from here on: count it, stop decoding.
+      this.traffic.decodeErrors++;
+      this.traffic.firstDecodeError ??= `protocol ${code}: ${(err as Error).message}`;
+      this.traffic.decode = false;
+    }
   }
 }
 
@@ -80,7 +96,7 @@ export async function joinRoom(url: string, token: string, traffic: ClientTraffi
   const client = new MeteredClient(url, traffic);
   client.auth.token = token;
   const room = (await client.joinOrCreate(roomName, {}, rootSchema)) as MeteredRoom;
-  if (traffic.decode) room.onStateChange(() => traffic.stateChanges++);
+  if (traffic.sampled) room.onStateChange(() => traffic.stateChanges++);
   return room;
 }
 

@@ -70,6 +70,8 @@ export interface LoadTestReport {
     serverClientsMax: number | null;
     serverRoomsMax: number | null;
     messagesByType: Record<string, number>;
+    /** frames the SDK could not decode (state out of sync with the server): clients hit, frames, first messages */
+    decodeErrors: { clients: number; frames: number; samples: string[] };
   };
   chat: { channel: string; sent: number; delivered: number; undelivered: number; receipts: number; observers: number; fanoutMs: LatencySummary };
   room: {
@@ -155,6 +157,7 @@ export function renderText(report: LoadTestReport): string {
   lines.push("");
   const w = report.websocket;
   lines.push(`WebSocket: ${w.joined} joined (${w.joinFailed} failed), connected at start ${w.connectedAtStart}, at end ${w.connectedAtEnd}, ${w.disconnectsDuringRun} dropped during the run; server reports max ${w.serverClientsMax ?? "n/a"} clients in ${w.serverRoomsMax ?? "n/a"} rooms`);
+  if (w.decodeErrors.frames) lines.push(`  DECODE ERRORS: ${w.decodeErrors.frames} frames on ${w.decodeErrors.clients} clients, e.g. ${w.decodeErrors.samples.join(" | ")}`);
   const c = report.chat;
   lines.push(`Chat fan-out: ${c.sent} sent, ${c.delivered} delivered, ${c.undelivered} undelivered, ${c.receipts} receipts on ${c.observers} observers; p50 ${fmt(c.fanoutMs.p50, 2)} ms, p99 ${fmt(c.fanoutMs.p99, 2)} ms, max ${fmt(c.fanoutMs.max, 2)} ms`);
   const r = report.room;

@@ -51,6 +51,8 @@ export interface LoadTestOptions {
   onProgress?: (progress: ProgressSnapshot) => void;
   /** stops the action phase early (Ctrl-C) */
   signal?: AbortSignal;
+  /** told the credentials as soon as the countries are ready (the CLI saves them before anything can fail) */
+  onBotsReady?: (credentials: CredentialsFile) => void;
 }
 
 export interface ProgressSnapshot {
@@ -139,6 +141,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     const setup = new SetupStats();
     bots.push(...(await prepareBots(http, credentials, { concurrency: setupConcurrency, stats: setup, onReady: (n) => (setupDone = n) })));
     if (bots.length === 0) throw new Error(`No country could be prepared: ${[...setup.errors.keys()].slice(0, 3).join("; ")}`);
+    options.onBotsReady?.(credentialsOf(target.origin, bots));
 
     // --- setup: world room ---------------------------------------------------------------
     phase = "join";
@@ -179,7 +182,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
           connected--;
           if (phase === "actions" || phase === "drain") disconnects++;
         });
-        if (traffic.decode) chat.observe(bot.index, room);
+        if (traffic.sampled) chat.observe(bot.index, room);
       });
     }
     const setupDurationSec = (performance.now() - t0) / 1000;
@@ -270,13 +273,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       messagesByType,
       resolved: { maxInFlight, requestTimeoutMs, decodeSample, setupConcurrency, joinConcurrency, useRooms },
     });
-    const credentialsFile: CredentialsFile = {
-      version: 1,
-      target: target.origin,
-      createdAt: new Date().toISOString(),
-      bots: bots.map((b) => b.credentials),
-    };
-    return { report, credentials: credentialsFile };
+    return { report, credentials: credentialsOf(target.origin, bots) };
   } finally {
     clearInterval(progressTimer);
     sampler.stop();
@@ -284,6 +281,10 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     for (const bot of bots) bot.room?.connection?.close();
     http.close();
   }
+}
+
+function credentialsOf(target: string, bots: readonly Bot[]): CredentialsFile {
+  return { version: 1, target, createdAt: new Date().toISOString(), bots: bots.map((b) => ({ ...b.credentials })) };
 }
 
 interface TrafficSnapshot {
@@ -296,22 +297,43 @@ interface TrafficSnapshot {
   fullStates: number;
   fullStateBytes: number;
   stateChanges: number;
+  decodeErrors: number;
+  decodeErrorClients: number;
+  decodeErrorSamples: string[];
 }
 
 function snapshotTraffic(bots: readonly Bot[]): TrafficSnapshot {
-  const s: TrafficSnapshot = { clients: 0, sampled: 0, perClientBytes: [], bytes: 0, patches: 0, patchBytes: 0, fullStates: 0, fullStateBytes: 0, stateChanges: 0 };
+  const s: TrafficSnapshot = {
+    clients: 0,
+    sampled: 0,
+    perClientBytes: [],
+    bytes: 0,
+    patches: 0,
+    patchBytes: 0,
+    fullStates: 0,
+    fullStateBytes: 0,
+    stateChanges: 0,
+    decodeErrors: 0,
+    decodeErrorClients: 0,
+    decodeErrorSamples: [],
+  };
   for (const bot of bots) {
     const t = bot.traffic;
     if (!t) continue;
     s.clients++;
-    if (t.decode) s.sampled++;
+    if (t.sampled) s.sampled++;
     s.perClientBytes.push(t.bytes);
     s.bytes += t.bytes;
     s.patches += t.patches;
     s.patchBytes += t.patchBytes;
     s.fullStates += t.fullStates;
     s.fullStateBytes += t.fullStateBytes;
-    s.stateChanges += t.decode ? t.stateChanges : 0;
+    s.stateChanges += t.sampled ? t.stateChanges : 0;
+    if (t.decodeErrors) {
+      s.decodeErrorClients++;
+      s.decodeErrors += t.decodeErrors;
+      if (t.firstDecodeError && !s.decodeErrorSamples.includes(t.firstDecodeError) && s.decodeErrorSamples.length < 5) s.decodeErrorSamples.push(t.firstDecodeError);
+    }
   }
   return s;
 }
@@ -486,6 +508,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       serverClientsMax: maxOf(inRun.map((s) => s.clients)),
       serverRoomsMax: maxOf(inRun.map((s) => s.rooms)),
       messagesByType: Object.fromEntries(input.messagesByType),
+      decodeErrors: { clients: ta.decodeErrorClients, frames: ta.decodeErrors, samples: ta.decodeErrorSamples },
     },
     chat: {
       channel: "general",
