@@ -197,6 +197,8 @@ describe("browser client", () => {
 
   it("chats between two browser contexts", async () => {
     other = await registerPlayer(server, "chat");
+    // This player already went through the tutorial (kept on the server), so the shell opens directly.
+    await server.api("POST", "/user/tutorial-complete", undefined, other.token);
     const contextB = await browser.newContext({ viewport: DESKTOP });
     await contextB.addInitScript((token) => localStorage.setItem("access_token", token), other.token);
     const pageB = await contextB.newPage();

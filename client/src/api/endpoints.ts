@@ -94,6 +94,12 @@ export const api = {
     await apiRequest("POST", "/auth/logout", { fallback: FALLBACK.logout });
   },
 
+  /** Records on the server that the tutorial was finished or skipped. */
+  async completeTutorial(): Promise<User> {
+    const res = await apiRequest<{ user: UserJson }>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
+    return mapUser(res.user);
+  },
+
   async me(signal?: AbortSignal): Promise<User> {
     const res = await apiRequest<{ user: UserJson }>("GET", "/user/me", { fallback: FALLBACK.me, signal });
     if (!res.user) throw new ApiError(FALLBACK.me, 200, "/user/me");

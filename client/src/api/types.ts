@@ -13,6 +13,7 @@ export interface UserJson {
   createdAt?: string;
   lastLogin?: string | null;
   isActive?: boolean;
+  tutorialCompleted?: boolean;
 }
 
 /** The user as the client keeps it (spec: User as mapped by the client). */
@@ -29,6 +30,8 @@ export interface User {
   lastLogin: string | null;
   /** always true */
   isActive: true;
+  /** false until the tutorial was finished or skipped, kept on the server */
+  tutorialCompleted: boolean;
 }
 
 export function mapUser(json: UserJson): User {
@@ -44,6 +47,7 @@ export function mapUser(json: UserJson): User {
     createdAt: json.createdAt ?? null,
     lastLogin: json.lastLogin ?? null,
     isActive: true,
+    tutorialCompleted: json.tutorialCompleted ?? true,
   };
 }
 

@@ -187,7 +187,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     console.info("Tutorial completed");
     debugLog("Tutorial completed");
     setTutorialPending(false);
-  }, []);
+    // Shown at once; the server keeps it so a reload does not bring the tutorial back.
+    queryClient.setQueryData<User>(queryKeys.me, (user) => (user ? { ...user, tutorialCompleted: true } : user));
+    api.completeTutorial().then(
+      (user) => queryClient.setQueryData(queryKeys.me, user),
+      (err) => debugLog(`Tutorial completion not saved: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }, [queryClient]);
 
   const value = useMemo<AuthState>(
     () => ({
@@ -197,7 +203,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       error,
       statusLine,
       loadingSince,
-      tutorialPending,
+      tutorialPending: tutorialPending || Boolean(me.data?.hasCountry && !me.data.tutorialCompleted),
       login,
       register,
       logout,

@@ -99,6 +99,8 @@ export interface UserJson {
   createdAt: string;
   lastLogin: string | null;
   isActive: true;
+  /** false until the player finishes or skips the tutorial (POST /api/user/tutorial-complete) */
+  tutorialCompleted: boolean;
 }
 
 export interface AuthResponse {

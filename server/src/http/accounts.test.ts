@@ -251,3 +251,14 @@ describe("the error envelope", () => {
     expect(res).toMatchObject({ status: 200, body: { success: true, status: "ok", database: "postgres" } });
   });
 });
+
+describe("tutorial completion", () => {
+  it("is false after registration and kept once completed", async () => {
+    const p = await registerPlayer(t, "tut");
+    expect(p.user.tutorialCompleted).toBe(false);
+    const done = await t.api("POST", "/user/tutorial-complete", undefined, p.token);
+    expect(done).toMatchObject({ status: 200, body: { success: true, user: { tutorialCompleted: true } } });
+    expect((await t.api("GET", "/user/me", undefined, p.token)).body.user.tutorialCompleted).toBe(true);
+    expect((await t.api("POST", "/user/tutorial-complete")).status).toBe(401);
+  });
+});

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { loginRequestSchema, registerRequestSchema } from "@game/schema/api";
-import { currentUser, login, logout, registerAccount } from "../services/accounts.js";
+import { completeTutorial, currentUser, login, logout, registerAccount } from "../services/accounts.js";
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, parse, route } from "./handler.js";
 
@@ -35,6 +35,14 @@ export function authRoutes(ctx: ServiceContext): Router {
     route("Failed to get user data", async (req) => {
       const claims = await authenticate(ctx, req);
       return { user: await currentUser(ctx, claims.userId) };
+    }),
+  );
+
+  router.post(
+    "/user/tutorial-complete",
+    route("Failed to complete the tutorial", async (req) => {
+      const claims = await authenticate(ctx, req);
+      return { user: await completeTutorial(ctx, claims.userId) };
     }),
   );
 

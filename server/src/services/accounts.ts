@@ -34,6 +34,7 @@ export function toUserJson(user: UserRow, country: CountryRow | undefined): User
     createdAt: user.created_at.toISOString(),
     lastLogin: user.last_login?.toISOString() ?? null,
     isActive: true,
+    tutorialCompleted: country?.tutorial_completed ?? false,
   };
 }
 
@@ -89,6 +90,12 @@ export async function login(ctx: ServiceContext, request: LoginRequest, address:
 
 export async function logout(ctx: ServiceContext, claims: TokenClaims): Promise<void> {
   await ctx.tokens.revoke(claims);
+}
+
+/** Records that the player finished or skipped the tutorial, so it is not shown again. */
+export async function completeTutorial(ctx: ServiceContext, userId: number): Promise<UserJson> {
+  await ctx.db.query("UPDATE countries SET tutorial_completed = true WHERE user_id = $1", [userId]);
+  return currentUser(ctx, userId);
 }
 
 export async function currentUser(ctx: ServiceContext, userId: number): Promise<UserJson> {
