@@ -163,7 +163,8 @@ export function renderHtml(report: LoadTestReport): string {
   const sections = [
     `<h1>Load test ${escapeHtml(report.runId)}</h1>`,
     `<p>${escapeHtml(report.target)} &middot; ${escapeHtml(report.startedAt)} &middot; ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered &middot; ` +
-      `${report.machine.cpus} cores (${escapeHtml(report.machine.cpuModel)}), ${report.machine.totalMemoryGiB} GiB, Node ${escapeHtml(report.machine.node)}</p>`,
+      `${report.machine.cpus} cores (${escapeHtml(report.machine.cpuModel)}), ${report.machine.totalMemoryGiB} GiB, Node ${escapeHtml(report.machine.node)}, ` +
+      `load average ${report.machine.loadAverage.start} &rarr; ${report.machine.loadAverage.end}</p>`,
     report.command ? `<pre>${escapeHtml(report.command)}</pre>` : "",
     `<p class="big">${t.completed} actions, ${t.ok} ok, ${t.errors} errors, <b>${t.serverErrors5xx} 5xx</b>, ${t.dropped} dropped &middot; ${t.achievedRate}/s achieved &middot; ` +
       `chat fan-out p50 ${report.chat.fanoutMs.p50} ms / p99 ${report.chat.fanoutMs.p99} ms &middot; server CPU mean ${report.server.cpuPercent.mean ?? "n/a"}%, RSS max ${report.server.rssMiB.max ?? "n/a"} MiB</p>`,

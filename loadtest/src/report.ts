@@ -12,7 +12,15 @@ export interface LoadTestReport {
   target: string;
   /** the command line, when run from the CLI */
   command?: string;
-  machine: { cpus: number; cpuModel: string; totalMemoryGiB: number; node: string; platform: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    totalMemoryGiB: number;
+    node: string;
+    platform: string;
+    /** 1-minute load average when the action phase started and ended (other work on the machine shows here) */
+    loadAverage: { start: number; end: number };
+  };
   options: {
     countries: number;
     durationSec: number;
@@ -131,7 +139,10 @@ export function renderText(report: LoadTestReport): string {
   const t = report.totals;
   lines.push(`Load test ${report.runId} against ${report.target}`);
   lines.push(`  ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered; mix ${Object.entries(report.options.mixPercent).map(([k, v]) => `${k} ${v}%`).join(", ")}`);
-  lines.push(`  machine: ${report.machine.cpus} cores (${report.machine.cpuModel}), ${report.machine.totalMemoryGiB} GiB, Node ${report.machine.node}`);
+  lines.push(
+    `  machine: ${report.machine.cpus} cores (${report.machine.cpuModel}), ${report.machine.totalMemoryGiB} GiB, Node ${report.machine.node}; ` +
+      `load average ${report.machine.loadAverage.start} at start, ${report.machine.loadAverage.end} at end`,
+  );
   lines.push("");
   const s = report.setup;
   lines.push(`Setup (${s.durationSec.toFixed(1)} s): ${s.countriesReady}/${s.countriesRequested} countries ready (registered ${s.registered}, logged in ${s.loggedIn}, reused tokens ${s.reusedTokens}), ${s.joined} joined the world room`);

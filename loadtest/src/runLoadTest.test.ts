@@ -104,6 +104,7 @@ describe("load tester against a test server", () => {
     expect(websocket.connectedAtStart).toBe(COUNTRIES);
     expect(websocket.connectedAtEnd).toBe(COUNTRIES);
     expect(websocket.disconnectsDuringRun).toBe(0);
+    expect(websocket.decodeErrors).toEqual({ clients: 0, frames: 0, samples: [] });
     expect(websocket.serverClientsMax).toBe(COUNTRIES);
   });
 

@@ -195,6 +195,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     const ctx: ActionContext = { http, chat, chatChannel };
     actionStart = performance.now();
     const cpuBefore = process.cpuUsage();
+    const loadAtStart = os.loadavg()[0]!;
     stats = new RunStats(actionStart);
     const runStats = stats;
     phase = "actions";
@@ -260,6 +261,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       loop,
       actionWindowSec: (actionEnd - actionStart) / 1000,
       serverSamples: sampler.samplesFrom(actionStart),
+      loadAverage: { start: round(loadAtStart), end: round(os.loadavg()[0]!) },
       tester: { cpuPercent: testerCpuPercent, rssMiB: round(process.memoryUsage().rss / 1048576, 1) },
       before,
       after,
@@ -358,6 +360,7 @@ interface ReportInput {
   actionWindowSec: number;
   serverSamples: ServerSample[];
   tester: LoadTestReport["tester"];
+  loadAverage: LoadTestReport["machine"]["loadAverage"];
   before: MetricSample[] | undefined;
   after: MetricSample[] | undefined;
   trafficBefore: TrafficSnapshot;
@@ -449,6 +452,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       totalMemoryGiB: round(os.totalmem() / 1024 ** 3, 1),
       node: process.versions.node,
       platform: `${os.platform()} ${os.release()}`,
+      loadAverage: input.loadAverage,
     },
     options: {
       countries: options.countries,
