@@ -63,14 +63,16 @@ export interface ServerSample {
 
 /**
  * Scrapes GET /metrics every `intervalMs` while a run lasts. CPU is the delta of
- * process_cpu_seconds_total between scrapes divided by the wall time between them.
+ * process_cpu_seconds_total between scrapes divided by the delta of the server's own
+ * process_uptime_seconds (both read in the same render), so a scrape that waited in a queue
+ * on either side does not distort it; the tester's clock is the fallback.
  */
 export class ServerMetricsSampler {
   readonly samples: ServerSample[] = [];
   /** why scraping failed (404 when the server's metrics are disabled), if it did */
   unavailable: string | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private previous: { wallMs: number; cpuSeconds: number } | undefined;
+  private previous: { wallMs: number; uptimeSeconds: number | undefined; cpuSeconds: number } | undefined;
   private inFlight = false;
 
   constructor(
@@ -107,11 +109,14 @@ export class ServerMetricsSampler {
       const samples = await this.scrape();
       if (!samples) return;
       const cpuSeconds = findSample(samples, "process_cpu_seconds_total");
+      const uptimeSeconds = findSample(samples, "process_uptime_seconds");
       let cpuPercent: number | null = null;
-      if (cpuSeconds !== undefined && this.previous && wallMs > this.previous.wallMs) {
-        cpuPercent = Math.round(((cpuSeconds - this.previous.cpuSeconds) / ((wallMs - this.previous.wallMs) / 1000)) * 1000) / 10;
+      if (cpuSeconds !== undefined && this.previous) {
+        const elapsed =
+          uptimeSeconds !== undefined && this.previous.uptimeSeconds !== undefined ? uptimeSeconds - this.previous.uptimeSeconds : (wallMs - this.previous.wallMs) / 1000;
+        if (elapsed > 0) cpuPercent = Math.round(((cpuSeconds - this.previous.cpuSeconds) / elapsed) * 1000) / 10;
       }
-      if (cpuSeconds !== undefined) this.previous = { wallMs, cpuSeconds };
+      if (cpuSeconds !== undefined) this.previous = { wallMs, uptimeSeconds, cpuSeconds };
       const read = (name: string) => findSample(samples, name) ?? null;
       const loop = read("nodejs_eventloop_delay_p99_seconds");
       this.samples.push({
