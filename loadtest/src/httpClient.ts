@@ -25,6 +25,8 @@ export interface RequestRecord {
  */
 export class JsonHttpClient {
   private readonly agent: http.Agent;
+  /** requests sent again after a reused keep-alive socket was reset (see request) */
+  staleSocketRetries = 0;
   private readonly transport: typeof http | typeof https;
 
   constructor(
@@ -50,6 +52,7 @@ export class JsonHttpClient {
     const url = new URL(path, this.baseUrl);
     return new Promise((resolve) => {
       let settled = false;
+      let req: http.ClientRequest | undefined;
       const finish = (response: JsonResponse<T>) => {
         if (settled) return;
         settled = true;
@@ -57,29 +60,44 @@ export class JsonHttpClient {
         if (response.status > 0) this.options.onResponse?.({ method, route: options.route ?? url.pathname, status: response.status });
         resolve(response);
       };
-      const req = this.transport.request(url, { method, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let body: any = text;
-          if ((res.headers["content-type"] ?? "").includes("json")) {
-            try {
-              body = JSON.parse(text);
-            } catch {
-              body = text;
+      const send = (attempt: number) => {
+        const current = this.transport.request(url, { method, headers, agent: this.agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let body: any = text;
+            if ((res.headers["content-type"] ?? "").includes("json")) {
+              try {
+                body = JSON.parse(text);
+              } catch {
+                body = text;
+              }
             }
-          }
-          finish({ status: res.statusCode ?? 0, body });
+            finish({ status: res.statusCode ?? 0, body });
+          });
+          res.on("error", (err) => finish({ status: 0, body: undefined as T, failure: `network: ${err.message}` }));
         });
-        res.on("error", (err) => finish({ status: 0, body: undefined as T, failure: `network: ${err.message}` }));
-      });
+        req = current;
+        current.on("error", (err) => {
+          const code = (err as NodeJS.ErrnoException).code;
+          // A kept-alive socket the server closed as we reused it (its idle time-out racing our
+          // request): nothing reached the server, so send again on a fresh socket once, as
+          // browsers do. Node's documentation recommends exactly this check.
+          if (!settled && attempt === 0 && current.reusedSocket && code === "ECONNRESET") {
+            this.staleSocketRetries++;
+            send(1);
+            return;
+          }
+          finish({ status: 0, body: undefined as T, failure: `network: ${code ?? err.message}` });
+        });
+        current.end(payload);
+      };
       const timer = setTimeout(() => {
         finish({ status: 0, body: undefined as T, failure: "timeout" });
-        req.destroy();
+        req?.destroy();
       }, this.options.timeoutMs);
-      req.on("error", (err) => finish({ status: 0, body: undefined as T, failure: `network: ${(err as NodeJS.ErrnoException).code ?? err.message}` }));
-      req.end(payload);
+      send(0);
     });
   }
 

@@ -120,6 +120,8 @@ interface PendingChat {
   sentAt: number;
   senderIndex: number;
   receivedBy: number;
+  /** observers that already saw it (a line re-created by a resync is not a second receipt) */
+  seenBy: Set<number>;
   settle(outcome: ChatOutcome): void;
   timer: NodeJS.Timeout;
 }
@@ -176,6 +178,7 @@ export class ChatTracker {
         sentAt: this.now(),
         senderIndex,
         receivedBy: 0,
+        seenBy: new Set(),
         settle: resolve,
         timer: setTimeout(() => {
           if (this.pending.get(seq) !== entry) return;
@@ -200,18 +203,18 @@ export class ChatTracker {
   }
 
   /** Watches an observer's room: each new line of the channel is checked for a marker. */
-  observe(observerIndex: number, room: Room): void {
+  observe(observerIndex: number, room: Pick<Room, "onStateChange" | "onLeave">): void {
     this.observers.add(observerIndex);
     this.observersEver++;
     const seen = new WeakSet<object>();
     room.onStateChange((state: any) => {
       const messages = channelMessages(state, this.channel);
       if (!messages) return;
-      // new lines are appended: walk back from the end until a line already seen
-      for (let i = messages.length - 1; i >= 0; i--) {
+      // The room keeps lines in id order, so a line whose event overtook an older one is
+      // spliced in the middle, not appended: check every line (at most CHAT_RECENT_MESSAGES).
+      for (let i = 0; i < messages.length; i++) {
         const line = messages[i];
-        if (!line || typeof line !== "object") continue;
-        if (seen.has(line)) break;
+        if (!line || typeof line !== "object" || seen.has(line)) continue;
         seen.add(line);
         if (typeof line.content === "string") this.receive(observerIndex, line.content);
       }
@@ -223,7 +226,8 @@ export class ChatTracker {
     const match = CHAT_MARKER.exec(content);
     if (!match || match[1] !== this.runId) return;
     const entry = this.pending.get(Number(match[2]));
-    if (!entry || observerIndex === entry.senderIndex) return;
+    if (!entry || observerIndex === entry.senderIndex || entry.seenBy.has(observerIndex)) return;
+    entry.seenBy.add(observerIndex);
     this.fanout.record(this.now() - entry.sentAt);
     this.receipts++;
     entry.receivedBy++;

@@ -65,6 +65,8 @@ export interface LoadTestReport {
     serverErrors5xx: number;
     statuses: Record<string, number>;
     dispatchLagMs: LatencySummary;
+    /** requests re-sent once because a reused keep-alive socket was reset (the server's idle time-out racing reuse) */
+    staleSocketRetries: number;
   };
   actions: Record<string, { count: number; ok: number; errors: number; throughputPerSec: number; turnsConsumed: number; latencyMs: LatencySummary }>;
   errors: ErrorCount[];
@@ -160,7 +162,7 @@ export function renderText(report: LoadTestReport): string {
     const l = a.latencyMs;
     lines.push(`  ${padEnd(name, 16)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
   }
-  lines.push(`  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; statuses ${Object.entries(t.statuses).map(([k, v]) => `${k}:${v}`).join(" ")}`);
+  lines.push(`  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; stale keep-alive retries ${t.staleSocketRetries}; statuses ${Object.entries(t.statuses).map(([k, v]) => `${k}:${v}`).join(" ")}`);
   if (report.errors.length) {
     lines.push("Errors by action, status and message:");
     for (const e of report.errors.slice(0, 15)) lines.push(`  ${pad(e.count, 6)}  ${e.action} ${e.status} ${e.message}`);

@@ -262,6 +262,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       actionWindowSec: (actionEnd - actionStart) / 1000,
       serverSamples: sampler.samplesFrom(actionStart),
       loadAverage: { start: round(loadAtStart), end: round(os.loadavg()[0]!) },
+      staleSocketRetries: http.staleSocketRetries,
       tester: { cpuPercent: testerCpuPercent, rssMiB: round(process.memoryUsage().rss / 1048576, 1) },
       before,
       after,
@@ -360,6 +361,7 @@ interface ReportInput {
   actionWindowSec: number;
   serverSamples: ServerSample[];
   tester: LoadTestReport["tester"];
+  staleSocketRetries: number;
   loadAverage: LoadTestReport["machine"]["loadAverage"];
   before: MetricSample[] | undefined;
   after: MetricSample[] | undefined;
@@ -500,6 +502,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       serverErrors5xx,
       statuses,
       dispatchLagMs: stats.dispatchLag.summary(),
+      staleSocketRetries: input.staleSocketRetries,
     },
     actions,
     errors,
