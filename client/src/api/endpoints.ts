@@ -1,3 +1,4 @@
+import { STARTING_RESOURCES } from "@game/schema/rules";
 import { ApiError, apiRequest } from "./http";
 import { mapCountry, type Country, type CountryJson } from "./country";
 import {
@@ -39,20 +40,11 @@ export const INVALID_RESPONSE_FORMAT = "Invalid response format";
 export const COUNTRY_LOAD_TIMEOUT_MS = 10_000;
 export const COUNTRY_TIMEOUT_MESSAGE = "Country data fetch timeout";
 
-/** Starting resources sent with registration (spec: fixed table). */
-export const REGISTRATION_STARTING_RESOURCES = {
-  cash: 100000,
-  food: 10000,
-  oil: 100,
-  land: 100,
-  population: 1000,
-  troops: 100,
-  jets: 0,
-  turrets: 100,
-  tanks: 10,
-  spies: 0,
-  turns: 100,
-} as const;
+/**
+ * Starting resources sent with registration (spec: fixed table). The server ignores them and
+ * uses the same shared table; sending them keeps the spec's payload shape.
+ */
+export const REGISTRATION_STARTING_RESOURCES = STARTING_RESOURCES;
 
 export interface AuthResult {
   token: string;

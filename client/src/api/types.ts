@@ -1,20 +1,9 @@
 /** Response shapes of the REST calls the client makes (server contract). */
 
-/** The user as /auth/login, /auth/register and /user/me answer it. */
-export interface UserJson {
-  id: number;
-  username: string;
-  email: string;
-  hasCountry?: boolean;
-  countryId?: number | null;
-  countryName?: string | null;
-  government?: string | null;
-  country?: { id: number; name: string; government: string } | null;
-  createdAt?: string;
-  lastLogin?: string | null;
-  isActive?: boolean;
-  tutorialCompleted?: boolean;
-}
+import type { ActionResultJson, EconomicEffectsJson, ResearchResultJson, TurnResultJson, UserJson } from "@game/schema/api";
+
+/** The user as /auth/login, /auth/register and /user/me answer it (the shared contract). */
+export type { UserJson };
 
 /** The user as the client keeps it (spec: User as mapped by the client). */
 export interface User {
@@ -47,54 +36,20 @@ export function mapUser(json: UserJson): User {
     createdAt: json.createdAt ?? null,
     lastLogin: json.lastLogin ?? null,
     isActive: true,
+    // absent only from servers older than the field: treat as done rather than replay the tutorial
     tutorialCompleted: json.tutorialCompleted ?? true,
   };
 }
 
-export type ActionIcon = "checkmark" | "trending-down" | "zap" | "trending-up";
-
-export interface ActionResult {
-  id: string;
-  title: string;
-  description: string;
-  icon: ActionIcon;
-  details: string[];
-}
-
-export interface EconomicEffects {
-  taxRevenue: number;
-  expenses: number;
-  netCashChange: number;
-  foodProduced: number;
-  foodConsumed: number;
-  netFoodChange: number;
-  oilProduced: number;
-  oilConsumed: number;
-  netOilChange: number;
-  populationChange: number;
-  maintenanceCosts: number;
-  productionBonus: number;
-}
-
-export interface ResearchResult {
-  id: string;
-  researchType: string;
-  pointsGained: number;
-  description: string;
-  levelUp: boolean;
-}
-
-export interface TurnResult {
-  id: string;
-  timestamp: string;
-  actionType: string;
-  turnsConsumed: number;
-  turnsRemaining: number;
-  actionResults: ActionResult[];
-  economicEffects: EconomicEffects;
-  researchResults: ResearchResult[];
-  militaryProduced?: { troops: number; jets: number; tanks: number; turrets: number };
-}
+export type ActionIcon = ActionResultJson["icon"];
+export type ActionResult = ActionResultJson;
+export type EconomicEffects = EconomicEffectsJson;
+export type ResearchResult = ResearchResultJson;
+/** A turn result as the client keeps it: the server's, with militaryProduced optional for old records. */
+export type TurnResult = Omit<TurnResultJson, "militaryProduced" | "researchPointsGained"> & {
+  militaryProduced?: TurnResultJson["militaryProduced"];
+  researchPointsGained?: number;
+};
 
 const EFFECT_KEYS: (keyof EconomicEffects)[] = [
   "taxRevenue",
