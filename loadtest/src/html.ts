@@ -171,7 +171,10 @@ export function renderHtml(report: LoadTestReport): string {
     `<h2>Actions</h2>`,
     table(
       ["action", "mix %", "count", "ok", "errors", "per s", "turns", "p50 ms", "p95 ms", "p99 ms", "max ms"],
-      Object.entries(report.actions).map(([name, a]) => [name, o.mixPercent[name] ?? 0, a.count, a.ok, a.errors, a.throughputPerSec, a.turnsConsumed, ...lat(a.latencyMs)]),
+      [
+        ...Object.entries(report.actions).map(([name, a]) => [name, o.mixPercent[name] ?? 0, a.count, a.ok, a.errors, a.throughputPerSec, a.turnsConsumed, ...lat(a.latencyMs)]),
+        ["all", 100, t.completed, t.ok, t.errors, t.achievedRate, report.consistency.turnsConsumedByTester, ...lat(t.latencyMs)],
+      ],
     ),
     `<p class="note">Latency runs from the moment an action was due (open-loop schedule) to its answer; chat runs to the first other client seeing the line. Generator lag p99 ${t.dispatchLagMs.p99} ms.</p>`,
     ...charts.map((c) => `<div class="chart">${c}</div>`),

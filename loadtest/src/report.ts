@@ -64,6 +64,8 @@ export interface LoadTestReport {
     /** responses with a 5xx status */
     serverErrors5xx: number;
     statuses: Record<string, number>;
+    /** every action together, from its scheduled time */
+    latencyMs: LatencySummary;
     dispatchLagMs: LatencySummary;
     /** requests re-sent once because a reused keep-alive socket was reset (the server's idle time-out racing reuse) */
     staleSocketRetries: number;
@@ -158,7 +160,7 @@ export function renderText(report: LoadTestReport): string {
       `${fmt(t.achievedRate)}/s achieved (${fmt(t.okRate)}/s ok); 5xx: ${t.serverErrors5xx}`,
   );
   lines.push(`  ${padEnd("action", 16)}${pad("count", 7)}${pad("ok", 7)}${pad("err", 6)}${pad("/s", 7)}${pad("p50 ms", 10)}${pad("p95 ms", 10)}${pad("p99 ms", 10)}${pad("max ms", 10)}`);
-  for (const [name, a] of Object.entries(report.actions)) {
+  for (const [name, a] of [...Object.entries(report.actions), ["all", { ...t, count: t.completed, throughputPerSec: t.achievedRate, latencyMs: t.latencyMs }] as const]) {
     const l = a.latencyMs;
     lines.push(`  ${padEnd(name, 16)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
   }

@@ -501,6 +501,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       okRate: round(stats.ok / duration),
       serverErrors5xx,
       statuses,
+      latencyMs: stats.latency.summary(),
       dispatchLagMs: stats.dispatchLag.summary(),
       staleSocketRetries: input.staleSocketRetries,
     },

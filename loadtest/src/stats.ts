@@ -38,6 +38,8 @@ export class RunStats {
   /** REST answers during the action phase, "METHOD route status" -> count */
   readonly requests = new Map<string, number>();
   readonly timeline: TimelineBucket[] = [];
+  /** latency of every action together */
+  readonly latency = new LatencyRecorder();
   /** how late the generator issued calls (event-loop lag of the tester itself) */
   readonly dispatchLag = new LatencyRecorder();
   issued = 0;
@@ -79,6 +81,7 @@ export class RunStats {
     this.completed++;
     const stats = this.actionStats(action);
     stats.latency.record(latencyMs);
+    this.latency.record(latencyMs);
     const bucket = this.bucket(completedAt);
     bucket.latency.record(latencyMs);
     let per = bucket.perAction.get(action);
