@@ -20,6 +20,9 @@ import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 
+/** Idle keep-alive time of HTTP connections, milliseconds. */
+const HTTP_KEEP_ALIVE_MS = 65_000;
+
 /** A running game server process: HTTP API, WebSocket rooms and background work on one port. */
 export interface GameServer {
   ctx: ServiceContext;
@@ -79,6 +82,10 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     routers: [healthRoutes(database, redis), ...(options.extras?.routers ?? [])],
   });
   const httpServer = http.createServer(app);
+  // Node closes idle keep-alive sockets after 5 s, racing clients that reuse them (the load
+  // tester saw ECONNRESET). Keep them longer than typical client and proxy idle time-outs.
+  httpServer.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
+  httpServer.headersTimeout = HTTP_KEEP_ALIVE_MS + 1_000;
   const transport = new WebSocketTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
   const gameServer = new Server({
     transport,
@@ -109,6 +116,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         await background.stop();
         stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
+        httpServer.closeIdleConnections();
         await new Promise<void>((resolve) => httpServer.close(() => resolve()));
         redis?.disconnect();
         await database.close();
