@@ -36,7 +36,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 }
 
 describe(`rankings at ${COUNTRIES.toLocaleString("en")} countries`, () => {
-  it("reads the top 100 through countries_networth_rank, in a few milliseconds", async () => {
+  it("reads the top 100 through countries_networth_rank, in a few milliseconds", async ({ annotate }) => {
     const { rows } = await pool.query(`EXPLAIN (FORMAT JSON) ${TOP_BY_NETWORTH_SQL.replace("$1", "100")}`);
     const plan = JSON.stringify(rows[0]["QUERY PLAN"]);
     expect(plan).toContain("countries_networth_rank");
@@ -52,22 +52,22 @@ describe(`rankings at ${COUNTRIES.toLocaleString("en")} countries`, () => {
     const top = await topByNetworth(pool, 100);
     expect(top).toHaveLength(100);
     expect(top.map((r) => r.networth)).toEqual([...top.map((r) => r.networth)].sort((x, y) => y - x));
-    console.info(`top 100 of ${COUNTRIES}: median ${median.toFixed(2)} ms`);
+    await annotate(`top 100 of ${COUNTRIES}: median ${median.toFixed(2)} ms`);
   });
 
-  it("ranks the last country with the same order as the top list", async () => {
+  it("ranks the last country with the same order as the top list", async ({ annotate }) => {
     const { rows } = await pool.query("SELECT id FROM countries WHERE networth > 0 ORDER BY networth ASC, id DESC LIMIT 1");
     const { ms, value } = await timed(() => rankedCountry(pool, rows[0].id));
     const { rows: count } = await pool.query("SELECT count(*)::int AS n FROM countries WHERE networth > 0");
     expect(value!.rank).toBe(count[0].n);
-    console.info(`rank of the last of ${count[0].n}: ${ms.toFixed(2)} ms`);
+    await annotate(`rank of the last of ${count[0].n}: ${ms.toFixed(2)} ms`);
     expect(ms).toBeLessThan(500);
   });
 
-  it("takes the daily snapshot once", async () => {
+  it("takes the daily snapshot once", async ({ annotate }) => {
     const first = await timed(() => ensureDailySnapshot(pool));
     expect(first.value).toBe(true);
     expect(await ensureDailySnapshot(pool)).toBe(false);
-    console.info(`daily snapshot of ${COUNTRIES}: ${first.ms.toFixed(0)} ms`);
+    await annotate(`daily snapshot of ${COUNTRIES}: ${first.ms.toFixed(0)} ms`);
   });
 });

@@ -109,7 +109,10 @@ describe("two server processes, one Redis, one Postgres", () => {
     await eventually(() => lastMessage(c1)?.content === "hello from process two", "process one's client to see it");
     c1.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process one" });
     await eventually(() => lastMessage(c2)?.content === "hello from process one", "process two's client to see it");
-    for (const c of [c1, c2]) expect(c.json().channels.general.messages.map((m: any) => m.content)).toEqual(["hello from process two", "hello from process one"]);
+    for (const c of [c1, c2]) {
+      await eventually(() => c.json().channels.general.messages.length === 2, "both messages on each process");
+      expect(c.json().channels.general.messages.map((m: any) => m.content)).toEqual(["hello from process two", "hello from process one"]);
+    }
 
     // Presence crosses processes.
     await eventually(() => c1.json().onlineUsers[String(p2.user.id)] && c2.json().onlineUsers[String(p1.user.id)], "each to see the other online");

@@ -79,7 +79,13 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     if (!member) throw new ServerError(403, "You have no country");
     const summary = (await loadCountrySummaries(this.ctx, [member.countryId])).get(member.countryId)!;
     this.sync.addClient(client, member, summary);
-    await joinWorld(this.ctx, { sessionId: client.sessionId, roomId: this.roomId, member });
+    try {
+      await joinWorld(this.ctx, { sessionId: client.sessionId, roomId: this.roomId, member });
+    } catch (err) {
+      // The join fails and onLeave never runs for it: take the summary back out.
+      this.sync.removeClient(client);
+      throw err;
+    }
   }
 
   /** An unexpected disconnect keeps the seat and summary; onLeave runs if the client does not return in time. */

@@ -47,7 +47,7 @@ export type WorldClient = Client<{ userData: WorldClientData; auth: { userId: nu
 export interface WorldHost {
   state: WorldState;
   roomId: string;
-  clients: Iterable<WorldClient>;
+  clients: Iterable<WorldClient> & { get(sessionId: string): WorldClient | undefined };
 }
 
 /**
@@ -185,7 +185,7 @@ export class WorldSync {
   private applyCountry(summary: CountrySummary): void {
     for (const sessionId of this.sessionsByCountry.get(summary.countryId) ?? []) {
       const entry = this.state.countries.get(sessionId);
-      const client = [...this.host.clients].find((c) => c.sessionId === sessionId);
+      const client = this.host.clients.get(sessionId);
       if (entry && client) this.applySummary(client, entry, summary);
     }
     const userId = this.onlineCountry(summary.countryId);
