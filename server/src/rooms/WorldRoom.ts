@@ -52,6 +52,9 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
   private log!: Logger;
   private unsubscribe: (() => void) | undefined;
 
+  /** The last queued request of each client (requests of one client run one after another). */
+  private readonly pending = new WeakMap<WorldClient, Promise<void>>();
+
   private get ctx(): ServiceContext {
     return (this.constructor as typeof WorldRoom).ctx;
   }
@@ -108,15 +111,24 @@ export class WorldRoom extends Room<{ state: WorldState; client: WorldClient }> 
     this.log?.error({ err, methodName }, "world room error");
   }
 
-  /** Runs a client's request; a refusal or failure becomes an "error" message to that client only. */
-  private async answer(client: WorldClient, fallback: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (err) {
-      if (err instanceof AppError) return this.refuse(client, { code: err.code, message: err.message });
-      this.log.error({ err, sessionId: client.sessionId }, "room message failed");
-      this.refuse(client, { code: ROOM_ERROR_CODES.server, message: fallback });
-    }
+  /**
+   * Runs a client's request after that client's earlier ones, so two quick messages are stored
+   * and answered in the order they were sent; a refusal or failure becomes an "error" message to
+   * that client only.
+   */
+  private answer(client: WorldClient, fallback: string, work: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      try {
+        await work();
+      } catch (err) {
+        if (err instanceof AppError) return this.refuse(client, { code: err.code, message: err.message });
+        this.log.error({ err, sessionId: client.sessionId }, "room message failed");
+        this.refuse(client, { code: ROOM_ERROR_CODES.server, message: fallback });
+      }
+    };
+    const next = (this.pending.get(client) ?? Promise.resolve()).then(run);
+    this.pending.set(client, next);
+    return next;
   }
 
   private refuse(client: WorldClient, error: RoomErrorPayload): void {
