@@ -12,3 +12,5 @@ export * from "./buildings.js";
 export * from "./research.js";
 export * from "./military.js";
 export * from "./economy.js";
+export * from "./chat.js";
+export * from "./ranking.js";
