@@ -22,6 +22,7 @@ import {
   computeResearchStatus,
   BUILDING_TYPES,
   GOVERNMENT_LIST,
+  type CountryState,
 } from "@game/schema/rules";
 import { rowToState } from "../db/countries.js";
 import { listTurnResults } from "../db/turnResults.js";
@@ -157,44 +158,29 @@ export function economyRoutes(ctx: ServiceContext): Router {
 
   // --- read models (own country only: they reveal private numbers) --------------------
 
-  router.get(
-    "/buildings/costs/:countryId",
-    route("Failed to get building costs", async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      const { country } = await authorizeCountry(ctx, req, countryId);
-      return { data: computeBuildingCosts(rowToState(country)) };
-    }),
-  );
+  /** GET path/:countryId answering `read(state)` of the caller's own country (403 otherwise). */
+  const ownCountryRead = (path: string, fallback: string, read: (state: CountryState) => object) =>
+    router.get(
+      `${path}/:countryId`,
+      route(fallback, async (req) => {
+        const { countryId } = parse(countryParams, req.params);
+        const { country } = await authorizeCountry(ctx, req, countryId);
+        return read(rowToState(country));
+      }),
+    );
 
-  router.get(
-    "/buildings/production/:countryId",
-    route("Failed to get building production data", async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      const { country } = await authorizeCountry(ctx, req, countryId);
-      const state = rowToState(country);
-      const currentBuildings = Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]]));
-      return { data: { productionRates: computeBuildingProductionRates(state), currentBuildings } };
-    }),
-  );
-
-  router.get(
-    "/production/status/:countryId",
-    route("Failed to get production status", async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      const { country } = await authorizeCountry(ctx, req, countryId);
-      const state = rowToState(country);
-      return { productionPerTurn: computeProductionPerTurn(state), allocation: state.unitAllocation };
-    }),
-  );
-
-  router.get(
-    "/research/status/:countryId",
-    route("Failed to get research status", async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      const { country } = await authorizeCountry(ctx, req, countryId);
-      return { data: computeResearchStatus(rowToState(country)) };
-    }),
-  );
+  ownCountryRead("/buildings/costs", "Failed to get building costs", (state) => ({ data: computeBuildingCosts(state) }));
+  ownCountryRead("/buildings/production", "Failed to get building production data", (state) => ({
+    data: {
+      productionRates: computeBuildingProductionRates(state),
+      currentBuildings: Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]])),
+    },
+  }));
+  ownCountryRead("/production/status", "Failed to get production status", (state) => ({
+    productionPerTurn: computeProductionPerTurn(state),
+    allocation: state.unitAllocation,
+  }));
+  ownCountryRead("/research/status", "Failed to get research status", (state) => ({ data: computeResearchStatus(state) }));
 
   router.get(
     "/governments",
