@@ -108,16 +108,8 @@ export function normalizeTurnResult(raw: unknown): TurnResult {
   };
 }
 
-/** GET /production/status/:countryId */
-export interface ProductionPerTurn {
-  cash: number;
-  food: number;
-  oil: number;
-  troops: number;
-  jets: number;
-  tanks: number;
-  turrets: number;
-}
+/** GET /production/status/:countryId: the rules' net flows of one turn. */
+export type { ProductionPerTurn } from "@game/schema/rules";
 
 /** GET /buildings/production/:countryId -> data */
 export interface BuildingProduction {

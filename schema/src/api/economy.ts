@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BUILDING_TYPES, GOVERNMENT_TYPES } from "../rules/country.js";
 import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
+import type { EconomicEffects } from "../rules/economy.js";
 import { idSchema } from "./common.js";
 
 /** A whole number field: the rules then check its range and answer with the spec's message. */
@@ -105,21 +106,22 @@ export interface ResearchResultJson {
   levelUp: boolean;
 }
 
-/** The spec's economicEffects (every field defaults to 0). */
-export interface EconomicEffectsJson {
-  taxRevenue: number;
-  expenses: number;
-  netCashChange: number;
-  foodProduced: number;
-  foodConsumed: number;
-  netFoodChange: number;
-  oilProduced: number;
-  oilConsumed: number;
-  netOilChange: number;
-  populationChange: number;
-  maintenanceCosts: number;
-  productionBonus: number;
-}
+/** The spec's economicEffects (every field defaults to 0): those fields of the rules' effects. */
+export type EconomicEffectsJson = Pick<
+  EconomicEffects,
+  | "taxRevenue"
+  | "expenses"
+  | "netCashChange"
+  | "foodProduced"
+  | "foodConsumed"
+  | "netFoodChange"
+  | "oilProduced"
+  | "oilConsumed"
+  | "netOilChange"
+  | "populationChange"
+  | "maintenanceCosts"
+  | "productionBonus"
+>;
 
 /** The turn result of the spec, answered by every turn-spending action and kept in history. */
 export interface TurnResultJson {
