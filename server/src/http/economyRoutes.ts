@@ -35,6 +35,7 @@ import {
   generateResearch,
   processProduction,
   setUnitAllocation,
+  type ActionResult,
 } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
@@ -52,90 +53,86 @@ export function economyRoutes(ctx: ServiceContext): Router {
 
   // --- actions ---------------------------------------------------------------------------
 
-  router.post(
-    "/exploration/explore",
-    route("Exploration failed", async (req) => {
-      const body = parse(exploreRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await exploreLand(ctx, claims.userId, body.countryId, body.turnsToSpend);
-      return { turnsUsed: body.turnsToSpend, production: result.turnResult!.economicEffects, ...result.extra, turnResult: result.turnResult, country: result.country };
-    }),
+  /**
+   * POST path: parses the body with `schema`, answers 403 unless body.countryId is the
+   * caller's own country, then runs the action as the caller.
+   */
+  const countryAction = <S extends z.ZodType<{ countryId: number }>>(
+    path: string,
+    fallback: string,
+    schema: S,
+    act: (userId: number, body: z.output<S>) => Promise<object>,
+  ) =>
+    router.post(
+      path,
+      route(fallback, async (req) => {
+        const body = parse(schema, req.body);
+        const { claims } = await authorizeCountry(ctx, req, body.countryId);
+        return act(claims.userId, body);
+      }),
+    );
+
+  /** What every turn-spending answer carries besides its own fields. */
+  const spent = (turnsUsed: number, result: ActionResult<unknown>) => ({
+    turnsUsed,
+    production: result.turnResult!.economicEffects,
+    turnResult: result.turnResult,
+    country: result.country,
+  });
+
+  countryAction("/exploration/explore", "Exploration failed", exploreRequestSchema, async (userId, body) => {
+    const result = await exploreLand(ctx, userId, body.countryId, body.turnsToSpend);
+    return { ...spent(body.turnsToSpend, result), ...result.extra };
+  });
+
+  countryAction("/turns/consume", "Exploration failed", consumeTurnsRequestSchema, async (userId, body) => {
+    const result =
+      body.actionType === "exploration"
+        ? await exploreLand(ctx, userId, body.countryId, body.quantity)
+        : await processProduction(ctx, userId, body.countryId, body.quantity, body.actionType);
+    return { ...spent(body.quantity, result), ...(result.extra ?? {}) };
+  });
+
+  countryAction("/buildings/construct", "Building construction failed", constructRequestSchema, async (userId, body) => {
+    const result = await constructBuildings(ctx, userId, body.countryId, { [body.buildingType]: body.quantity });
+    return { ...result.extra, turnResult: result.turnResult, country: result.country };
+  });
+
+  countryAction("/buildings/construct-batch", "Building construction failed", constructBatchRequestSchema, async (userId, body) => {
+    const result = await constructBuildings(ctx, userId, body.countryId, body.orders);
+    return { ...result.extra, turnResult: result.turnResult, country: result.country };
+  });
+
+  countryAction("/production/process", "Failed to process production", processProductionRequestSchema, async (userId, body) =>
+    spent(body.turnsToProcess, await processProduction(ctx, userId, body.countryId, body.turnsToProcess)),
   );
 
-  router.post(
-    "/turns/consume",
-    route("Exploration failed", async (req) => {
-      const body = parse(consumeTurnsRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result =
-        body.actionType === "exploration"
-          ? await exploreLand(ctx, claims.userId, body.countryId, body.quantity)
-          : await processProduction(ctx, claims.userId, body.countryId, body.quantity, body.actionType);
-      return { turnsUsed: body.quantity, production: result.turnResult!.economicEffects, ...(result.extra ?? {}), turnResult: result.turnResult, country: result.country };
-    }),
-  );
+  countryAction("/production/allocation", "Failed to update production allocation", unitAllocationRequestSchema, async (userId, body) => {
+    const { countryId, ...allocation } = body;
+    const result = await setUnitAllocation(ctx, userId, countryId, allocation as Parameters<typeof setUnitAllocation>[3]);
+    return { allocation: result.country.unit_allocation, country: result.country };
+  });
 
-  router.post(
-    "/buildings/construct",
-    route("Building construction failed", async (req) => {
-      const body = parse(constructRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await constructBuildings(ctx, claims.userId, body.countryId, { [body.buildingType]: body.quantity });
-      return { ...result.extra, turnResult: result.turnResult, country: result.country };
-    }),
-  );
+  countryAction("/research/generate", "Research generation failed", researchGenerateRequestSchema, async (userId, body) => {
+    const result = await generateResearch(ctx, userId, body.countryId);
+    return {
+      data: { pointsGenerated: result.turnResult!.researchPointsGained, researchPoints: Number(result.country.research_points) },
+      turnResult: result.turnResult,
+      country: result.country,
+    };
+  });
 
-  router.post(
-    "/buildings/construct-batch",
-    route("Building construction failed", async (req) => {
-      const body = parse(constructBatchRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await constructBuildings(ctx, claims.userId, body.countryId, body.orders);
-      return { ...result.extra, turnResult: result.turnResult, country: result.country };
-    }),
-  );
+  countryAction("/research/allocate", "Research allocation failed", researchAllocateRequestSchema, async (userId, body) => {
+    const result = await allocateResearch(ctx, userId, body.countryId, body.allocations);
+    return { data: { results: result.extra.results }, turnResult: result.turnResult, country: result.country };
+  });
 
-  router.post(
-    "/production/process",
-    route("Failed to process production", async (req) => {
-      const body = parse(processProductionRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await processProduction(ctx, claims.userId, body.countryId, body.turnsToProcess);
-      return { turnsUsed: body.turnsToProcess, production: result.turnResult!.economicEffects, turnResult: result.turnResult, country: result.country };
-    }),
-  );
+  countryAction("/turns/convert-stored", "Failed to convert stored turns", convertStoredTurnsRequestSchema, async (userId, body) => {
+    const result = await convertStoredTurns(ctx, userId, body.countryId, body.quantity);
+    return { turns: result.country.turns, storedTurns: result.country.stored_turns, country: result.country };
+  });
 
-  router.post(
-    "/production/allocation",
-    route("Failed to update production allocation", async (req) => {
-      const body = parse(unitAllocationRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const { countryId, ...allocation } = body;
-      const result = await setUnitAllocation(ctx, claims.userId, countryId, allocation as Parameters<typeof setUnitAllocation>[3]);
-      return { allocation: result.country.unit_allocation, country: result.country };
-    }),
-  );
-
-  router.post(
-    "/research/generate",
-    route("Research generation failed", async (req) => {
-      const body = parse(researchGenerateRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await generateResearch(ctx, claims.userId, body.countryId);
-      return { data: { pointsGenerated: result.turnResult!.researchPointsGained, researchPoints: Number(result.country.research_points) }, turnResult: result.turnResult, country: result.country };
-    }),
-  );
-
-  router.post(
-    "/research/allocate",
-    route("Research allocation failed", async (req) => {
-      const body = parse(researchAllocateRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await allocateResearch(ctx, claims.userId, body.countryId, body.allocations);
-      return { data: { results: result.extra.results }, turnResult: result.turnResult, country: result.country };
-    }),
-  );
-
+  // The spec's change-government payload names no country: it is the caller's own.
   router.post(
     "/country/change-government",
     route("Failed to change government", async (req) => {
@@ -143,16 +140,6 @@ export function economyRoutes(ctx: ServiceContext): Router {
       const { claims, country } = await ownCountry(ctx, req);
       const result = await changeGovernment(ctx, claims.userId, country.id, body.governmentType);
       return { cost: result.extra.cost, turnResult: result.turnResult, country: result.country };
-    }),
-  );
-
-  router.post(
-    "/turns/convert-stored",
-    route("Failed to convert stored turns", async (req) => {
-      const body = parse(convertStoredTurnsRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      const result = await convertStoredTurns(ctx, claims.userId, body.countryId, body.quantity);
-      return { turns: result.country.turns, storedTurns: result.country.stored_turns, country: result.country };
     }),
   );
 
