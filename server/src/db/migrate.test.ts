@@ -9,7 +9,7 @@ describe("migrations", () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    pool = db.pool(4);
   });
   afterAll(async () => {
     await pool.end();

@@ -12,7 +12,7 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = database.pool(2);
   await runMigrations(pool);
   await pool.query(
     `INSERT INTO countries (name, government_type, cash, turns, land, food, oil, population, troops, jets, turrets, tanks, spies, networth, is_ai)

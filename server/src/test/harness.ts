@@ -12,11 +12,22 @@ export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://po
 /** The Redis tests that need one use; each such file takes its own database index. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
+/** A scratch database for one test file. */
+export interface TestDatabase {
+  url: string;
+  /**
+   * A pool on the database, ended by drop(). Its idle clients may be terminated by the drop
+   * itself (57P01), which is expected; any other idle-client error fails loudly.
+   */
+  pool(max?: number): pg.Pool;
+  drop(): Promise<void>;
+}
+
 /**
  * Creates an empty database for one test file and returns its URL and a drop function.
  * Separate databases let test files run in parallel without seeing each other's rows.
  */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `game_test_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
@@ -24,9 +35,20 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   await admin.end();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
+  const pools: pg.Pool[] = [];
   return {
     url: url.toString(),
+    pool(max = 4) {
+      const pool = new pg.Pool({ connectionString: url.toString(), max });
+      pool.on("error", (err: Error & { code?: string }) => {
+        if (err.code !== "57P01") throw err;
+      });
+      pools.push(pool);
+      return pool;
+    },
     async drop() {
+      // A pool the test already ended rejects a second end(): nothing left to close then.
+      await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
       const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -71,7 +71,7 @@ describe("turn tick without Redis (in-process timer)", () => {
   it("catches up the ticks missed while the server was down, each once, on start", async () => {
     const database = await createTestDatabase();
     cleanup.push(() => database.drop());
-    const observer = new pg.Pool({ connectionString: database.url, max: 1 });
+    const observer = database.pool(1);
     cleanup.push(() => observer.end());
 
     const first = await startTestServer({ tickEnabled: true, turnIntervalMs: INTERVAL_MS, databaseUrl: database.url });

@@ -24,7 +24,7 @@ describe("turn tick SQL (real Postgres)", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: database.url, max: 8 });
+    pool = database.pool(8);
     await runMigrations(pool);
   });
   afterAll(async () => {
