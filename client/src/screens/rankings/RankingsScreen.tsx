@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GOVERNMENTS, isGovernmentType } from "@game/schema/rules";
+import type { SeasonStatsJson } from "@game/schema/api";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
 import { useWorld } from "../../realtime/hooks";
@@ -62,16 +63,8 @@ export function rankCountries(
   return shown;
 }
 
-interface SeasonScores {
-  season: string;
-  startDate: string;
-  endDate: string;
-  totalPlayers: number;
-  activeAlliances: number;
-  warsTotal: number;
-  topPlayer: { name: string; networth: number } | null;
-  topAlliance: { name: string; tag: string; networth: number } | null;
-}
+/** What the season card reads of GET /season/scores (the shared answer type). */
+type SeasonScores = Omit<SeasonStatsJson, "scores">;
 
 function useSeasonScores() {
   return useQuery({
