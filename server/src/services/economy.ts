@@ -18,6 +18,7 @@ import {
   performConstruction,
   performExploration,
   performProduction,
+  runEconomyTurns,
   type ConstructionOrder,
   type CountryState,
   type GovernmentType,
@@ -229,7 +230,8 @@ export function changeGovernment(ctx: ServiceContext, userId: number, countryId:
       changed.history.hasUsedFreeGovernmentChange,
       changed.history.governmentChangeCount,
     ]);
-    const run = changed.cost.turns > 0 ? performProduction({ ...changed.next, turns: changed.next.turns + changed.cost.turns }, changed.cost.turns) : { next: changed.next, effects: emptyEffects() };
+    // applyGovernmentChange already spent the turns; the economy runs once for each of them.
+    const run = runEconomyTurns(changed.next, changed.cost.turns);
     const turnResult = buildTurnResult({
       actionType: "government",
       turnsConsumed: changed.cost.turns,
