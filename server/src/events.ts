@@ -1,17 +1,42 @@
 import type { Presence } from "@colyseus/core";
+import type { AllianceRole } from "@game/schema/messages";
 import type { Logger } from "./logger.js";
 
 /**
- * What happened in the world, published after the transaction that caused it committed.
- * Rooms subscribe and project these onto their state; with Redis presence they cross processes.
+ * What happened, published after the transaction that caused it committed, on a topic:
+ * `world` (everyone's rooms), `alliance:{id}` (that alliance's members' rooms) or
+ * `country:{id}` (the rooms that country's player has open). A room subscribes only to the
+ * topics it shows, so an alliance room never wakes for global chat and a player's private
+ * numbers never travel to shards that do not hold that player. Events carry what changed, so
+ * a projection rarely re-reads Postgres. With Redis presence they cross processes.
+ *
+ * Each domain adds its events to the union of the topic they belong to (docs/architecture.md,
+ * "Events").
  */
-export type GameEvent =
-  | { type: "countryChanged"; countryId: number; reason: string }
-  | { type: "tick"; tickNumber: number; nextTickAt: number; turnIntervalMs: number }
-  | { type: "chatMessage"; channelId: string; message: ChatMessageEvent; allianceScope?: number }
-  | { type: "seasonChanged" }
-  | { type: "userOnline"; user: OnlineUserEvent }
-  | { type: "userOffline"; userId: number };
+
+/** A player's own numbers as the world room's private summary shows them (country topic). */
+export interface CountryNumbers {
+  /** the row's updated_at (epoch ms): a projection never replaces numbers with older ones */
+  version: number;
+  name: string;
+  turns: number;
+  storedTurns: number;
+  cash: number;
+  food: number;
+  oil: number;
+  networth: number;
+  population: number;
+  land: number;
+}
+
+/** A country's public face as rankings and the online list show it (world topic). */
+export interface PublicCountryNumbers {
+  countryId: number;
+  name: string;
+  networth: number;
+  land: number;
+  government: string;
+}
 
 /** A persisted global chat message as it is fanned out. */
 export interface ChatMessageEvent {
@@ -27,11 +52,7 @@ export interface ChatMessageEvent {
   mentions: string[];
 }
 
-/**
- * A player who connected to a world room (public fields only). `allianceScope` on a chat
- * message is the alliance its alliance/leadership channel message belongs to (0 or absent:
- * an open channel).
- */
+/** A player who connected to a world room (public fields only). */
 export interface OnlineUserEvent {
   userId: number;
   countryId: number;
@@ -44,47 +65,137 @@ export interface OnlineUserEvent {
   networth: number;
 }
 
-const TOPIC = "game:events";
+/** Events on the `world` topic: public, every world room shard applies them. */
+export type WorldEvent =
+  /** a country's public numbers changed (an action, a battle, a trade): rankings, online list */
+  | { type: "countryRanked"; country: PublicCountryNumbers; reason: string }
+  /** the turn tick applied ticks up to tickNumber */
+  | { type: "tick"; tickNumber: number; nextTickAt: number; turnIntervalMs: number }
+  /** a message on an open global channel */
+  | { type: "chatMessage"; channelId: string; message: ChatMessageEvent }
+  | { type: "seasonChanged" }
+  | { type: "userOnline"; user: OnlineUserEvent }
+  | { type: "userOffline"; userId: number };
 
-export type GameEventListener = (event: GameEvent) => void;
+/** Events on `country:{id}`: one player's private news, for the rooms that player has open. */
+export type CountryEvent =
+  /** the country's own numbers after an action, with what caused it */
+  | { type: "countryChanged"; countryId: number; reason: string; numbers: CountryNumbers }
+  /** the player's /ignore list changed */
+  | { type: "ignoreListChanged"; userId: number; ignoredUserIds: number[] }
+  /** the country joined, left or changed role in an alliance */
+  | { type: "membershipChanged"; countryId: number; allianceId: number | null; allianceRole: AllianceRole | null };
 
-export interface EventBus {
-  publish(event: GameEvent): void;
-  /** @returns a function that unsubscribes */
-  subscribe(listener: GameEventListener): () => void;
+/** Events on `alliance:{id}`: for that alliance's members only. */
+export type AllianceEvent =
+  /** a message of the alliance's global `alliance` or `leadership` channel */
+  | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent };
+
+/** Any event, for code that handles several topics. */
+export type GameEvent = WorldEvent | CountryEvent | AllianceEvent;
+
+/**
+ * A topic and the events it carries. Build them with the functions below; the phantom type
+ * makes `publish(allianceTopic(3), aWorldEvent)` a compile error.
+ */
+export interface EventTopic<E extends GameEvent> {
+  readonly name: string;
+  /** type-level only: the events of this topic */
+  readonly __events?: E;
 }
 
-/** Event bus on Colyseus presence pub/sub (local in one process, Redis across processes). */
+/** Every world room shard. */
+export const WORLD_TOPIC: EventTopic<WorldEvent> = { name: "world" };
+/** The rooms of one alliance's members. */
+export const allianceTopic = (allianceId: number): EventTopic<AllianceEvent> => ({ name: `alliance:${allianceId}` });
+/** The rooms one country's player has open. */
+export const countryTopic = (countryId: number): EventTopic<CountryEvent> => ({ name: `country:${countryId}` });
+
+/** An event with its topic: what services collect during a transaction and publish after it. */
+export interface TopicEvent<E extends GameEvent = GameEvent> {
+  topic: EventTopic<E>;
+  event: E;
+}
+
+/** Pairs an event with its topic, type-checked. */
+export function on<E extends GameEvent>(topic: EventTopic<E>, event: E): TopicEvent<E> {
+  return { topic, event };
+}
+
+export type EventListener<E extends GameEvent> = (event: E) => void;
+
+export interface EventBus {
+  publish<E extends GameEvent>(topic: EventTopic<E>, event: E): void;
+  /** Publishes each pair in order. */
+  publishAll(events: readonly TopicEvent[]): void;
+  /** @returns a function that unsubscribes this listener */
+  subscribe<E extends GameEvent>(topic: EventTopic<E>, listener: EventListener<E>): () => void;
+  /** Resolves once every current subscription is live (Redis subscribe is asynchronous). */
+  ready(): Promise<void>;
+}
+
+/** Presence channel names carry a prefix so game topics never meet Colyseus' own channels. */
+const CHANNEL_PREFIX = "game:";
+
+/**
+ * Event bus on Colyseus presence pub/sub (local in one process, Redis across processes). One
+ * presence subscription per topic while it has listeners; the last listener leaving
+ * unsubscribes, so a shard holds subscriptions only for the players and alliances it shows.
+ */
 export class PresenceEventBus implements EventBus {
-  private readonly listeners = new Set<GameEventListener>();
-  private subscribed: Promise<unknown> | undefined;
+  private readonly topics = new Map<string, { listeners: Set<EventListener<GameEvent>>; callback: (event: GameEvent) => void; ready: Promise<unknown> }>();
 
   constructor(private readonly presence: Presence, private readonly logger: Logger) {}
 
-  publish(event: GameEvent): void {
-    Promise.resolve(this.presence.publish(TOPIC, event)).catch((err) =>
-      this.logger.error({ err, event: event.type }, "event publish failed"),
+  publish<E extends GameEvent>(topic: EventTopic<E>, event: E): void {
+    Promise.resolve(this.presence.publish(CHANNEL_PREFIX + topic.name, event)).catch((err) =>
+      this.logger.error({ err, topic: topic.name, event: event.type }, "event publish failed"),
     );
   }
 
-  subscribe(listener: GameEventListener): () => void {
-    this.listeners.add(listener);
-    this.subscribed ??= Promise.resolve(
-      this.presence.subscribe(TOPIC, (event: GameEvent) => {
-        for (const l of this.listeners) {
+  publishAll(events: readonly TopicEvent[]): void {
+    for (const { topic, event } of events) this.publish(topic, event);
+  }
+
+  subscribe<E extends GameEvent>(topic: EventTopic<E>, listener: EventListener<E>): () => void {
+    let entry = this.topics.get(topic.name);
+    if (!entry) {
+      const listeners = new Set<EventListener<GameEvent>>();
+      const callback = (event: GameEvent) => {
+        for (const l of [...listeners]) {
           try {
             l(event);
           } catch (err) {
-            this.logger.error({ err, event: event.type }, "event listener failed");
+            this.logger.error({ err, topic: topic.name, event: event.type }, "event listener failed");
           }
         }
-      }),
-    );
-    return () => this.listeners.delete(listener);
+      };
+      const ready = Promise.resolve(this.presence.subscribe(CHANNEL_PREFIX + topic.name, callback)).catch((err) =>
+        this.logger.error({ err, topic: topic.name }, "event subscribe failed"),
+      );
+      entry = { listeners, callback, ready };
+      this.topics.set(topic.name, entry);
+    }
+    const current = entry;
+    current.listeners.add(listener as EventListener<GameEvent>);
+    return () => {
+      current.listeners.delete(listener as EventListener<GameEvent>);
+      if (current.listeners.size === 0 && this.topics.get(topic.name) === current) {
+        this.topics.delete(topic.name);
+        Promise.resolve(this.presence.unsubscribe(CHANNEL_PREFIX + topic.name, current.callback)).catch((err) =>
+          this.logger.error({ err, topic: topic.name }, "event unsubscribe failed"),
+        );
+      }
+    };
   }
 
-  /** Resolves once the presence subscription is live (Redis subscribe is asynchronous). */
+  /** Resolves once every current subscription is live (Redis subscribe is asynchronous). */
   async ready(): Promise<void> {
-    await this.subscribed;
+    await Promise.all([...this.topics.values()].map((t) => t.ready));
+  }
+
+  /** Topics with at least one listener in this process (tests and metrics). */
+  subscribedTopics(): string[] {
+    return [...this.topics.keys()];
   }
 }

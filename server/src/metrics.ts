@@ -88,6 +88,7 @@ export class GameMetrics {
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process");
   readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out");
   readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason");
+  readonly roomMessageDuration = new Histogram("room_message_duration_seconds", "Room messages handled, by room, type and outcome", LATENCY_BUCKETS);
   private readonly gauges: Gauge[] = [];
 
   constructor() {
@@ -116,6 +117,7 @@ export class GameMetrics {
         this.ticks,
         this.chatMessages,
         this.roomMessagesRejected,
+        this.roomMessageDuration,
         ...this.gauges,
       ]
         .map((m) => m.render())

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
+import { ROOM_ERROR_MESSAGE } from "./room.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
 export const WORLD_ROOM = "world";
@@ -16,7 +17,7 @@ export const WorldMessage = {
    */
   chatMessage: "chatMessage",
   /** server -> that client only: a refused message ({@link RoomErrorPayload}) */
-  error: "error",
+  error: ROOM_ERROR_MESSAGE,
 } as const;
 export type WorldMessageName = (typeof WorldMessage)[keyof typeof WorldMessage];
 
@@ -49,12 +50,6 @@ export const chatCommandReplySchema = z.object({
 });
 export type ChatCommandReply = z.infer<typeof chatCommandReplySchema>;
 
-/** A refused room message: a namespaced code ("chat/rate_limited") and a message for people. */
-export const roomErrorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-});
-export type RoomErrorPayload = z.infer<typeof roomErrorSchema>;
 
 /** A chat message as REST answers it and as the "chatMessage" room message carries it. */
 export interface ChatMessagePayload {
@@ -75,9 +70,3 @@ export interface ChatMessagePayload {
   mentions: string[];
 }
 
-/** Codes of the "error" room message, besides the rule codes of the chat rules. */
-export const ROOM_ERROR_CODES = {
-  invalidMessage: "message/invalid",
-  unknownMessage: "message/unknown",
-  server: "server/error",
-} as const;

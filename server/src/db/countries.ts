@@ -1,149 +1,67 @@
+import {
+  COUNTRY_FIELDS,
+  type CountryField,
+  type CountryFieldsRow,
+  type OwnCountryJson,
+  type PublicCountryJson,
+} from "@game/schema/api";
 import type { CountryState, GovernmentType } from "@game/schema/rules";
 import { computeNetworth } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
 
-/** A countries row as pg returns it (bigint parsed to number in pool.ts). */
-export interface CountryRow {
-  id: number;
-  user_id: number | null;
-  name: string;
-  government_type: GovernmentType;
-  has_used_free_government_change: boolean;
-  government_change_count: number;
-  cash: number;
-  networth: number;
-  turns: number;
-  stored_turns: number;
-  land: number;
-  food: number;
-  oil: number;
-  population: number;
-  troops: number;
-  jets: number;
-  turrets: number;
-  tanks: number;
-  spies: number;
-  missiles: number;
-  farms: number;
-  residential_areas: number;
-  industrial_complexes: number;
-  research_labs: number;
-  construction_sites: number;
-  military_bases: number;
-  oil_rigs: number;
-  enterprise_zones: number;
-  agricultural_tech: number;
-  business_tech: number;
-  military_tech: number;
-  industrial_tech: number;
-  spy_tech: number;
-  medical_tech: number;
-  residential_tech: number;
-  warfare_tech: number;
-  military_strategy_tech: number;
-  weapons_tech: number;
-  sdi_tech: number;
-  research_points: number;
-  alloc_troops: number;
-  alloc_jets: number;
-  alloc_turrets: number;
-  alloc_tanks: number;
-  victories: number;
-  defeats: number;
-  total_battles: number;
-  total_land_captured: number;
-  combat_efficiency: number;
-  war_expenses: number;
-  is_ai: boolean;
-  is_eliminated: boolean;
-  alliance_id: number | null;
-  gdi_protection: boolean;
-  tutorial_completed: boolean;
-  created_at: Date;
-  updated_at: Date;
-  last_active: Date;
+export type { OwnCountryJson, PublicCountryJson };
+
+/**
+ * A countries row as pg returns it (bigint parsed to number in pool.ts). Its columns come
+ * from schema's COUNTRY_FIELDS, the one description of the country.
+ */
+export type CountryRow = Omit<CountryFieldsRow, "government_type"> & { government_type: GovernmentType };
+
+/** Fields the rules keep in CountryState, with their path split once. */
+const STATE_FIELDS = COUNTRY_FIELDS.filter((field) => field.state !== undefined).map((field) => ({
+  column: field.key,
+  path: field.state!.split("."),
+}));
+
+/** Columns a state write sets: every state field, then networth (recomputed on each write). */
+const STATE_COLUMNS = [...STATE_FIELDS.map((field) => field.column), "networth"];
+
+/** The comma-separated column list of the table, for SELECTs that need whole rows. */
+export const COUNTRY_COLUMNS = COUNTRY_FIELDS.map((field) => field.key).join(", ");
+
+function readPath(source: object, path: string[]): unknown {
+  let value: unknown = source;
+  for (const key of path) value = (value as Record<string, unknown>)[key];
+  return value;
+}
+
+function writePath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[path[path.length - 1]!] = value;
 }
 
 /** The rules' view of a row. */
 export function rowToState(row: CountryRow): CountryState {
-  return {
-    governmentType: row.government_type,
-    cash: row.cash,
-    food: row.food,
-    oil: row.oil,
-    land: row.land,
-    population: row.population,
-    troops: row.troops,
-    jets: row.jets,
-    turrets: row.turrets,
-    tanks: row.tanks,
-    spies: row.spies,
-    missiles: row.missiles,
-    turns: row.turns,
-    storedTurns: row.stored_turns,
-    buildings: {
-      enterprise_zones: row.enterprise_zones,
-      residences: row.residential_areas,
-      industrial_complexes: row.industrial_complexes,
-      military_bases: row.military_bases,
-      research_labs: row.research_labs,
-      farms: row.farms,
-      oil_rigs: row.oil_rigs,
-      construction_sites: row.construction_sites,
-    },
-    tech: {
-      military: row.military_tech,
-      medical: row.medical_tech,
-      business: row.business_tech,
-      residential: row.residential_tech,
-      agricultural: row.agricultural_tech,
-      warfare: row.warfare_tech,
-      military_strategy: row.military_strategy_tech,
-      weapons: row.weapons_tech,
-      industrial: row.industrial_tech,
-      spy: row.spy_tech,
-      sdi: row.sdi_tech,
-    },
-    researchPoints: row.research_points,
-    unitAllocation: {
-      troops: row.alloc_troops,
-      jets: row.alloc_jets,
-      turrets: row.alloc_turrets,
-      tanks: row.alloc_tanks,
-    },
-  };
+  const state: Record<string, unknown> = {};
+  for (const field of STATE_FIELDS) writePath(state, field.path, row[field.column as keyof CountryRow]);
+  return state as unknown as CountryState;
 }
 
-/** Column values for a state, in the order of STATE_COLUMNS. */
-function stateValues(s: CountryState): unknown[] {
-  return [
-    s.governmentType, s.cash, s.food, s.oil, s.land, s.population,
-    s.troops, s.jets, s.turrets, s.tanks, s.spies, s.missiles,
-    s.turns, s.storedTurns,
-    s.buildings.enterprise_zones, s.buildings.residences, s.buildings.industrial_complexes,
-    s.buildings.military_bases, s.buildings.research_labs, s.buildings.farms,
-    s.buildings.oil_rigs, s.buildings.construction_sites,
-    s.tech.agricultural, s.tech.business, s.tech.military, s.tech.industrial, s.tech.spy,
-    s.tech.medical, s.tech.residential, s.tech.warfare, s.tech.military_strategy, s.tech.weapons, s.tech.sdi,
-    s.researchPoints,
-    s.unitAllocation.troops, s.unitAllocation.jets, s.unitAllocation.turrets, s.unitAllocation.tanks,
-    computeNetworth(s),
-  ];
+/** Column values for a state, in the order of STATE_COLUMNS (networth last, recomputed). */
+function stateValues(state: CountryState): unknown[] {
+  return [...STATE_FIELDS.map((field) => readPath(state, field.path)), computeNetworth(state)];
 }
 
-const STATE_COLUMNS = [
-  "government_type", "cash", "food", "oil", "land", "population",
-  "troops", "jets", "turrets", "tanks", "spies", "missiles",
-  "turns", "stored_turns",
-  "enterprise_zones", "residential_areas", "industrial_complexes",
-  "military_bases", "research_labs", "farms",
-  "oil_rigs", "construction_sites",
-  "agricultural_tech", "business_tech", "military_tech", "industrial_tech", "spy_tech",
-  "medical_tech", "residential_tech", "warfare_tech", "military_strategy_tech", "weapons_tech", "sdi_tech",
-  "research_points",
-  "alloc_troops", "alloc_jets", "alloc_turrets", "alloc_tanks",
-  "networth",
-] as const;
+/** The row after writing `state` onto `row` at time `now` (what the UPDATE below leaves). */
+export function mergeState(row: CountryRow, state: CountryState, now: Date): CountryRow {
+  const merged: Record<string, unknown> = { ...row };
+  const values = stateValues(state);
+  STATE_COLUMNS.forEach((column, i) => (merged[column] = values[i]));
+  merged.updated_at = now;
+  merged.last_active = now;
+  return merged as CountryRow;
+}
 
 /** Inserts a new country for a user; networth is computed from the state. */
 export async function insertCountry(client: DbClient, userId: number, name: string, state: CountryState): Promise<CountryRow> {
@@ -151,38 +69,83 @@ export async function insertCountry(client: DbClient, userId: number, name: stri
   const values = [userId, name, ...stateValues(state)];
   const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
   const { rows } = await client.query<CountryRow>(
-    `INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING *`,
+    `INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING ${COUNTRY_COLUMNS}`,
     values,
   );
   return rows[0]!;
 }
 
+const SAVE_SQL = `UPDATE countries SET ${STATE_COLUMNS.map((column, i) => `${column} = $${i + 3}`).join(", ")},
+  updated_at = $2, last_active = $2 WHERE id = $1`;
+
 /**
- * Writes a whole state back (inside the caller's transaction, on a row it locked with
- * lockCountry) and recomputes networth, so networth is current after every change.
+ * Row-only columns an action may change beside the state (the rules do not keep them):
+ * records and counters such as victories or the government change history.
  */
-export async function saveCountryState(client: DbClient, id: number, state: CountryState): Promise<CountryRow> {
-  const assignments = STATE_COLUMNS.map((column, i) => `${column} = $${i + 2}`).join(", ");
-  const { rows } = await client.query<CountryRow>(
-    `UPDATE countries SET ${assignments}, updated_at = now(), last_active = now() WHERE id = $1 RETURNING *`,
-    [id, ...stateValues(state)],
-  );
-  return rows[0]!;
+const PATCHABLE_COLUMNS = new Set<string>(
+  COUNTRY_FIELDS.filter((field) => field.state === undefined && !["id", "user_id", "name", "networth", "created_at", "updated_at", "last_active"].includes(field.key)).map(
+    (field) => field.key,
+  ),
+);
+
+/** Values for row-only columns, written with the state (see PATCHABLE_COLUMNS). */
+export type CountryRowPatch = Partial<Omit<CountryRow, "id" | "user_id" | "name" | "networth" | "created_at" | "updated_at" | "last_active">>;
+
+/**
+ * Writes a whole state back (inside the caller's transaction, on a row it locked) with
+ * networth recomputed, so networth is always current, plus any row-only `patch`. Returns the
+ * row as written, built in memory from the locked row: no RETURNING round of the whole row.
+ */
+export async function saveCountryState(client: DbClient, row: CountryRow, state: CountryState, now = new Date(), patch?: CountryRowPatch): Promise<CountryRow> {
+  const values = [row.id, now, ...stateValues(state)];
+  const entries = Object.entries(patch ?? {});
+  if (entries.length === 0) {
+    await client.query({ name: "save_country_state", text: SAVE_SQL, values });
+  } else {
+    for (const [column] of entries) if (!PATCHABLE_COLUMNS.has(column)) throw new Error(`column ${column} cannot be patched`);
+    const extra = entries.map(([column], i) => `${column} = $${values.length + i + 1}`).join(", ");
+    await client.query(SAVE_SQL.replace(" WHERE id = $1", `, ${extra} WHERE id = $1`), [...values, ...entries.map(([, value]) => value)]);
+  }
+  return { ...mergeState(row, state, now), ...patch } as CountryRow;
 }
 
 /** Reads and row-locks a country for the rest of the transaction. */
 export async function lockCountry(client: DbClient, id: number): Promise<CountryRow | undefined> {
-  const { rows } = await client.query<CountryRow>("SELECT * FROM countries WHERE id = $1 FOR UPDATE", [id]);
+  const { rows } = await client.query<CountryRow>({
+    name: "lock_country",
+    text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = $1 FOR UPDATE`,
+    values: [id],
+  });
   return rows[0];
 }
 
+/**
+ * Reads and row-locks several countries in ascending id order, so two transactions locking
+ * overlapping sets never wait on each other in a cycle (no deadlock between A->B and B->A).
+ * Missing ids are simply absent from the answer.
+ */
+export async function lockCountries(client: DbClient, ids: readonly number[]): Promise<Map<number, CountryRow>> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  // LockRows runs above the sort (or the primary-key scan), so rows are locked in id order.
+  const { rows } = await client.query<CountryRow>({
+    name: "lock_countries",
+    text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
+    values: [sorted],
+  });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 export async function findCountryById(db: Db | DbClient, id: number): Promise<CountryRow | undefined> {
-  const { rows } = await db.query<CountryRow>("SELECT * FROM countries WHERE id = $1", [id]);
+  const { rows } = await db.query<CountryRow>({ name: "find_country", text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = $1`, values: [id] });
   return rows[0];
 }
 
 export async function findCountryByUserId(db: Db | DbClient, userId: number): Promise<CountryRow | undefined> {
-  const { rows } = await db.query<CountryRow>("SELECT * FROM countries WHERE user_id = $1", [userId]);
+  const { rows } = await db.query<CountryRow>({
+    name: "find_country_of_user",
+    text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE user_id = $1`,
+    values: [userId],
+  });
   return rows[0];
 }
 
@@ -196,88 +159,51 @@ export interface CountryListOptions {
 export async function listCountries(db: Db, options: CountryListOptions): Promise<{ rows: CountryRow[]; total: number }> {
   const where = options.aiOnly ? "WHERE is_ai" : "";
   const [list, count] = await Promise.all([
-    db.query<CountryRow>(
-      `SELECT * FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2`,
-      [options.limit, options.offset],
-    ),
+    db.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2`, [
+      options.limit,
+      options.offset,
+    ]),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM countries ${where}`),
   ]);
   return { rows: list.rows, total: count.rows[0]!.total };
 }
 
-const numeric = (value: number): string => String(value);
+/** A column's JSON value: bigints as numeric strings, times as ISO strings. */
+function jsonValue(field: CountryField, value: unknown): unknown {
+  if (value === null || value === undefined) return value ?? null;
+  if (field.format === "numeric") return String(value);
+  if (field.format === "time") return (value as Date).toISOString();
+  return value;
+}
+
+function viewJson(row: CountryRow, fields: readonly CountryField[]): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  for (const field of fields) json[field.key] = jsonValue(field, row[field.key as keyof CountryRow]);
+  return json;
+}
+
+const PUBLIC_FIELDS = COUNTRY_FIELDS.filter((field) => field.view === "public");
+const OWN_FIELDS = COUNTRY_FIELDS.filter((field) => field.view === "own");
 
 /**
  * What anybody may see of a country: identity, government, size and record. Never cash,
  * food, oil, population, units or spies: those are private (STYLE.md practice 5).
  */
-export function toPublicCountryJson(row: CountryRow) {
+export function toPublicCountryJson(row: CountryRow): PublicCountryJson {
   return {
-    id: row.id,
-    name: row.name,
-    government_type: row.government_type,
-    networth: numeric(row.networth),
-    land: numeric(row.land),
-    is_ai: row.is_ai,
-    is_eliminated: row.is_eliminated,
-    alliance_id: row.alliance_id,
-    gdi_protection: row.gdi_protection,
+    ...viewJson(row, PUBLIC_FIELDS),
     protection_status: row.gdi_protection ? "gdi_protected" : "unprotected",
-    victories: row.victories,
-    defeats: row.defeats,
-    total_battles: row.total_battles,
-    last_active: row.last_active.toISOString(),
-    created_at: row.created_at.toISOString(),
-  };
+  } as PublicCountryJson;
 }
-export type PublicCountryJson = ReturnType<typeof toPublicCountryJson>;
 
 /**
  * Everything the owner sees. Field names are the spec's server fields (government_type,
  * turns, land, residential_areas, gdi_protection); resources and units are numeric strings.
  */
-export function toOwnCountryJson(row: CountryRow) {
+export function toOwnCountryJson(row: CountryRow): OwnCountryJson {
   return {
     ...toPublicCountryJson(row),
-    has_used_free_government_change: row.has_used_free_government_change,
-    government_change_count: row.government_change_count,
-    cash: numeric(row.cash),
-    turns: row.turns,
-    stored_turns: row.stored_turns,
-    food: numeric(row.food),
-    oil: numeric(row.oil),
-    population: numeric(row.population),
-    troops: numeric(row.troops),
-    jets: numeric(row.jets),
-    turrets: numeric(row.turrets),
-    tanks: numeric(row.tanks),
-    spies: numeric(row.spies),
-    missiles: numeric(row.missiles),
-    farms: row.farms,
-    residential_areas: row.residential_areas,
-    industrial_complexes: row.industrial_complexes,
-    research_labs: row.research_labs,
-    construction_sites: row.construction_sites,
-    military_bases: row.military_bases,
-    oil_rigs: row.oil_rigs,
-    enterprise_zones: row.enterprise_zones,
-    agricultural_tech: row.agricultural_tech,
-    business_tech: row.business_tech,
-    military_tech: row.military_tech,
-    industrial_tech: row.industrial_tech,
-    spy_tech: row.spy_tech,
-    medical_tech: row.medical_tech,
-    residential_tech: row.residential_tech,
-    warfare_tech: row.warfare_tech,
-    military_strategy_tech: row.military_strategy_tech,
-    weapons_tech: row.weapons_tech,
-    sdi_tech: row.sdi_tech,
-    research_points: numeric(row.research_points),
+    ...viewJson(row, OWN_FIELDS),
     unit_allocation: { troops: row.alloc_troops, jets: row.alloc_jets, turrets: row.alloc_turrets, tanks: row.alloc_tanks },
-    total_land_captured: numeric(row.total_land_captured),
-    combat_efficiency: row.combat_efficiency,
-    war_expenses: numeric(row.war_expenses),
-    tutorial_completed: row.tutorial_completed,
-  };
+  } as OwnCountryJson;
 }
-export type OwnCountryJson = ReturnType<typeof toOwnCountryJson>;

@@ -10,6 +10,7 @@ import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
+import { announceCountryChange } from "../services/actions.js";
 
 /**
  * Two server processes on one Redis and one Postgres. Colyseus's matchMaker is a module
@@ -126,7 +127,7 @@ describe("two server processes, one Redis, one Postgres", () => {
 
     // And a change made on process one reaches the client on process two.
     await a.server.database.pool.query("UPDATE countries SET networth = 88000000 WHERE id = $1", [p1.countryId]);
-    a.server.ctx.events.publish({ type: "countryChanged", countryId: p1.countryId, reason: "test" });
+    await announceCountryChange(a.server.ctx, p1.countryId, "test");
     await eventually(() => c2.json().rankings[0]?.countryId === p1.countryId, "process two to see the new leader");
   });
 });

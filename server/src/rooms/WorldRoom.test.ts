@@ -7,6 +7,8 @@ import { WorldState } from "@game/schema/state";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import type { WorldRoom } from "./WorldRoom.js";
+import { announceCountryChange } from "../services/actions.js";
+import { countryTopic, WORLD_TOPIC } from "../events.js";
 
 let t: TestServer;
 let colyseus: ColyseusTestServer;
@@ -80,7 +82,7 @@ describe("world room: the own country summary is private", () => {
     const b = await player("privB");
     // Give A numbers nobody else has, then announce the change like a service does.
     await sql("UPDATE countries SET cash = 7654321, food = 24680 WHERE id = $1", [a.countryId]);
-    t.server.ctx.events.publish({ type: "countryChanged", countryId: a.countryId, reason: "test" });
+    await announceCountryChange(t.server.ctx, a.countryId, "test");
     await eventually(() => a.client.own()?.cash === 7654321, "A's new cash");
 
     expect(a.client.own()).toMatchObject({ countryId: a.countryId, name: a.body.countryName, turns: 100, storedTurns: 0, food: 24680, oil: 100, population: 1000, land: 100 });
@@ -104,7 +106,7 @@ describe("world room: live rankings and summaries", () => {
     const a = await player("rankA");
     const b = await player("rankB");
     await sql("UPDATE countries SET land = land + 500, networth = networth + 1000000, turns = turns - 5 WHERE id = $1", [a.countryId]);
-    t.server.ctx.events.publish({ type: "countryChanged", countryId: a.countryId, reason: "exploration" });
+    await announceCountryChange(t.server.ctx, a.countryId, "exploration");
 
     await eventually(() => a.client.own()?.turns === 95 && a.client.own()?.land === 600, "A's summary");
     for (const c of [a.client, b.client]) {
@@ -133,7 +135,7 @@ describe("world room: live rankings and summaries", () => {
     const b = await player("tickB");
     await sql("UPDATE countries SET turns = turns + 1 WHERE id = ANY($1::bigint[])", [[a.countryId, b.countryId]]);
     const nextTickAt = Date.now() + 1_200_000;
-    t.server.ctx.events.publish({ type: "tick", tickNumber: 4242, nextTickAt, turnIntervalMs: 1_200_000 });
+    t.server.ctx.events.publish(WORLD_TOPIC, { type: "tick", tickNumber: 4242, nextTickAt, turnIntervalMs: 1_200_000 });
     for (const c of [a.client, b.client]) {
       await eventually(() => c.own()?.turns === 101, "turns after the tick");
       expect(c.json().season).toMatchObject({ tickNumber: 4242, nextTickAt, turnIntervalMs: 1_200_000, name: "Season 1", active: "ACTIVE" });
@@ -213,7 +215,9 @@ describe("world room: alliance and leadership channels", () => {
     const outsider = await player("allyX");
     await sql("UPDATE countries SET alliance_id = 901 WHERE id = ANY($1::bigint[])", [[a.countryId, b.countryId]]);
     await sql("UPDATE countries SET alliance_id = 902 WHERE id = $1", [c.countryId]);
-    for (const p of [a, b, c]) t.server.ctx.events.publish({ type: "countryChanged", countryId: p.countryId, reason: "alliance" });
+    for (const [p, allianceId] of [[a, 901], [b, 901], [c, 902]] as const) {
+      t.server.ctx.events.publish(countryTopic(p.countryId), { type: "membershipChanged", countryId: p.countryId, allianceId, allianceRole: "member" });
+    }
     await new Promise((r) => setTimeout(r, 600));
 
     a.client.room.send(WorldMessage.sendChat, { channel: "alliance", content: "attack at dawn" });
@@ -236,12 +240,12 @@ describe("world room: large states", () => {
     const a = await player("bigA");
     // Fill the state past the library's 16 KB default: 500 online users, 150 long messages.
     for (let i = 0; i < 500; i++) {
-      t.server.ctx.events.publish({ type: "userOnline", user: { userId: 20_000_000 + i, countryId: 20_000_000 + i, name: `bulk-user-${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 5_000_000 + i } });
+      t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: { userId: 20_000_000 + i, countryId: 20_000_000 + i, name: `bulk-user-${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 5_000_000 + i } });
     }
     for (const channel of ["general", "trade", "war"]) {
       for (let i = 0; i < 50; i++) {
         const id = String(900_000_000 + i + (channel === "trade" ? 1000 : channel === "war" ? 2000 : 0));
-        t.server.ctx.events.publish({
+        t.server.ctx.events.publish(WORLD_TOPIC, {
           type: "chatMessage", channelId: channel,
           message: { id, channel, type: "message", senderId: 1, senderName: "bulk", senderRole: "member", allianceTag: "", timestamp: Date.now(), content: "\u{1F600}".repeat(500), mentions: [] },
         });
@@ -261,7 +265,7 @@ describe("world room: large states", () => {
       process.off("uncaughtException", onError);
     }
     expect(unhandled).toEqual([]);
-    for (let i = 0; i < 500; i++) t.server.ctx.events.publish({ type: "userOffline", userId: 20_000_000 + i });
+    for (let i = 0; i < 500; i++) t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOffline", userId: 20_000_000 + i });
   });
 });
 
@@ -278,7 +282,7 @@ describe("world room: presence, auth, reconnection", () => {
   it("lists at most 500 online users, the richest, but counts them all", async () => {
     const a = await player("capA");
     const fake = (i: number) => ({ userId: 10_000_000 + i, countryId: 10_000_000 + i, name: `ghost${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 1_000_000 + i });
-    for (let i = 0; i < 520; i++) t.server.ctx.events.publish({ type: "userOnline", user: fake(i) });
+    for (let i = 0; i < 520; i++) t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: fake(i) });
     await eventually(() => a.client.json().channels.general.userCount >= 521, "every user counted");
     const listed = a.client.json().onlineUsers;
     expect(Object.keys(listed)).toHaveLength(500);
@@ -286,9 +290,9 @@ describe("world room: presence, auth, reconnection", () => {
     expect(listed[String(10_000_000 + 519)]).toBeDefined();
     expect(listed[String(10_000_000)]).toBeUndefined();
     // When a listed user leaves, the richest unlisted one takes the place.
-    t.server.ctx.events.publish({ type: "userOffline", userId: 10_000_000 + 519 });
+    t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOffline", userId: 10_000_000 + 519 });
     await eventually(() => a.client.json().onlineUsers[String(10_000_000 + 19)], "ghost19 listed");
-    for (let i = 0; i < 520; i++) t.server.ctx.events.publish({ type: "userOffline", userId: 10_000_000 + i });
+    for (let i = 0; i < 520; i++) t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOffline", userId: 10_000_000 + i });
     await eventually(() => a.client.json().onlineUsers[String(a.userId)], "the real player listed again");
   });
 
@@ -315,7 +319,7 @@ describe("world room: presence, auth, reconnection", () => {
     const room = colyseus.getRoomById<WorldRoom>(a.client.room.roomId);
     expect(room.state.countries.get(sessionId)?.countryId).toBe(a.countryId);
     await sql("UPDATE countries SET cash = 3141592 WHERE id = $1", [a.countryId]);
-    t.server.ctx.events.publish({ type: "countryChanged", countryId: a.countryId, reason: "test" });
+    await announceCountryChange(t.server.ctx, a.countryId, "test");
     await eventually(() => a.client.own()?.cash === 3141592, "updates after reconnecting");
   });
 });

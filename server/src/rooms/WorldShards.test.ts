@@ -5,6 +5,7 @@ import { WorldMessage } from "@game/schema/messages";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import type { WorldRoom } from "./WorldRoom.js";
+import { announceCountryChange } from "../services/actions.js";
 
 let t: TestServer;
 let colyseus: ColyseusTestServer;
@@ -43,7 +44,7 @@ describe("world shards in one process", () => {
 
     // A ranking change crosses shards too, and online users are the same everywhere.
     await t.server.database.pool.query("UPDATE countries SET networth = 77000000 WHERE id = $1", [first.countryId]);
-    t.server.ctx.events.publish({ type: "countryChanged", countryId: first.countryId, reason: "test" });
+    await announceCountryChange(t.server.ctx, first.countryId, "test");
     for (const p of players) {
       await eventually(() => p.client.json().rankings[0]?.countryId === first.countryId, "the new leader");
       await eventually(() => Object.keys(p.client.json().onlineUsers).length === 3, "three online users");

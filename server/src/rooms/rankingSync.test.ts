@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RANKINGS_DEFAULT_LIMIT } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
+import { announceCountryChange } from "../services/actions.js";
 
 /**
  * The room's rankings are a projection of Postgres: whatever sequence of changes happens
@@ -64,7 +65,7 @@ describe("world room: rankings stay equal to the database's top N", () => {
         await t.server.database.pool.query("UPDATE countries SET networth = $2, land = land + 1 WHERE id = $1", [id, networth]);
         changed.add(id);
       }
-      for (const id of changed) t.server.ctx.events.publish({ type: "countryChanged", countryId: id, reason: "test" });
+      for (const id of changed) await announceCountryChange(t.server.ctx, id, "test");
       await expectInSync(`round ${round}`);
     }
   });

@@ -3,6 +3,7 @@ import { AUTH_MESSAGES } from "@game/schema/api";
 import { startingCountry } from "@game/schema/rules";
 import { withTransaction } from "../db/pool.js";
 import { findCountryByUserId, insertCountry, type CountryRow } from "../db/countries.js";
+import { countryChangedEvents } from "./actions.js";
 import { findUserByEmail, findUserById, insertUser, touchLastLogin, type UserRow } from "../db/users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../auth/passwords.js";
 import type { TokenClaims } from "../auth/tokens.js";
@@ -56,7 +57,7 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
       throw err;
     }
   });
-  ctx.events.publish({ type: "countryChanged", countryId: country.id, reason: "registered" });
+  ctx.events.publishAll(countryChangedEvents(country, "registered"));
   const token = await ctx.tokens.issue(user.id);
   ctx.logger.info({ userId: user.id, countryId: country.id }, "account registered");
   return { token, user: toUserJson(user, country) };

@@ -3,6 +3,7 @@ import { WorldMessage } from "@game/schema/messages";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld } from "../test/worldClients.js";
 import { sendChatMessage } from "./chat.js";
+import { allianceTopic, WORLD_TOPIC } from "../events.js";
 
 // The alliance tables do not exist yet (db/alliances.ts is the seam): give chosen countries a
 // leader role so the leadership channel can be tested end to end.
@@ -29,13 +30,18 @@ describe("sendChatMessage", () => {
     await sql("UPDATE countries SET alliance_id = 31 WHERE id = $1", [p.countryId]);
     roles.set(p.countryId, "owner");
     const events: any[] = [];
-    const off = t.server.ctx.events.subscribe((e) => e.type === "chatMessage" && events.push(e));
+    const off = t.server.ctx.events.subscribe(WORLD_TOPIC, (e) => e.type === "chatMessage" && events.push(e));
+    const allianceEvents: any[] = [];
+    const offAlliance = t.server.ctx.events.subscribe(allianceTopic(31), (e) => allianceEvents.push(e));
     const result = await sendChatMessage(t.server.ctx, p.user.id, { channel: "general", content: "hello" });
     expect(result).toMatchObject({ kind: "message", message: { senderRole: "owner", allianceTag: "A31", content: "hello" } });
     await eventually(() => events.length === 1, "the chatMessage event");
     expect(events[0]).toMatchObject({ channelId: "general", message: { id: result.kind === "message" ? result.message.id : "" } });
-    expect(events[0].allianceScope).toBeUndefined();
+    // An open channel's message is a world event only; the alliance's topic stays quiet.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(allianceEvents).toEqual([]);
     off();
+    offAlliance();
   });
 
   it("refuses input before touching the rate limit or the database", async () => {

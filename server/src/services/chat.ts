@@ -19,13 +19,14 @@ import {
 } from "@game/schema/messages";
 import { firstIssueMessage, type ChatChannelJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
-import type { ChatMessageEvent } from "../events.js";
+import { allianceTopic, countryTopic, WORLD_TOPIC, type ChatMessageEvent } from "../events.js";
 import { AppError, badRequest, forbidden, notFound, tooManyRequests } from "../errors.js";
 import {
   addIgnore,
   findUserByUsername,
   insertChatMessage,
   listChatMessages,
+  listIgnoredUserIds,
   listIgnoredUsernames,
   recentOpenChannelMessages,
   removeIgnore,
@@ -83,7 +84,8 @@ export async function sendChatMessage(ctx: ServiceContext, userId: number, input
   });
   const message = toChatMessageEvent(row);
   ctx.metrics.chatMessages.inc({ channel });
-  ctx.events.publish({ type: "chatMessage", channelId: channel, message, ...(allianceScope ? { allianceScope } : {}) });
+  if (allianceScope) ctx.events.publish(allianceTopic(allianceScope), { type: "allianceChatMessage", allianceId: allianceScope, channelId: channel, message });
+  else ctx.events.publish(WORLD_TOPIC, { type: "chatMessage", channelId: channel, message });
   return { kind: "message", message: { ...message, isOnline: true, isEdited: row.is_edited } };
 }
 
@@ -140,7 +142,8 @@ async function runCommand(ctx: ServiceContext, member: WorldMember, parsed: Pars
 
 /**
  * /ignore alone lists whom the user ignores; /ignore name and /unignore name change the
- * persisted list. The user's rooms pick the new list up from a countryChanged event.
+ * persisted list. The user's rooms pick the new list up from the ignoreListChanged event on
+ * the country's topic.
  */
 async function toggleIgnore(ctx: ServiceContext, member: WorldMember, command: "ignore" | "unignore", argument: string): Promise<ChatCommandReply> {
   const name = argument.replace(/^@/, "").trim();
@@ -153,7 +156,10 @@ async function toggleIgnore(ctx: ServiceContext, member: WorldMember, command: "
   if (!target) throw notFound(`No player named ${name}`, "chat/unknown_user");
   if (target.id === member.userId) throw badRequest("You cannot ignore yourself", "chat/ignore_self");
   const changed = command === "ignore" ? await addIgnore(ctx.db, member.userId, target.id) : await removeIgnore(ctx.db, member.userId, target.id);
-  if (changed) ctx.events.publish({ type: "countryChanged", countryId: member.countryId, reason: "chat_ignore" });
+  if (changed) {
+    const ignoredUserIds = await listIgnoredUserIds(ctx.db, member.userId);
+    ctx.events.publish(countryTopic(member.countryId), { type: "ignoreListChanged", userId: member.userId, ignoredUserIds });
+  }
   const line =
     command === "ignore"
       ? changed ? `You now ignore ${target.username}` : `You already ignore ${target.username}`

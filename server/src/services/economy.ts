@@ -27,10 +27,10 @@ import {
   type RuleRejection,
   type UnitAllocation,
 } from "@game/schema/rules";
-import { withTransaction, type DbClient } from "../db/pool.js";
-import { lockCountry, rowToState, saveCountryState, toOwnCountryJson, type CountryRow, type OwnCountryJson } from "../db/countries.js";
-import { insertTurnResult } from "../db/turnResults.js";
-import { AppError, forbidden, notFound } from "../errors.js";
+import type { DbClient } from "../db/pool.js";
+import { toOwnCountryJson, type CountryRow, type CountryRowPatch, type OwnCountryJson } from "../db/countries.js";
+import { AppError } from "../errors.js";
+import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
 
@@ -44,6 +44,8 @@ export function ruleError(rejection: RuleRejection): AppError {
 /** What an action's rule step returns: the next state, and a turn result when turns were spent. */
 interface ActionOutcome<E> {
   next: CountryState;
+  /** row-only columns changed beside the state */
+  patch?: CountryRowPatch;
   turnResult?: TurnResultJson;
   extra?: E;
 }
@@ -56,11 +58,10 @@ export interface ActionResult<E = undefined> {
 }
 
 /**
- * The shape of every game action: one transaction that locks the country row, refuses anyone
- * but its owner (403, nothing read further or written), runs the pure rule step, writes the
- * state back (networth recomputed), records the turn result, commits, then publishes
- * countryChanged so rooms refresh. Concurrent actions on one country queue on the row lock,
- * so turns, cash and land are never spent twice.
+ * A one-country action of the player who owns it: the transaction of runCountriesAction
+ * (lock, owner check, step, write with networth recomputed, turn result, commit, events).
+ * Concurrent actions on one country queue on the row lock, so turns, cash and land are never
+ * spent twice.
  */
 export async function runCountryAction<E = undefined>(
   ctx: ServiceContext,
@@ -69,18 +70,22 @@ export async function runCountryAction<E = undefined>(
   action: string,
   step: (state: CountryState, row: CountryRow, client: DbClient) => ActionOutcome<E> | Promise<ActionOutcome<E>>,
 ): Promise<ActionResult<E>> {
-  const result = await withTransaction(ctx.db, async (client) => {
-    const row = await lockCountry(client, countryId);
-    if (!row) throw notFound("Country not found", "country/not_found");
-    if (row.user_id !== userId) throw forbidden();
-    const outcome = await step(rowToState(row), row, client);
-    const saved = await saveCountryState(client, countryId, outcome.next);
-    if (outcome.turnResult) await insertTurnResult(client, countryId, outcome.turnResult);
-    return { country: toOwnCountryJson(saved), turnResult: outcome.turnResult, extra: outcome.extra as E };
+  const { result, rows } = await runCountriesAction(ctx, {
+    name: action,
+    actor: { userId, countryId },
+    countryIds: [countryId],
+    async step(countries, tx) {
+      const { state, row } = countries.get(countryId)!;
+      const outcome = await step(state, row, tx.client);
+      if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
+      return {
+        next: new Map([[countryId, outcome.next]]),
+        patches: outcome.patch ? new Map([[countryId, outcome.patch]]) : undefined,
+        result: outcome,
+      };
+    },
   });
-  ctx.metrics.gameActions.inc({ action });
-  ctx.events.publish({ type: "countryChanged", countryId, reason: action });
-  return result;
+  return { country: toOwnCountryJson(rows.get(countryId)!), turnResult: result.turnResult, extra: result.extra as E };
 }
 
 /** Explores for `turns` turns: acres bought at the rules' price, then the economy runs per turn. */
@@ -220,16 +225,11 @@ export function convertStoredTurns(ctx: ServiceContext, userId: number, countryI
  * runs those turns under the new government). The change counters live on the row.
  */
 export function changeGovernment(ctx: ServiceContext, userId: number, countryId: number, target: GovernmentType) {
-  return runCountryAction(ctx, userId, countryId, "change_government", async (state, row, client) => {
+  return runCountryAction(ctx, userId, countryId, "change_government", (state, row) => {
     const history = { hasUsedFreeGovernmentChange: row.has_used_free_government_change, governmentChangeCount: row.government_change_count };
     const rejection = checkGovernmentChange(state, history, target);
     if (rejection) throw ruleError(rejection);
     const changed = applyGovernmentChange(state, history, target);
-    await client.query("UPDATE countries SET has_used_free_government_change = $2, government_change_count = $3 WHERE id = $1", [
-      countryId,
-      changed.history.hasUsedFreeGovernmentChange,
-      changed.history.governmentChangeCount,
-    ]);
     // applyGovernmentChange already spent the turns; the economy runs once for each of them.
     const run = runEconomyTurns(changed.next, changed.cost.turns);
     const turnResult = buildTurnResult({
@@ -247,6 +247,14 @@ export function changeGovernment(ctx: ServiceContext, userId: number, countryId:
         },
       ],
     });
-    return { next: run.next, turnResult, extra: { cost: changed.cost } };
+    return {
+      next: run.next,
+      patch: {
+        has_used_free_government_change: changed.history.hasUsedFreeGovernmentChange,
+        government_change_count: changed.history.governmentChangeCount,
+      },
+      turnResult,
+      extra: { cost: changed.cost },
+    };
   });
 }

@@ -1,7 +1,7 @@
 import { computeRankChange, RANKINGS_DEFAULT_LIMIT, type AllianceRole, type ChatMember } from "@game/schema/messages";
 import type { OnlineUserJson, RankingRowJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
-import type { OnlineUserEvent } from "../events.js";
+import { WORLD_TOPIC, type OnlineUserEvent } from "../events.js";
 import type { Db } from "../db/pool.js";
 import { allianceLabels, allianceRoles } from "../db/alliances.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
@@ -39,6 +39,8 @@ export interface WorldMember extends ChatMember {
 
 /** A player's own country numbers for the private summary. */
 export interface CountrySummary {
+  /** the row's updated_at, epoch ms (see CountryNumbers.version) */
+  version: number;
   countryId: number;
   userId: number | null;
   name: string;
@@ -181,8 +183,9 @@ export async function loadCountrySummaries(ctx: ServiceContext, countryIds: numb
   const { rows } = await ctx.db.query<{
     id: number; user_id: number | null; name: string; turns: number; stored_turns: number; cash: number; food: number; oil: number;
     networth: number; population: number; land: number; government_type: string; alliance_id: number | null; ignored: string[] | null;
+    updated_at: Date;
   }>(
-    `SELECT c.id, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
+    `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
             c.government_type, c.alliance_id,
             ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
      FROM countries c WHERE c.id = ANY($1::bigint[])`,
@@ -193,6 +196,7 @@ export async function loadCountrySummaries(ctx: ServiceContext, countryIds: numb
     rows.map((r) => [
       r.id,
       {
+        version: r.updated_at.getTime(),
         countryId: r.id,
         userId: r.user_id,
         name: r.name,
@@ -234,13 +238,13 @@ export function toOnlineUserEvent(member: WorldMember): OnlineUserEvent {
  */
 export async function joinWorld(ctx: ServiceContext, session: { sessionId: string; roomId: string; member: WorldMember }): Promise<void> {
   await insertOnlineSession(ctx.db, { sessionId: session.sessionId, userId: session.member.userId, roomId: session.roomId });
-  ctx.events.publish({ type: "userOnline", user: toOnlineUserEvent(session.member) });
+  ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: toOnlineUserEvent(session.member) });
 }
 
 /** A client left for good: ends the session; the user goes offline when it was their last. */
 export async function leaveWorld(ctx: ServiceContext, session: { sessionId: string; userId: number }): Promise<void> {
   const remaining = await deleteOnlineSession(ctx.db, session.sessionId, session.userId);
-  if (remaining === 0) ctx.events.publish({ type: "userOffline", userId: session.userId });
+  if (remaining === 0) ctx.events.publish(WORLD_TOPIC, { type: "userOffline", userId: session.userId });
 }
 
 /** Heartbeat of a room: its sessions stay online. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applyTick, MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
-import type { GameEvent } from "../events.js";
+import { WORLD_TOPIC, type GameEvent } from "../events.js";
 import { startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { startBackgroundWork, type BackgroundWork } from "./index.js";
 import { insertCountries, snapshot, type TickSnapshot } from "./testSupport.js";
@@ -79,7 +79,7 @@ describe("turn tick on BullMQ (real Postgres + Redis)", () => {
     const b = await startTestServer({ redisDb: REDIS_DB, tickEnabled: true, turnIntervalMs: INTERVAL_MS, databaseUrl: a.databaseUrl });
     cleanup.push(() => b.close());
     const seen: GameEvent[] = [];
-    b.server.ctx.events.subscribe((event) => seen.push(event));
+    b.server.ctx.events.subscribe(WORLD_TOPIC, (event) => seen.push(event));
     await insertCountries(a.server.ctx.db, 3, 100, 0, "tick");
     await seedCapEdges(a.server.ctx.db);
 

@@ -1,7 +1,7 @@
 import pino from "pino";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
-import type { EventBus, GameEvent } from "../events.js";
+import type { EventBus, EventListener, EventTopic, GameEvent, TopicEvent } from "../events.js";
 import { GameMetrics } from "../metrics.js";
 import type { TickContext } from "./turnTick.js";
 
@@ -10,18 +10,33 @@ import type { TickContext } from "./turnTick.js";
  * over a bare pool, and set-based inserts and snapshots of countries.
  */
 
-/** An event bus that keeps what was published, in one process. */
+/** An event bus that keeps what was published (with its topic), in one process. */
 export class RecordingEventBus implements EventBus {
-  readonly events: GameEvent[] = [];
-  private readonly listeners = new Set<(event: GameEvent) => void>();
-  publish(event: GameEvent): void {
-    this.events.push(event);
-    for (const l of this.listeners) l(event);
+  readonly published: TopicEvent[] = [];
+  private readonly listeners = new Map<string, Set<(event: GameEvent) => void>>();
+
+  /** Every event published, in order, whatever its topic. */
+  get events(): GameEvent[] {
+    return this.published.map((p) => p.event);
   }
-  subscribe(listener: (event: GameEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+
+  publish<E extends GameEvent>(topic: EventTopic<E>, event: E): void {
+    this.published.push({ topic, event });
+    for (const l of this.listeners.get(topic.name) ?? []) l(event);
   }
+
+  publishAll(events: readonly TopicEvent[]): void {
+    for (const { topic, event } of events) this.publish(topic, event);
+  }
+
+  subscribe<E extends GameEvent>(topic: EventTopic<E>, listener: EventListener<E>): () => void {
+    let set = this.listeners.get(topic.name);
+    if (!set) this.listeners.set(topic.name, (set = new Set()));
+    set.add(listener as (event: GameEvent) => void);
+    return () => set.delete(listener as (event: GameEvent) => void);
+  }
+
+  async ready(): Promise<void> {}
 }
 
 /** A TickContext on `db` with a silent logger, a recording bus and fresh metrics. */

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { withTransaction, type Db, type DbClient } from "../db/pool.js";
 import type { ServiceContext } from "../services/context.js";
+import { WORLD_TOPIC } from "../events.js";
 import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
 
 /** What the tick needs from the service context (the bench and test workers build only this). */
@@ -187,7 +188,7 @@ function afterTick(ctx: TickContext, result: TickResult): void {
     { tickNumber, ticks: result.applied.length, skipped: result.skipped, countriesUpdated: result.countriesUpdated, durationMs: Math.round(result.durationMs) },
     "turn tick applied",
   );
-  ctx.events.publish({
+  ctx.events.publish(WORLD_TOPIC, {
     type: "tick",
     tickNumber,
     // The tick after this one; never in the past even if this tick ran late.
