@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { withTransaction, type Db, type DbClient } from "../db/pool.js";
 import type { ServiceContext } from "../services/context.js";
-import { WORLD_TOPIC } from "../events.js";
+import { on, WORLD_TOPIC, type TopicEvent } from "../events.js";
+import { runTickPhases, TICK_PHASES, type TickPhase } from "./phases.js";
 import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
 
 /** What the tick needs from the service context (the bench and test workers build only this). */
@@ -12,8 +12,10 @@ export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "eve
 export interface TickResult {
   /** Tick numbers this call applied, ascending; empty when every one was already applied. */
   applied: number[];
-  /** Country rows the UPDATE wrote (countries at both caps are not written). */
+  /** Country rows the turns phase wrote (countries at both caps are not written). */
   countriesUpdated: number;
+  /** rows each phase changed, by phase name (empty when nothing was applied) */
+  phases: Record<string, number>;
   /** Begin to commit, milliseconds. */
   durationMs: number;
   /**
@@ -31,6 +33,8 @@ export interface TickHooks {
 
 export interface TickOptions {
   hooks?: TickHooks;
+  /** The phases to run, in order. @default TICK_PHASES */
+  phases?: readonly TickPhase[];
   /** The clock, ms since the epoch. @default Date.now() */
   now?: number;
 }
@@ -48,9 +52,9 @@ const MAX_ATTEMPTS = 3;
  */
 export async function runTick(ctx: TickContext, tickNumber: number, options: TickOptions = {}): Promise<TickResult> {
   if (!Number.isSafeInteger(tickNumber) || tickNumber < 0) throw new Error(`invalid tick number ${tickNumber}`);
-  return runTickTransaction(ctx, options, async (client) => {
+  return runTickTransaction(ctx, options, async (client, events) => {
     await lockTicks(client);
-    return applyTickRange(client, tickNumber, tickNumber, ctx.config.turnIntervalMs, options.hooks);
+    return applyTickRange(client, { from: tickNumber, to: tickNumber, firstDueTick: tickNumber }, ctx.config.turnIntervalMs, options, events);
   });
 }
 
@@ -67,7 +71,7 @@ export async function runDueTicks(ctx: TickContext, target?: number, options: Ti
   const intervalMs = ctx.config.turnIntervalMs;
   const now = options.now ?? Date.now();
   const upTo = target ?? tickNumberAt(now, intervalMs);
-  return runTickTransaction(ctx, options, async (client) => {
+  return runTickTransaction(ctx, options, async (client, events) => {
     // Lock before reading what was applied, so the range below is computed from committed
     // state that no other tick can change until we commit.
     await lockTicks(client);
@@ -82,8 +86,8 @@ export async function runDueTicks(ctx: TickContext, target?: number, options: Ti
     const clockStart = rows[0]!.started_ms === null ? upTo - 1 : tickNumberAt(Number(rows[0]!.started_ms) + 0.5, intervalMs);
     const firstMissing = Math.max(lastDone, clockStart) + 1;
     const from = Math.max(firstMissing, upTo - MAX_CATCH_UP_TICKS + 1);
-    if (from > upTo) return { applied: [], countriesUpdated: 0, skipped: 0 };
-    const result = await applyTickRange(client, from, upTo, intervalMs, options.hooks);
+    if (from > upTo) return { applied: [], countriesUpdated: 0, phases: {}, skipped: 0 };
+    const result = await applyTickRange(client, { from, to: upTo, firstDueTick: firstMissing }, intervalMs, options, events);
     return { ...result, skipped: from - firstMissing };
   });
 }
@@ -109,15 +113,16 @@ async function lockTicks(client: DbClient): Promise<void> {
 
 /**
  * The set-based tick, inside an open transaction holding lockTicks: records ticks [from, to]
- * that are not recorded yet, then adds that many turns to every country in one UPDATE.
- * Idempotent through the primary key.
+ * that are not recorded yet, then runs the phases once for all of them (phases.ts says how
+ * each catches up). Idempotent through the primary key: ticks already recorded are not
+ * applied again, and periodic phases record their periods.
  */
 async function applyTickRange(
   client: DbClient,
-  from: number,
-  to: number,
+  range: { from: number; to: number; firstDueTick: number },
   intervalMs: number,
-  hooks: TickHooks | undefined,
+  options: TickOptions,
+  events: TopicEvent[],
 ): Promise<Omit<TickResult, "durationMs" | "skipped">> {
   const inserted = await client.query<{ tick_number: number }>(
     `INSERT INTO turn_ticks (tick_number, scheduled_at, interval_ms)
@@ -125,47 +130,42 @@ async function applyTickRange(
        FROM generate_series($1::bigint, $2::bigint) AS n
      ON CONFLICT (tick_number) DO NOTHING
      RETURNING tick_number`,
-    [from, to, intervalMs],
+    [range.from, range.to, intervalMs],
   );
   const applied = inserted.rows.map((r) => Number(r.tick_number)).sort((a, b) => a - b);
-  if (applied.length === 0) return { applied, countriesUpdated: 0 };
+  if (applied.length === 0) return { applied, countriesUpdated: 0, phases: {} };
   const started = performance.now();
-  const updated = await client.query(ADD_TURNS_SQL, [applied.length, MAX_TURNS, MAX_STORED_TURNS]);
-  const countriesUpdated = updated.rowCount ?? 0;
+  const last = applied[applied.length - 1]!;
+  const phases = await runTickPhases(options.phases ?? TICK_PHASES, {
+    client,
+    ticks: applied,
+    firstDueTick: Math.min(range.firstDueTick, applied[0]!),
+    intervalMs,
+    at: tickDueAt(last, intervalMs),
+    emit: (topic, event) => events.push(on(topic, event)),
+  });
+  const countriesUpdated = phases.turns ?? 0;
   await client.query(
     "UPDATE turn_ticks SET batch_ticks = $2, countries_updated = $3, duration_ms = $4 WHERE tick_number = ANY($1::bigint[])",
     [applied, applied.length, countriesUpdated, Math.round(performance.now() - started)],
   );
-  await hooks?.beforeCommit?.(applied);
-  return { applied, countriesUpdated };
+  await options.hooks?.beforeCommit?.(applied);
+  return { applied, countriesUpdated, phases };
 }
 
-/**
- * k ticks in one statement, the same as schema's applyTicks(turns, stored, k): available turns
- * fill up to $2, the rest of the k overflows into stored turns up to $3, and nothing ever goes
- * down (a country above a cap keeps what it has). SET expressions all read the old row, so the
- * overflow is k minus the available turns actually gained. Countries at both caps are not
- * written at all, which keeps the tick cheap once most countries are full.
- */
-const ADD_TURNS_SQL = /* sql */ `
-UPDATE countries
-   SET turns = GREATEST(turns, LEAST($2::int, turns + $1::int)),
-       stored_turns = GREATEST(stored_turns, LEAST($3::int,
-         stored_turns + ($1::int - (GREATEST(turns, LEAST($2::int, turns + $1::int)) - turns))))
- WHERE turns < $2::int OR stored_turns < $3::int`;
-
-/** One tick transaction with retries on deadlock, then the event and metrics. */
+/** One tick transaction with retries on deadlock, then the events and metrics. */
 async function runTickTransaction(
   ctx: TickContext,
   options: TickOptions,
-  work: (client: DbClient) => Promise<Omit<TickResult, "durationMs" | "skipped"> & { skipped?: number }>,
+  work: (client: DbClient, events: TopicEvent[]) => Promise<Omit<TickResult, "durationMs" | "skipped"> & { skipped?: number }>,
 ): Promise<TickResult> {
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
+    const events: TopicEvent[] = [];
     try {
-      const partial = await withTransaction(ctx.db, work);
+      const partial = await withTransaction(ctx.db, (client) => work(client, events));
       const result: TickResult = { skipped: 0, ...partial, durationMs: performance.now() - started };
-      if (result.applied.length > 0) afterTick(ctx, result);
+      if (result.applied.length > 0) afterTick(ctx, result, events);
       await options.hooks?.afterCommit?.(result);
       return result;
     } catch (err) {
@@ -178,14 +178,14 @@ async function runTickTransaction(
   }
 }
 
-function afterTick(ctx: TickContext, result: TickResult): void {
+function afterTick(ctx: TickContext, result: TickResult, events: TopicEvent[]): void {
   const intervalMs = ctx.config.turnIntervalMs;
   const tickNumber = result.applied[result.applied.length - 1]!;
   ctx.metrics.ticks.inc({}, result.applied.length);
   ctx.metrics.tickDuration.observe(result.durationMs / 1000);
   const log = result.applied.length > 1 || result.skipped > 0 ? ctx.logger.info.bind(ctx.logger) : ctx.logger.debug.bind(ctx.logger);
   log(
-    { tickNumber, ticks: result.applied.length, skipped: result.skipped, countriesUpdated: result.countriesUpdated, durationMs: Math.round(result.durationMs) },
+    { tickNumber, ticks: result.applied.length, skipped: result.skipped, phases: result.phases, durationMs: Math.round(result.durationMs) },
     "turn tick applied",
   );
   ctx.events.publish(WORLD_TOPIC, {
@@ -195,4 +195,6 @@ function afterTick(ctx: TickContext, result: TickResult): void {
     nextTickAt: Math.max(tickDueAt(tickNumber + 1, intervalMs), nextTickAt(intervalMs)),
     turnIntervalMs: intervalMs,
   });
+  // What the phases changed, after the tick itself.
+  ctx.events.publishAll(events);
 }
