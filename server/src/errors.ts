@@ -5,7 +5,7 @@
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
     message: string,
     /** namespaced code, e.g. "auth/invalid_credentials" */
     readonly code: string = "error",
@@ -21,6 +21,7 @@ export const forbidden = (message = "You can only act on your own country", code
 export const notFound = (message: string, code = "request/not_found") => new AppError(404, message, code);
 export const conflict = (message: string, code = "request/conflict") => new AppError(409, message, code);
 export const tooManyRequests = (message: string, code = "request/rate_limited") => new AppError(429, message, code);
+export const unavailable = (message: string, code = "server/unavailable") => new AppError(503, message, code);
 
 /** Postgres unique violation (23505) on the named constraint or index. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {

@@ -84,6 +84,7 @@ export class GameMetrics {
   readonly httpRequestDuration = new Histogram("http_request_duration_seconds", "REST request latency by route and status", LATENCY_BUCKETS);
   readonly httpRequests = new Counter("http_requests_total", "REST requests by route and status");
   readonly gameActions = new Counter("game_actions_total", "Game actions committed, by action");
+  readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action");
   readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS);
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process");
   readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out");
@@ -113,6 +114,7 @@ export class GameMetrics {
         this.httpRequestDuration,
         this.httpRequests,
         this.gameActions,
+        this.gameActionRetries,
         this.tickDuration,
         this.ticks,
         this.chatMessages,

@@ -4,7 +4,7 @@ import { Rng, type CountryState } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { findCountryById, lockCountries, rowToState, saveCountryState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
 import { insertTurnResult } from "../db/turnResults.js";
-import { forbidden, notFound } from "../errors.js";
+import { forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
 import type { ServiceContext } from "./context.js";
 
@@ -22,7 +22,8 @@ import type { ServiceContext } from "./context.js";
  *
  * A deadlock or serialization failure (which ordered locking avoids between actions, but the
  * turn tick's set-wide UPDATE can still meet) rolls back and runs the whole attempt again, at
- * most MAX_ACTION_ATTEMPTS times, with the same seed: the caller never sees it.
+ * most MAX_ACTION_ATTEMPTS times, with the same seed: the caller never sees it (after that, a
+ * 503 "busy", never a 500).
  */
 
 /** Deadlock detected, serialization failure: safe to run the whole transaction again. */
@@ -100,7 +101,12 @@ export async function runCountriesAction<R>(ctx: ServiceContext, action: Countri
       return outcome;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (attempt >= MAX_ACTION_ATTEMPTS || !code || !RETRYABLE_CODES.has(code)) throw err;
+      if (!code || !RETRYABLE_CODES.has(code)) throw err;
+      if (attempt >= MAX_ACTION_ATTEMPTS) {
+        ctx.logger.error({ err, action: action.name, attempts: attempt }, "game action gave up after repeated lock conflicts");
+        throw unavailable("The game is busy, please try again", "action/busy");
+      }
+      ctx.metrics.gameActionRetries.inc({ action: action.name });
       ctx.logger.warn({ err, action: action.name, attempt }, "game action retried after a lock conflict");
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 20 * attempt)));
     }
