@@ -20,11 +20,12 @@ import type { WorldClient, WorldHost, WorldProjection } from "./world/types.js";
  * state into a per-room buffer of Encoder.BUFFER_SIZE and, when the state outgrows it, keeps
  * writing the client's StateView part into the old, too-small buffer: the client receives a
  * corrupt state ("a 'SeasonState' was expected, but 'WorldState' was provided"). So the
- * buffer must hold the largest world state, whose budget WORLD_STATE_BYTE_BUDGET states and
- * worldStateBudget.test.ts checks. Regression test: WorldRoom.test.ts, "a state larger than
- * the default encoder buffer".
+ * buffer must hold the largest world state: worldStateBudget.test.ts fills every cap with the
+ * longest four-byte strings (about 624 KB) and checks it stays under its budget (768 KB), below
+ * this buffer. One buffer per room: 1 MB x 20 shards is 20 MB at 10,000 clients. Regression
+ * test: WorldRoom.test.ts, "a state larger than the default encoder buffer".
  */
-export const WORLD_ENCODER_BUFFER_BYTES = 512 * 1024;
+export const WORLD_ENCODER_BUFFER_BYTES = 1024 * 1024;
 if (Encoder.BUFFER_SIZE < WORLD_ENCODER_BUFFER_BYTES) Encoder.BUFFER_SIZE = WORLD_ENCODER_BUFFER_BYTES;
 
 /** Options the server passes to every world room (define options override client options). */
