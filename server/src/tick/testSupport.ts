@@ -37,6 +37,11 @@ export class RecordingEventBus implements EventBus {
   }
 
   async ready(): Promise<void> {}
+
+  /** Listeners on a topic now (tests of subscription bookkeeping). */
+  subscriberCount(topic: EventTopic<GameEvent>): number {
+    return this.listeners.get(topic.name)?.size ?? 0;
+  }
 }
 
 /** A TickContext on `db` with a silent logger, a recording bus and fresh metrics. */
