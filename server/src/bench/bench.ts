@@ -4,6 +4,8 @@
  *
  *   1. Turn tick: 100,000 countries, the tick beside a bare UPDATE of the same rows.
  *   2. REST exploration: requests per second and latency of 1-turn explorations.
+ *   3. The action path: pgbench -N and explorations side by side, their ratio and the server's
+ *      CPU per action and per authenticated read (`npm run bench:action` runs only this).
  *
  * A bench section is a function of the scratch database; add new ones to SECTIONS.
  *
@@ -15,12 +17,14 @@
  *   BENCH_PLAYERS       players for the exploration bench @default 50
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
- *   BENCH_ONLY          "tick" or "exploration" to run one section
+ *   BENCH_ONLY          "tick", "exploration" or "action" to run one section
+ *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
  */
 import crypto from "node:crypto";
 import os from "node:os";
 import pg from "pg";
 import { runMigrations } from "../db/migrate.js";
+import { runActionBench } from "./actionBench.js";
 import { runExplorationBench } from "./explorationBench.js";
 import { median, runTickBench } from "./tickBench.js";
 
@@ -66,6 +70,27 @@ const SECTIONS: Section[] = [
       const r = await runExplorationBench({ databaseUrl: url, players, concurrency, durationMs: seconds * 1000, log });
       log(`  ${r.requests.toLocaleString("en-US")} requests in ${r.seconds.toFixed(1)} s: ${Math.round(r.requestsPerSecond).toLocaleString("en-US")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.ok.toLocaleString("en-US")} ok`);
       for (const [reason, count] of Object.entries(r.failures)) log(`  refused ${count}x: ${reason}`);
+    },
+  },
+  {
+    // The action path at the database's pace: explorations per second against pgbench -N.
+    name: "action",
+    async run() {
+      const connections = int("BENCH_CONNECTIONS", 16);
+      log(`\n== Action path: 1-turn explorations and authenticated reads against pgbench -N (${connections} connections)`);
+      const r = await runActionBench({
+        adminUrl: env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        players: int("BENCH_PLAYERS", 50),
+        connections,
+        seconds: int("BENCH_SECONDS", 10),
+        log,
+      });
+      for (const [phase, result] of [["explore", r.explore], ["read", r.read]] as const) {
+        for (const [reason, count] of Object.entries(result.failures)) log(`  ${phase} refused ${count}x: ${reason}`);
+      }
+      log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
+      log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
+      log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
     },
   },
 ];

@@ -8,6 +8,7 @@ import {
 import type { CountryState, GovernmentType } from "@game/schema/rules";
 import { computeNetworth } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
+import { idList, sqlLiteral } from "./sqlLiteral.js";
 
 export type { OwnCountryJson, PublicCountryJson };
 
@@ -54,7 +55,7 @@ function stateValues(state: CountryState): unknown[] {
 }
 
 /** The row after writing `state` onto `row` at time `now` (what the UPDATE below leaves). */
-export function mergeState(row: CountryRow, state: CountryState, now: Date): CountryRow {
+function mergeState(row: CountryRow, state: CountryState, now: Date): CountryRow {
   const merged: Record<string, unknown> = { ...row };
   const values = stateValues(state);
   STATE_COLUMNS.forEach((column, i) => (merged[column] = values[i]));
@@ -75,9 +76,6 @@ export async function insertCountry(client: DbClient, userId: number, name: stri
   return rows[0]!;
 }
 
-const SAVE_SQL = `UPDATE countries SET ${STATE_COLUMNS.map((column, i) => `${column} = $${i + 3}`).join(", ")},
-  updated_at = $2, last_active = $2 WHERE id = $1`;
-
 /**
  * Row-only columns an action may change beside the state (the rules do not keep them):
  * records and counters such as victories or the government change history.
@@ -92,47 +90,34 @@ const PATCHABLE_COLUMNS = new Set<string>(
 export type CountryRowPatch = Partial<Omit<CountryRow, "id" | "user_id" | "name" | "networth" | "created_at" | "updated_at" | "last_active">>;
 
 /**
- * Writes a whole state back (inside the caller's transaction, on a row it locked) with
- * networth recomputed, so networth is always current, plus any row-only `patch`. Returns the
- * row as written, built in memory from the locked row: no RETURNING round of the whole row.
+ * Begins a transaction and locks countries in ascending id order, in one round trip (BEGIN and
+ * the SELECT travel together as one simple query; the ids are inlined as checked integers).
  */
-export async function saveCountryState(client: DbClient, row: CountryRow, state: CountryState, now = new Date(), patch?: CountryRowPatch): Promise<CountryRow> {
-  const values = [row.id, now, ...stateValues(state)];
-  const entries = Object.entries(patch ?? {});
-  if (entries.length === 0) {
-    await client.query({ name: "save_country_state", text: SAVE_SQL, values });
-  } else {
-    for (const [column] of entries) if (!PATCHABLE_COLUMNS.has(column)) throw new Error(`column ${column} cannot be patched`);
-    const extra = entries.map(([column], i) => `${column} = $${values.length + i + 1}`).join(", ");
-    await client.query(SAVE_SQL.replace(" WHERE id = $1", `, ${extra} WHERE id = $1`), [...values, ...entries.map(([, value]) => value)]);
-  }
-  return { ...mergeState(row, state, now), ...patch } as CountryRow;
-}
-
-/** Reads and row-locks a country for the rest of the transaction. */
-export async function lockCountry(client: DbClient, id: number): Promise<CountryRow | undefined> {
-  const { rows } = await client.query<CountryRow>({
-    name: "lock_country",
-    text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = $1 FOR UPDATE`,
-    values: [id],
-  });
-  return rows[0];
+export async function beginAndLockCountries(client: DbClient, ids: readonly number[]): Promise<Map<number, CountryRow>> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const results = (await client.query(
+    `BEGIN; SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id IN (${idList(sorted)}) ORDER BY id FOR UPDATE`,
+  )) as unknown as Array<{ rows: CountryRow[] }>;
+  return new Map(results[1]!.rows.map((row) => [row.id, row]));
 }
 
 /**
- * Reads and row-locks several countries in ascending id order, so two transactions locking
- * overlapping sets never wait on each other in a cycle (no deadlock between A->B and B->A).
- * Missing ids are simply absent from the answer.
+ * The UPDATE that writes a state (networth recomputed) and a row patch, as SQL text with
+ * checked literals, so the action's writes and its COMMIT travel in one round trip.
+ * @returns the statement and the row as it will be after it
  */
-export async function lockCountries(client: DbClient, ids: readonly number[]): Promise<Map<number, CountryRow>> {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  // LockRows runs above the sort (or the primary-key scan), so rows are locked in id order.
-  const { rows } = await client.query<CountryRow>({
-    name: "lock_countries",
-    text: `SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
-    values: [sorted],
-  });
-  return new Map(rows.map((row) => [row.id, row]));
+export function countryWriteStatement(row: CountryRow, state: CountryState, now: Date, patch?: CountryRowPatch): { sql: string; after: CountryRow } {
+  const values = stateValues(state);
+  const assignments = STATE_COLUMNS.map((column, i) => `${column} = ${sqlLiteral(values[i])}`);
+  for (const [column, value] of Object.entries(patch ?? {})) {
+    if (!PATCHABLE_COLUMNS.has(column)) throw new Error(`column ${column} cannot be patched`);
+    assignments.push(`${column} = ${sqlLiteral(value)}`);
+  }
+  assignments.push(`updated_at = ${sqlLiteral(now)}`, `last_active = ${sqlLiteral(now)}`);
+  return {
+    sql: `UPDATE countries SET ${assignments.join(", ")} WHERE id = ${sqlLiteral(row.id)}`,
+    after: { ...mergeState(row, state, now), ...patch } as CountryRow,
+  };
 }
 
 export async function findCountryById(db: Db | DbClient, id: number): Promise<CountryRow | undefined> {

@@ -1,30 +1,32 @@
 import type { TurnResultJson } from "@game/schema/api";
-import type { Db, DbClient } from "./pool.js";
+import type { Db } from "./pool.js";
+import { jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
 
 /** How many results a country's history keeps. */
 export const TURN_HISTORY_KEPT = 100;
 
 /**
- * The history is trimmed by one action in TURN_HISTORY_TRIM_EVERY (by the new row's id), not
- * by every action: a country keeps between TURN_HISTORY_KEPT and about
- * TURN_HISTORY_KEPT + TURN_HISTORY_TRIM_EVERY rows, readers ask for at most TURN_HISTORY_KEPT,
- * and the action path saves a DELETE most of the time.
+ * The history is trimmed by about one action in TURN_HISTORY_TRIM_EVERY, not by every action:
+ * a country keeps TURN_HISTORY_KEPT rows and a few more, readers ask for at most
+ * TURN_HISTORY_KEPT, and the action path saves a DELETE most of the time.
  */
 export const TURN_HISTORY_TRIM_EVERY = 16;
 
-/** Records a result and sometimes trims the country's history (same transaction). */
-export async function insertTurnResult(client: DbClient, countryId: number, result: TurnResultJson): Promise<void> {
-  const { rows } = await client.query<{ id: number }>({
-    name: "insert_turn_result",
-    text: "INSERT INTO turn_results (country_id, action_type, result) VALUES ($1, $2, $3) RETURNING id",
-    values: [countryId, result.actionType, result],
-  });
-  if (rows[0]!.id % TURN_HISTORY_TRIM_EVERY !== 0) return;
-  await client.query(
-    `DELETE FROM turn_results WHERE country_id = $1 AND id <= (
-       SELECT id FROM turn_results WHERE country_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
-    [countryId, TURN_HISTORY_KEPT],
-  );
+/**
+ * SQL text that records a result and, one time in TURN_HISTORY_TRIM_EVERY (`draw` in [0, 1)),
+ * trims the country's history, for the action's batch of writes.
+ */
+export function turnResultStatements(countryId: number, result: TurnResultJson, draw: number): string[] {
+  const statements = [
+    `INSERT INTO turn_results (country_id, action_type, result) VALUES (${sqlLiteral(countryId)}, ${sqlLiteral(result.actionType)}, ${jsonbLiteral(result)})`,
+  ];
+  if (draw * TURN_HISTORY_TRIM_EVERY < 1) {
+    statements.push(
+      `DELETE FROM turn_results WHERE country_id = ${sqlLiteral(countryId)} AND id <= (
+         SELECT id FROM turn_results WHERE country_id = ${sqlLiteral(countryId)} ORDER BY id DESC OFFSET ${TURN_HISTORY_KEPT} LIMIT 1)`,
+    );
+  }
+  return statements;
 }
 
 export async function listTurnResults(db: Db, countryId: number, limit: number): Promise<TurnResultJson[]> {

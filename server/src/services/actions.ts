@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import type { TurnResultJson } from "@game/schema/api";
 import { Rng, type CountryState } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
-import { findCountryById, lockCountries, rowToState, saveCountryState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
-import { insertTurnResult } from "../db/turnResults.js";
+import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
+import { turnResultStatements } from "../db/turnResults.js";
 import { forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
 import type { ServiceContext } from "./context.js";
@@ -84,9 +84,18 @@ export interface CountriesActionResult<R> {
   seed: number;
 }
 
-/** A seed for one action: 32 random bits from the OS. */
+/** Seeds drawn from the OS in batches (one syscall per SEED_BATCH actions). */
+const SEED_BATCH = 1024;
+const seedPool = new Uint32Array(SEED_BATCH);
+let seedsLeft = 0;
+
+/** A seed for one action: 32 random bits from the OS's CSPRNG. */
 export function randomSeed(): number {
-  return crypto.randomBytes(4).readUInt32BE(0);
+  if (seedsLeft === 0) {
+    crypto.getRandomValues(seedPool);
+    seedsLeft = SEED_BATCH;
+  }
+  return seedPool[--seedsLeft]!;
 }
 
 /** Runs one action over one or several countries (see the module comment). */
@@ -116,8 +125,8 @@ export async function runCountriesAction<R>(ctx: ServiceContext, action: Countri
 async function attemptAction<R>(ctx: ServiceContext, action: CountriesAction<R>, seed: number, events: TopicEvent[]): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
-    await client.query("BEGIN");
-    const rows = await lockCountries(client, action.countryIds);
+    // Round trip 1: BEGIN and the ordered locks.
+    const rows = await beginAndLockCountries(client, action.countryIds);
     for (const id of action.countryIds) {
       if (!rows.has(id)) throw notFound(action.notFoundMessage ?? "Country not found", "country/not_found");
     }
@@ -134,20 +143,25 @@ async function attemptAction<R>(ctx: ServiceContext, action: CountriesAction<R>,
       emit: (topic, event) => events.push(on(topic, event)),
       turnResult: (countryId, result) => turnResults.push({ countryId, result }),
     };
+    // The step may add round trips of its own (a report, a trade) through tx.client.
     const outcome = await action.step(locked, tx);
 
+    // Last round trip: every write, then COMMIT, as one batch of statements.
     const written = new Map(rows);
     const changed: TopicEvent[] = [];
+    const statements: string[] = [];
     const changedIds = new Set([...outcome.next.keys(), ...(outcome.patches?.keys() ?? [])]);
     for (const id of [...changedIds].sort((a, b) => a - b)) {
       const before = locked.get(id);
       if (!before) throw new Error(`step returned a state for country ${id}, which it did not lock`);
-      const after = await saveCountryState(client, before.row, outcome.next.get(id) ?? before.state, tx.now, outcome.patches?.get(id));
-      written.set(id, after);
-      changed.push(...countryChangedEvents(after, action.name));
+      const write = countryWriteStatement(before.row, outcome.next.get(id) ?? before.state, tx.now, outcome.patches?.get(id));
+      statements.push(write.sql);
+      written.set(id, write.after);
+      changed.push(...countryChangedEvents(write.after, action.name));
     }
-    for (const { countryId, result } of turnResults) await insertTurnResult(client, countryId, result);
-    await client.query("COMMIT");
+    for (const { countryId, result } of turnResults) statements.push(...turnResultStatements(countryId, result, Math.random()));
+    statements.push("COMMIT");
+    await client.query(statements.join(";\n"));
     // State events first, so a room applies the numbers before it handles what the step says.
     events.unshift(...changed);
     return { result: outcome.result, rows: written, seed };

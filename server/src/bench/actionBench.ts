@@ -1,0 +1,297 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+import { median } from "./tickBench.js";
+
+/**
+ * The action path against the database's own pace, in one run:
+ *
+ *   1. `pgbench -N` (simple-update TPC-B, no branch/teller updates) on a scratch database;
+ *   2. the game server as its own process on another scratch database, 1-turn explorations
+ *      (POST /api/exploration/explore) from `connections` keep-alive connections;
+ *   3. authenticated reads (GET /api/country/{id}) the same way;
+ *   4. `pgbench -N` again (the reference is the mean of both runs, so drift shows).
+ *
+ * Prints explorations per second as a fraction of pgbench's TPS, and the server's CPU time
+ * per action and per read, from /proc/<pid>/stat (user + system) over each phase. The load
+ * generator runs in this process, on the same cores: its CPU is reported too.
+ */
+export interface ActionBenchOptions {
+  /** admin connection string; scratch databases are created beside it */
+  adminUrl: string;
+  /** players (one country each) @default 50 */
+  players: number;
+  /** connections for pgbench and for the game load @default 16 */
+  connections: number;
+  /** seconds per phase @default 10 */
+  seconds: number;
+  log(line: string): void;
+}
+
+export interface PhaseResult {
+  requests: number;
+  failures: Record<string, number>;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** server CPU milliseconds per request */
+  serverCpuMs: number;
+  /** load generator CPU milliseconds per request */
+  clientCpuMs: number;
+  /** Postgres CPU milliseconds per request (every postgres process on the machine) */
+  databaseCpuMs: number;
+}
+
+export interface ActionBenchResult {
+  pgbenchTps: number[];
+  explore: PhaseResult;
+  read: PhaseResult;
+  ratio: number;
+}
+
+const CLK_TCK = 100;
+const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+
+/** user + system CPU of a process, in ms (Linux /proc). */
+function processCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields[11] = utime, fields[12] = stime (1-based 14 and 15 in proc(5))
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+/** user + system CPU of every Postgres process on this machine, in ms (Linux /proc). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const comm = fs.readFileSync(`/proc/${entry}/comm`, "utf8").trim();
+      if (comm === "postgres" || comm.startsWith("postgres:")) total += processCpuMs(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
+}
+
+function selfCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function psql(url: string, sql: string): void {
+  const result = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", sql], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+}
+
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** pgbench's TPS, and the Postgres CPU per transaction while it ran. */
+function runPgbench(url: string, connections: number, seconds: number): number {
+  const before = postgresCpuMs();
+  const result = spawnSync("pgbench", ["-N", "-c", String(connections), "-j", "2", "-T", String(seconds), "-n", url], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
+  const match = /tps = ([\d.]+)/.exec(result.stdout);
+  if (!match) throw new Error(`no tps in pgbench output: ${result.stdout}`);
+  const tps = Number(match[1]);
+  lastPgbenchDatabaseCpuMs = (postgresCpuMs() - before) / (tps * seconds);
+  return tps;
+}
+
+/** Postgres CPU per pgbench transaction in the last pgbench run (ms). */
+let lastPgbenchDatabaseCpuMs = 0;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function request(port: number, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string | number> = {};
+    if (payload) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(payload);
+    }
+    if (token) headers.authorization = `Bearer ${token}`;
+    const req = http.request({ host: "127.0.0.1", port, method, path: `/api${path}`, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let parsed: any = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+async function loadPhase(
+  pid: number,
+  connections: number,
+  seconds: number,
+  fire: (i: number) => Promise<{ status: number; body: any }>,
+): Promise<PhaseResult> {
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let cursor = 0;
+  const serverBefore = processCpuMs(pid);
+  const clientBefore = selfCpuMs();
+  const databaseBefore = postgresCpuMs();
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const res = await fire(cursor++);
+        latencies.push(performance.now() - t0);
+        if (res.status !== 200) {
+          const key = `${res.status} ${res.body?.error ?? ""}`.trim();
+          failures[key] = (failures[key] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const serverCpu = processCpuMs(pid) - serverBefore;
+  const clientCpu = selfCpuMs() - clientBefore;
+  const databaseCpu = postgresCpuMs() - databaseBefore;
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    failures,
+    perSecond: sorted.length / elapsed,
+    p50Ms: median(sorted),
+    p99Ms: percentile(sorted, 99),
+    serverCpuMs: serverCpu / sorted.length,
+    clientCpuMs: clientCpu / sorted.length,
+    databaseCpuMs: databaseCpu / sorted.length,
+  };
+}
+
+/** Runs the four phases (see the module comment). */
+export async function runActionBench(options: ActionBenchOptions): Promise<ActionBenchResult> {
+  const { log } = options;
+  const tag = `${process.pid}_${Date.now().toString(36)}`;
+  const pgbenchDb = `bench_pgbench_${tag}`;
+  const gameDb = `bench_action_${tag}`;
+  psql(options.adminUrl, `CREATE DATABASE ${pgbenchDb}`);
+  psql(options.adminUrl, `CREATE DATABASE ${gameDb}`);
+  const pgbenchUrl = databaseUrl(options.adminUrl, pgbenchDb);
+  const gameUrl = databaseUrl(options.adminUrl, gameDb);
+  let child: ChildProcess | undefined;
+  try {
+    const init = spawnSync("pgbench", ["-i", "-s", "10", "-q", pgbenchUrl], { encoding: "utf8" });
+    if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync("/tmp/game-action-bench-");
+    // BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) on exit.
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+    child = spawn(process.execPath, [...profile, "--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: gameUrl,
+        DATA_DIR: dataDir,
+        JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123456789",
+        TICK_ENABLED: "false",
+        LOG_LEVEL: "warn",
+        REDIS_URL: "",
+        RATE_LIMIT_REGISTER_PER_HOUR: "0",
+      },
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const pid = child.pid!;
+    for (let i = 0; ; i++) {
+      const up = await request(port, "GET", "/health").catch(() => undefined);
+      if (up?.status === 200) break;
+      if (i > 300) throw new Error("the server did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const players: { token: string; countryId: number }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < options.players) {
+          const id = `a${tag}${next++}`.slice(-20);
+          const res = await request(port, "POST", "/auth/register", {
+            email: `${id}@bench.example`,
+            username: id,
+            password: "bench-password-1",
+            countryName: `Bench ${id}`,
+            governmentType: "monarchy",
+            startingResources: {},
+          });
+          if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+          players.push({ token: res.body.token, countryId: res.body.user.countryId });
+        }
+      }),
+    );
+    const refill = () => psql(gameUrl, "UPDATE countries SET turns = 150, cash = 1000000000000");
+    refill();
+    log(`  ${players.length} players; ${options.connections} connections; ${options.seconds} s per phase`);
+
+    // BENCH_PHASES=explore (or read, or both) skips pgbench, e.g. to profile one phase.
+    const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,read").split(",");
+    const pgbenchTps = phases.includes("pgbench") ? [runPgbench(pgbenchUrl, options.connections, options.seconds)] : [Number.NaN, Number.NaN];
+    log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+
+    // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country:
+    // enough players x 150 for the phase, or the refill between phases tops them up.
+    const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0 };
+    const explore = !phases.includes("explore") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
+      const p = players[i % players.length]!;
+      return request(port, "POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token);
+    });
+    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres CPU ${explore.databaseCpuMs.toFixed(3)} ms/action`);
+    refill();
+
+    const read = !phases.includes("read") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
+      const p = players[i % players.length]!;
+      return request(port, "GET", `/country/${p.countryId}`, undefined, p.token);
+    });
+    log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres CPU ${read.databaseCpuMs.toFixed(3)} ms/read`);
+
+    if (phases.includes("pgbench")) pgbenchTps[1] = runPgbench(pgbenchUrl, options.connections, options.seconds);
+    log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+    const reference = (pgbenchTps[0]! + pgbenchTps[1]!) / 2;
+    return { pgbenchTps, explore, read, ratio: explore.perSecond / reference };
+  } finally {
+    if (child && child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child!.once("exit", r));
+    }
+    agent.destroy();
+    psql(options.adminUrl, `DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
+    psql(options.adminUrl, `DROP DATABASE IF EXISTS ${gameDb} WITH (FORCE)`);
+  }
+}
