@@ -6,12 +6,16 @@ import { defineConfig } from "vitest/config";
  * - server: services, routes and rooms against real Postgres (and Redis where a test asks)
  * - client: components in jsdom
  * - e2e: the built client in Debian's Chromium against a real server (run with --project e2e)
+ * - lint: the lint rules' own tests (eslint.config.test.ts)
  */
 export default defineConfig({
   test: {
     projects: [
       {
         test: { name: "schema", include: ["schema/src/**/*.test.ts"], environment: "node" },
+      },
+      {
+        test: { name: "lint", include: ["eslint.config.test.ts"], environment: "node", testTimeout: 60_000 },
       },
       {
         resolve: { conditions: ["development"] },

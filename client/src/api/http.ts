@@ -119,7 +119,7 @@ export async function apiRequest<T extends object>(method: string, path: string,
     outer?.removeEventListener("abort", onOuterAbort);
   }
 
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {
