@@ -1,3 +1,4 @@
+import type { OwnCountryJson, PublicCountryJson } from "@game/schema/api";
 import type { CountryState, GovernmentType } from "@game/schema/rules";
 import { computeNetworth } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
@@ -211,7 +212,7 @@ const numeric = (value: number): string => String(value);
  * What anybody may see of a country: identity, government, size and record. Never cash,
  * food, oil, population, units or spies: those are private (STYLE.md practice 5).
  */
-export function toPublicCountryJson(row: CountryRow) {
+export function toPublicCountryJson(row: CountryRow): PublicCountryJson {
   return {
     id: row.id,
     name: row.name,
@@ -230,13 +231,12 @@ export function toPublicCountryJson(row: CountryRow) {
     created_at: row.created_at.toISOString(),
   };
 }
-export type PublicCountryJson = ReturnType<typeof toPublicCountryJson>;
 
 /**
  * Everything the owner sees. Field names are the spec's server fields (government_type,
  * turns, land, residential_areas, gdi_protection); resources and units are numeric strings.
  */
-export function toOwnCountryJson(row: CountryRow) {
+export function toOwnCountryJson(row: CountryRow): OwnCountryJson {
   return {
     ...toPublicCountryJson(row),
     has_used_free_government_change: row.has_used_free_government_change,
@@ -280,4 +280,5 @@ export function toOwnCountryJson(row: CountryRow) {
     tutorial_completed: row.tutorial_completed,
   };
 }
-export type OwnCountryJson = ReturnType<typeof toOwnCountryJson>;
+/** The two views' shared definitions (schema/src/api/countries.ts), for the server's modules. */
+export type { OwnCountryJson, PublicCountryJson };
