@@ -2,9 +2,10 @@ import { useMemo, useState } from "react";
 import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
-  EXPLORE_MAX_TURNS,
+  computeAffordableExplorationTurns,
   computeExploration,
   computeLandUsed,
+  computeMaxTurnsPerAction,
   type BuildingCategory,
   type BuildingType,
 } from "@game/schema/rules";
@@ -46,10 +47,9 @@ export function LandManagement({ country }: { country: Country }) {
     return [...map.values()];
   }, [state.buildings]);
 
-  const turnsForGrowth = Math.min(country.turnsAvailable, EXPLORE_MAX_TURNS);
+  const turnsForGrowth = computeMaxTurnsPerAction(country.turnsAvailable);
   const growth = computeExploration(state, turnsForGrowth);
-  const perTurnCost = growth.acresPerTurn * growth.costPerAcre;
-  const affordableTurns = perTurnCost > 0 ? Math.min(turnsForGrowth, Math.floor(country.cash / perTurnCost)) : 0;
+  const affordableTurns = computeAffordableExplorationTurns(state);
   const affordableAcres = affordableTurns * growth.acresPerTurn;
 
   const recommendations: string[] = [];
