@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
+  CONSTRUCTION_SITES_PER_CAPACITY,
   MAX_CONSTRUCTION_SITES_PER_ACTION,
   checkConstruction,
   computeBuildingCost,
@@ -79,7 +80,7 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
     <div className="stack" data-testid="buildings">
       <p className="muted">
         Choose how many of each structure to construct, then press Construct Buildings. One action builds up to {fmt(capacity)} regular building
-        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every 4 construction sites add 1 to that capacity.
+        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every {CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 to that capacity.
         Buildings need cash, free land and turns; the order takes as many turns as its slowest building.
       </p>
       <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))", gap: "0.6rem" }}>

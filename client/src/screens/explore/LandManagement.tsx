@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
+  CONSTRUCTION_SITES_PER_CAPACITY,
   computeAffordableExplorationTurns,
   computeExploration,
   computeLandUsed,
@@ -56,7 +57,9 @@ export function LandManagement({ country }: { country: Country }) {
   if (utilization > HIGH_UTILIZATION_PCT) recommendations.push(HIGH_UTILIZATION_MESSAGE);
   if (free > 0 && utilization < 50) recommendations.push(`${fmt(free)} acres are unused: construct buildings to put them to work.`);
   if (state.buildings.farms === 0) recommendations.push("You have no farms: build some before your food stores run out.");
-  if (state.buildings.construction_sites < 4) recommendations.push("Every 4 construction sites add 1 building per turn of construction capacity.");
+  if (state.buildings.construction_sites < CONSTRUCTION_SITES_PER_CAPACITY) {
+    recommendations.push(`Every ${CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 building per turn of construction capacity.`);
+  }
   if (state.buildings.residences === 0) recommendations.push("Residences house more people, and more people pay more tax.");
   if (country.turnsAvailable === 0) recommendations.push("You have no turns left: wait for the next turn.");
 
