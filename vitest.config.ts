@@ -5,13 +5,17 @@ import { defineConfig } from "vitest/config";
  * - schema: pure rules, no IO
  * - server: services, routes and rooms against real Postgres (and Redis where a test asks)
  * - client: components in jsdom
- * - e2e: the built client in Debian's Chromium against a real server (run with --project e2e)
+ * - e2e: the built client in Debian's Chromium against the built server in a child process
+ * - lint: the lint rules' own tests (eslint.config.test.ts)
  */
 export default defineConfig({
   test: {
     projects: [
       {
         test: { name: "schema", include: ["schema/src/**/*.test.ts"], environment: "node" },
+      },
+      {
+        test: { name: "lint", include: ["eslint.config.test.ts"], environment: "node", testTimeout: 60_000 },
       },
       {
         resolve: { conditions: ["development"] },
@@ -38,10 +42,10 @@ export default defineConfig({
         resolve: { conditions: ["development"] },
         ssr: { resolve: { conditions: ["development"] } },
         test: {
+          // black box: the built server runs as a child process (client/e2e/harness.ts)
           name: "e2e",
           include: ["client/e2e/**/*.e2e.ts"],
           environment: "node",
-          setupFiles: ["server/src/test/setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           pool: "forks",

@@ -1,6 +1,8 @@
+import { API_ERROR_CODES } from "@game/schema/api";
+
 /**
- * A rule rejection or a client mistake: answered as `{ success: false, error: message }` with
- * `status`. Anything else thrown is a broken invariant: logged and answered 500 with the
+ * A rule rejection or a client mistake: answered as `{ success: false, error: message, code }`
+ * with `status`. Anything else thrown is a broken invariant: logged and answered 500 with the
  * route's fallback message.
  */
 export class AppError extends Error {
@@ -15,7 +17,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = "request/invalid") => new AppError(400, message, code);
+export const badRequest = (message: string, code: string = API_ERROR_CODES.invalidRequest) => new AppError(400, message, code);
 export const unauthorized = (message = "Authentication required", code = "auth/unauthorized") => new AppError(401, message, code);
 export const forbidden = (message = "You can only act on your own country", code = "auth/forbidden") => new AppError(403, message, code);
 export const notFound = (message: string, code = "request/not_found") => new AppError(404, message, code);

@@ -57,9 +57,18 @@ describe("apiRequest", () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 
+  it("keeps the server's code beside its message", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false, error: "Insufficient funds. Need 5 more.", code: "exploration/insufficient_funds" }, 400)));
+    await expect(apiRequest("POST", "/exploration/explore", { fallback: "Exploration failed" })).rejects.toMatchObject({
+      message: "Insufficient funds. Need 5 more.",
+      status: 400,
+      code: "exploration/insufficient_funds",
+    });
+  });
+
   it("uses the fallback message when the server gives none", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>", { status: 502 })));
-    await expect(apiRequest("GET", "/x", { fallback: "Failed to get country data" })).rejects.toMatchObject({ message: "Failed to get country data", status: 502 });
+    await expect(apiRequest("GET", "/x", { fallback: "Failed to get country data" })).rejects.toMatchObject({ message: "Failed to get country data", status: 502, code: null });
   });
 
   it("gives up after the time-out", async () => {

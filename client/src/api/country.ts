@@ -1,57 +1,6 @@
+import type { OwnCountryJson, PublicCountryJson } from "@game/schema/api";
 import type { BuildingCounts, CountryState, GovernmentType, TechLevels } from "@game/schema/rules";
 import { TECHNOLOGY_IDS, isGovernmentType } from "@game/schema/rules";
-
-/** The country as GET /country/:id answers it (numeric strings for big numbers). */
-export interface CountryJson {
-  id: number;
-  name: string;
-  government_type: string;
-  networth?: string | number;
-  land?: string | number;
-  cash?: string | number;
-  food?: string | number;
-  oil?: string | number;
-  population?: string | number;
-  troops?: string | number;
-  jets?: string | number;
-  turrets?: string | number;
-  tanks?: string | number;
-  spies?: string | number;
-  missiles?: string | number;
-  turns?: number | string;
-  stored_turns?: number | string;
-  farms?: number | string;
-  residential_areas?: number | string;
-  industrial_complexes?: number | string;
-  research_labs?: number | string;
-  construction_sites?: number | string;
-  military_bases?: number | string;
-  oil_rigs?: number | string;
-  enterprise_zones?: number | string;
-  agricultural_tech?: number | string;
-  business_tech?: number | string;
-  military_tech?: number | string;
-  industrial_tech?: number | string;
-  spy_tech?: number | string;
-  /** the other research categories' levels: medical_tech, residential_tech, ... */
-  [techColumn: `${string}_tech`]: number | string | undefined;
-  research_points?: number | string;
-  unit_allocation?: { troops?: number; jets?: number; turrets?: number; tanks?: number } | null;
-  victories?: number | string;
-  defeats?: number | string;
-  total_battles?: number | string;
-  total_land_captured?: number | string;
-  combat_efficiency?: number | string;
-  war_expenses?: number | string;
-  has_used_free_government_change?: boolean;
-  government_change_count?: number | string;
-  alliance_id?: number | null;
-  gdi_protection?: boolean;
-  is_ai?: boolean;
-  is_eliminated?: boolean;
-  last_active?: string;
-  created_at?: string;
-}
 
 /** The client's country model (spec document 1, section 3). Every number is an integer. */
 export interface Country {
@@ -120,14 +69,18 @@ export function toInt(value: unknown): number {
   return 0;
 }
 
-/** The one mapping from the server's country JSON to the client's Country. */
-export function mapCountry(json: CountryJson): Country {
+/**
+ * The one mapping from the server's country JSON (schema/src/api/countries.ts) to the client's
+ * Country. The own view has every field; from a public view the private numbers read as 0.
+ */
+export function mapCountry(country: OwnCountryJson | PublicCountryJson): Country {
+  const json: Partial<OwnCountryJson> = country;
   const turns = toInt(json.turns);
-  const allocation = json.unit_allocation ?? {};
+  const allocation: Partial<OwnCountryJson["unit_allocation"]> = json.unit_allocation ?? {};
   return {
-    id: toInt(json.id),
-    name: String(json.name ?? ""),
-    governmentType: isGovernmentType(json.government_type) ? json.government_type : "republic",
+    id: toInt(country.id),
+    name: String(country.name ?? ""),
+    governmentType: isGovernmentType(country.government_type) ? country.government_type : "republic",
     hasUsedFreeGovernmentChange: Boolean(json.has_used_free_government_change),
     governmentChangeCount: toInt(json.government_change_count),
     cash: toInt(json.cash),

@@ -1,16 +1,22 @@
-import { STARTING_RESOURCES } from "@game/schema/rules";
+import type {
+  AuthResponse,
+  BuildingProductionJson,
+  ConstructResponse,
+  CountryListResponse,
+  CountryResponse,
+  ExploreResponse,
+  ProductionStatusResponse,
+  PublicCountryJson,
+  RegisterRequest,
+  TurnHistoryResponse,
+  TurnResultJson,
+  UserJson,
+  UserResponse,
+} from "@game/schema/api";
+import { toTurnResultJson } from "@game/schema/api";
+import { STARTING_RESOURCES, type ProductionPerTurn } from "@game/schema/rules";
 import { ApiError, apiRequest } from "./http";
-import { mapCountry, type Country, type CountryJson } from "./country";
-import {
-  mapUser,
-  normalizeTurnResult,
-  type BuildingProduction,
-  type ProductionPerTurn,
-  type PublicCountry,
-  type TurnResult,
-  type User,
-  type UserJson,
-} from "./types";
+import { mapCountry, type Country } from "./country";
 
 /** The spec's fallback messages (document 1, section 8), one per call. */
 export const FALLBACK = {
@@ -46,29 +52,28 @@ export const COUNTRY_TIMEOUT_MESSAGE = "Country data fetch timeout";
  */
 export const REGISTRATION_STARTING_RESOURCES = STARTING_RESOURCES;
 
-export interface AuthResult {
-  token: string;
-  user: User;
-}
+/** A login or registration: the token and the user (AuthResponse without its envelope). */
+export type AuthResult = Omit<AuthResponse, "success">;
 
-export interface RegisterInput {
-  email: string;
-  username: string;
-  password: string;
-  countryName: string;
+/** What the registration form collects; the rest of RegisterRequest is filled in here. */
+export type RegisterInput = Pick<RegisterRequest, "email" | "username" | "password" | "countryName">;
+
+/** A turn result as the server sent it, or kept in history before a field existed. */
+export function readTurnResult(raw: unknown): TurnResultJson {
+  return toTurnResultJson(raw, Date.now());
 }
 
 export const api = {
   async login(email: string, password: string): Promise<AuthResult> {
-    const res = await apiRequest<{ token: string; user: UserJson }>("POST", "/auth/login", {
+    const res = await apiRequest<AuthResult>("POST", "/auth/login", {
       fallback: FALLBACK.login,
       body: { email, password },
     });
-    return { token: res.token, user: mapUser(res.user) };
+    return { token: res.token, user: res.user };
   },
 
   async register(input: RegisterInput): Promise<AuthResult> {
-    const res = await apiRequest<{ token: string; user: UserJson }>("POST", "/auth/register", {
+    const res = await apiRequest<AuthResult>("POST", "/auth/register", {
       fallback: FALLBACK.register,
       body: {
         email: input.email,
@@ -77,9 +82,9 @@ export const api = {
         countryName: input.countryName,
         governmentType: "monarchy",
         startingResources: REGISTRATION_STARTING_RESOURCES,
-      },
+      } satisfies RegisterRequest,
     });
-    return { token: res.token, user: mapUser(res.user) };
+    return { token: res.token, user: res.user };
   },
 
   async logout(): Promise<void> {
@@ -87,22 +92,22 @@ export const api = {
   },
 
   /** Records on the server that the tutorial was finished or skipped. */
-  async completeTutorial(): Promise<User> {
-    const res = await apiRequest<{ user: UserJson }>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
-    return mapUser(res.user);
+  async completeTutorial(): Promise<UserJson> {
+    const res = await apiRequest<UserResponse>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
+    return res.user;
   },
 
-  async me(signal?: AbortSignal): Promise<User> {
-    const res = await apiRequest<{ user: UserJson }>("GET", "/user/me", { fallback: FALLBACK.me, signal });
+  async me(signal?: AbortSignal): Promise<UserJson> {
+    const res = await apiRequest<Partial<UserResponse>>("GET", "/user/me", { fallback: FALLBACK.me, signal });
     if (!res.user) throw new ApiError(FALLBACK.me, 200, "/user/me");
-    return mapUser(res.user);
+    return res.user;
   },
 
   /** GET /country/:id, abandoned after 10 s with 'Country data fetch timeout'. */
   async country(id: number, signal?: AbortSignal): Promise<Country> {
-    let res: { country?: CountryJson };
+    let res: Partial<CountryResponse>;
     try {
-      res = await apiRequest<{ country?: CountryJson }>("GET", `/country/${id}`, {
+      res = await apiRequest<Partial<CountryResponse>>("GET", `/country/${id}`, {
         fallback: FALLBACK.country,
         timeoutMs: COUNTRY_LOAD_TIMEOUT_MS,
         signal,
@@ -117,8 +122,8 @@ export const api = {
     return mapCountry(res.country);
   },
 
-  async countries(limit = 100, offset = 0): Promise<{ countries: PublicCountry[]; total: number }> {
-    const res = await apiRequest<{ countries?: PublicCountry[]; total?: number }>("GET", `/countries?limit=${limit}&offset=${offset}`, {
+  async countries(limit = 100, offset = 0): Promise<{ countries: PublicCountryJson[]; total: number }> {
+    const res = await apiRequest<Partial<CountryListResponse>>("GET", `/countries?limit=${limit}&offset=${offset}`, {
       fallback: FALLBACK.countries,
     });
     return { countries: res.countries ?? [], total: res.total ?? res.countries?.length ?? 0 };
@@ -126,7 +131,7 @@ export const api = {
 
   /** POST /exploration/explore {countryId, turnsToSpend} */
   async explore(countryId: number, turnsToSpend: number): Promise<ActionOutcome> {
-    const res = await apiRequest<{ turnResult?: unknown; country?: CountryJson; turnsUsed?: number }>("POST", "/exploration/explore", {
+    const res = await apiRequest<Partial<ExploreResponse>>("POST", "/exploration/explore", {
       fallback: FALLBACK.explore,
       body: { countryId, turnsToSpend },
     });
@@ -140,7 +145,7 @@ export const api = {
    */
   async construct(countryId: number, orders: Record<string, number>): Promise<ActionOutcome> {
     try {
-      const res = await apiRequest<{ turnResult?: unknown; country?: CountryJson; data?: unknown }>("POST", "/buildings/construct-batch", {
+      const res = await apiRequest<Partial<ConstructResponse>>("POST", "/buildings/construct-batch", {
         fallback: FALLBACK.construct,
         body: { countryId, orders },
       });
@@ -151,7 +156,7 @@ export const api = {
     const entries = Object.entries(orders).filter(([, q]) => q > 0);
     const results = await Promise.all(
       entries.map(([buildingType, quantity]) =>
-        apiRequest<{ turnResult?: unknown; country?: CountryJson; data?: unknown }>("POST", "/buildings/construct", {
+        apiRequest<Partial<ConstructResponse>>("POST", "/buildings/construct", {
           fallback: FALLBACK.construct,
           body: { countryId, buildingType, quantity },
         }),
@@ -160,42 +165,36 @@ export const api = {
     return outcome(results[results.length - 1] ?? {});
   },
 
-  async buildingProduction(countryId: number): Promise<BuildingProduction> {
-    const res = await apiRequest<{ data: BuildingProduction }>("GET", `/buildings/production/${countryId}`, {
+  async buildingProduction(countryId: number): Promise<BuildingProductionJson> {
+    const res = await apiRequest<{ data: BuildingProductionJson }>("GET", `/buildings/production/${countryId}`, {
       fallback: FALLBACK.buildingProduction,
     });
     return res.data;
   },
 
   async productionStatus(countryId: number): Promise<ProductionPerTurn> {
-    const res = await apiRequest<{ productionPerTurn: ProductionPerTurn }>("GET", `/production/status/${countryId}`, {
+    const res = await apiRequest<ProductionStatusResponse>("GET", `/production/status/${countryId}`, {
       fallback: FALLBACK.productionStatus,
     });
     return res.productionPerTurn;
   },
 
-  async turnHistory(): Promise<TurnResult[]> {
-    const res = await apiRequest<{ data?: unknown[] }>("GET", "/turns/history", { fallback: FALLBACK.turnHistory });
-    return (res.data ?? []).map(normalizeTurnResult);
+  async turnHistory(): Promise<TurnResultJson[]> {
+    const res = await apiRequest<Partial<TurnHistoryResponse>>("GET", "/turns/history", { fallback: FALLBACK.turnHistory });
+    return (res.data ?? []).map(readTurnResult);
   },
 };
 
 /** What an economy action returns to the screen. */
 export interface ActionOutcome {
-  turnResult: TurnResult | null;
-  /** the fresh country, when the answer carries it (as country, data.country or data) */
+  turnResult: TurnResultJson | null;
+  /** the fresh country, when the answer carries it */
   country: Country | null;
 }
 
-function outcome(res: { turnResult?: unknown; country?: CountryJson; data?: unknown }): ActionOutcome {
-  const data = res.data as { country?: CountryJson; turnResult?: unknown } | CountryJson | undefined;
-  const countryJson =
-    res.country ??
-    (data && typeof data === "object" && "country" in data ? data.country : undefined) ??
-    (data && typeof data === "object" && "government_type" in data ? (data as CountryJson) : undefined);
-  const rawResult = res.turnResult ?? (data && typeof data === "object" && "turnResult" in data ? data.turnResult : undefined);
+function outcome(res: Partial<ExploreResponse | ConstructResponse>): ActionOutcome {
   return {
-    turnResult: rawResult ? normalizeTurnResult(rawResult) : null,
-    country: countryJson ? mapCountry(countryJson) : null,
+    turnResult: res.turnResult ? readTurnResult(res.turnResult) : null,
+    country: res.country ? mapCountry(res.country) : null,
   };
 }

@@ -3,8 +3,10 @@
  * - bearer token from localStorage 'access_token', cookies sent too
  * - 10 s time-out
  * - any 401 clears the stored token (and tells the auth layer, when a token was sent)
- * - a failure always carries a message: the server's, or the call's fallback from the spec
+ * - a failure always carries a message: the server's, or the call's fallback from the spec;
+ *   and the server's code beside it (ApiFailure in @game/schema/api)
  */
+import type { ApiFailure } from "@game/schema/api";
 
 /** API base path (spec: /api). */
 export const API_BASE = "/api";
@@ -15,12 +17,17 @@ export const TOKEN_KEY = "access_token";
 /** Older keys other screens of the earlier client read; cleared with the token. */
 const LEGACY_TOKEN_KEYS = ["token", "auth_token"];
 
-/** A failed call: the message to show, the HTTP status (0 = network or time-out). */
+/**
+ * A failed call: the message to show, the HTTP status (0 = network or time-out) and the
+ * server's namespaced code (ApiFailure.code, e.g. "exploration/insufficient_funds"); the code
+ * is null when no answer from the server carried one (network failure, time-out, not JSON).
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly path: string,
+    readonly code: string | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -119,7 +126,7 @@ export async function apiRequest<T extends object>(method: string, path: string,
     outer?.removeEventListener("abort", onOuterAbort);
   }
 
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {
@@ -131,12 +138,13 @@ export async function apiRequest<T extends object>(method: string, path: string,
     clearToken();
     if (token) emit({ type: "unauthorized", path });
   }
-  const record = (body ?? {}) as { success?: unknown; error?: unknown };
+  const record = (body ?? {}) as Partial<Record<keyof ApiFailure, unknown>>;
   if (!response.ok || record.success !== true) {
     const serverMessage = typeof record.error === "string" && record.error.trim() ? record.error : undefined;
     const message = serverMessage ?? options.fallback;
+    const code = typeof record.code === "string" && record.code ? record.code : null;
     emit({ type: "failure", method, path, status: response.status, message });
-    throw new ApiError(message, response.status, path);
+    throw new ApiError(message, response.status, path, code);
   }
   return body as T & { success: true };
 }

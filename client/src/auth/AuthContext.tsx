@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, clearToken, getToken, onApiEvent, setToken } from "../api/http";
 import { api, type RegisterInput } from "../api/endpoints";
 import { queryKeys } from "../api/queries";
-import type { User } from "../api/types";
+import type { UserJson } from "@game/schema/api";
 import { debugLog } from "./debugLog";
 
 /** How often the empire-creation wait asks again whether the country exists (ms). */
@@ -19,7 +19,7 @@ export type AuthPhase = "loading" | "error" | "unauthenticated" | "authenticated
 export interface AuthState {
   phase: AuthPhase;
   token: string | null;
-  user: User | null;
+  user: UserJson | null;
   /** the authentication error screen's text */
   error: string | null;
   /** what the loading screen says it is doing */
@@ -126,7 +126,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [phase, error, me.data]);
 
   const acceptSession = useCallback(
-    (newToken: string, user: User) => {
+    (newToken: string, user: UserJson) => {
       setToken(newToken);
       queryClient.setQueryData(queryKeys.me, user);
       setTokenState(newToken);
@@ -188,7 +188,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     debugLog("Tutorial completed");
     setTutorialPending(false);
     // Shown at once; the server keeps it so a reload does not bring the tutorial back.
-    queryClient.setQueryData<User>(queryKeys.me, (user) => (user ? { ...user, tutorialCompleted: true } : user));
+    queryClient.setQueryData<UserJson>(queryKeys.me, (user) => (user ? { ...user, tutorialCompleted: true } : user));
     api.completeTutorial().then(
       (user) => queryClient.setQueryData(queryKeys.me, user),
       (err) => debugLog(`Tutorial completion not saved: ${err instanceof Error ? err.message : String(err)}`),

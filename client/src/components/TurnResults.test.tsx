@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { TurnProgressPopup, TurnResultsReport } from "./TurnResults";
-import { normalizeTurnResult } from "../api/types";
+import { readTurnResult } from "../api/endpoints";
 
 afterEach(() => {
   cleanup();
@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 const result = (effects: Record<string, number> = {}, extra: Record<string, unknown> = {}) =>
-  normalizeTurnResult({
+  readTurnResult({
     id: "r1",
     timestamp: new Date().toISOString(),
     actionType: "exploration",

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { BUILDING_DEFINITIONS, type BuildingType } from "@game/schema/rules";
-import type { ActionIcon, TurnResult } from "../api/types";
+import type { ActionResultIcon, TurnResultJson } from "@game/schema/api";
 import type { TurnCard } from "../game/GameContext";
 import { fmt, money, signed, signedMoney, titleCase } from "./format";
 
@@ -13,7 +13,7 @@ function buildingName(type: string): string {
   return type in BUILDING_DEFINITIONS ? BUILDING_DEFINITIONS[type as BuildingType].name : titleCase(type);
 }
 
-const ICON_GLYPH: Record<ActionIcon, string> = {
+const ICON_GLYPH: Record<ActionResultIcon, string> = {
   checkmark: "✓",
   "trending-down": "↘",
   zap: "⚡",
@@ -27,7 +27,7 @@ export function TurnResultsReport({
   onClose,
   variant = "military",
 }: {
-  result: TurnResult | null;
+  result: TurnResultJson | null;
   open: boolean;
   onClose(): void;
   variant?: "military" | "normal";
@@ -157,7 +157,7 @@ export function TurnResultsReport({
 }
 
 /** The stacked turn-progress popup: one card per action, each gone after 10 s or on Continue. */
-export function TurnProgressPopup({ cards, onDismiss, onOpenReport }: { cards: TurnCard[]; onDismiss(key: number): void; onOpenReport(result: TurnResult): void }) {
+export function TurnProgressPopup({ cards, onDismiss, onOpenReport }: { cards: TurnCard[]; onDismiss(key: number): void; onOpenReport(result: TurnResultJson): void }) {
   if (cards.length === 0) return null;
   return (
     <div className="popup-stack" aria-live="polite">
@@ -168,7 +168,7 @@ export function TurnProgressPopup({ cards, onDismiss, onOpenReport }: { cards: T
   );
 }
 
-function PopupCard({ card, onDismiss, onOpenReport }: { card: TurnCard; onDismiss(key: number): void; onOpenReport(result: TurnResult): void }) {
+function PopupCard({ card, onDismiss, onOpenReport }: { card: TurnCard; onDismiss(key: number): void; onOpenReport(result: TurnResultJson): void }) {
   useEffect(() => {
     const timer = setTimeout(() => onDismiss(card.key), POPUP_AUTO_DISMISS_MS);
     return () => clearTimeout(timer);

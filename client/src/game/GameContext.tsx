@@ -5,9 +5,9 @@ import { useAuth } from "../auth/AuthContext";
 import { api, type ActionOutcome } from "../api/endpoints";
 import { queryKeys, useCountryQuery } from "../api/queries";
 import { toCountryState, type Country } from "../api/country";
-import type { TurnResult } from "../api/types";
+import type { TurnResultJson } from "@game/schema/api";
+import type { CountrySummarySnapshot } from "@game/schema/messages";
 import { useConnectionStatus, useOwnCountrySummary, useWorldSlice } from "../realtime/hooks";
-import type { CountrySummary } from "../realtime/types";
 
 /** Result cleared this long after the report is hidden (spec: 500 ms). */
 export const TURN_RESULT_CLEAR_MS = 500;
@@ -15,7 +15,7 @@ export const TURN_RESULT_CLEAR_MS = 500;
 /** A card of the turn-progress popup. */
 export interface TurnCard {
   key: number;
-  result: TurnResult;
+  result: TurnResultJson;
   /** extra facts of the action (spec popup card fields) */
   landGained?: number;
   buildingConstructed?: { quantity: number; type: string };
@@ -38,9 +38,9 @@ export interface GameState {
   cards: TurnCard[];
   dismissCard(key: number): void;
   /** the TURN RESULTS REPORT modal */
-  report: TurnResult | null;
+  report: TurnResultJson | null;
   reportOpen: boolean;
-  openReport(result: TurnResult): void;
+  openReport(result: TurnResultJson): void;
   closeReport(): void;
 }
 
@@ -57,7 +57,7 @@ export function useGame(): GameState {
  * (the room pushes turns, cash, food, oil, networth, population and land after every change
  * and every tick; buildings and units only change through actions that answer the country).
  */
-export function mergeLive(country: Country, summary: CountrySummary | null, summaryAt: number, restAt: number): Country {
+export function mergeLive(country: Country, summary: CountrySummarySnapshot | null, summaryAt: number, restAt: number): Country {
   if (!summary || summary.countryId !== country.id || summaryAt < restAt) return country;
   return {
     ...country,
@@ -90,7 +90,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
   const countryState = useMemo(() => (country ? toCountryState(country) : null), [country]);
 
   const [cards, setCards] = useState<TurnCard[]>([]);
-  const [report, setReport] = useState<TurnResult | null>(null);
+  const [report, setReport] = useState<TurnResultJson | null>(null);
   const [reportOpen, setReportOpen] = useState(false);
   const cardKey = useRef(0);
   const clearTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -143,7 +143,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
   );
 
   const dismissCard = useCallback((key: number) => setCards((list) => list.filter((c) => c.key !== key)), []);
-  const openReport = useCallback((result: TurnResult) => {
+  const openReport = useCallback((result: TurnResultJson) => {
     if (clearTimer.current) clearTimeout(clearTimer.current);
     setReport(result);
     setReportOpen(true);

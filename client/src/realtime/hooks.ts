@@ -1,19 +1,43 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { world } from "./worldConnection";
-import type { WorldSnapshot } from "./types";
+import type { RoomSnapshot } from "./roomConnection";
+import { world, type WorldSnapshot } from "./worldRoom";
 
-/** The whole world snapshot; re-renders on every room patch. */
-export function useWorld(): WorldSnapshot {
-  return useSyncExternalStore(world.subscribe, world.getSnapshot, world.getSnapshot);
+/** What the hooks read of a RoomConnection: its snapshot store. */
+export interface RoomStore<Data extends object> {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): RoomSnapshot<Data>;
 }
 
-/** One slice of the world snapshot; re-renders only when that slice changes identity. */
+/** A room's whole snapshot; re-renders on every change of any slice. */
+export function useRoom<Data extends object>(connection: RoomStore<Data>): RoomSnapshot<Data> {
+  return useSyncExternalStore(connection.subscribe, connection.getSnapshot, connection.getSnapshot);
+}
+
+/**
+ * One slice of a room's snapshot; re-renders only when that slice changes identity, which it
+ * does only when its data changes. `select` must return a part of the snapshot, not a new object.
+ */
+export function useRoomSlice<Data extends object, T>(connection: RoomStore<Data>, select: (snapshot: RoomSnapshot<Data>) => T): T {
+  const read = () => select(connection.getSnapshot());
+  return useSyncExternalStore(connection.subscribe, read, read);
+}
+
+/** Keeps `connection` joined while `token` is set; leaves it when the token goes away. */
+export function useRoomConnection(connection: { connect(token: string): void; disconnect(): void }, token: string | null): void {
+  useEffect(() => {
+    if (token) connection.connect(token);
+    else connection.disconnect();
+  }, [connection, token]);
+}
+
+/** The whole world snapshot; re-renders on every room patch. Prefer a slice hook. */
+export function useWorld(): WorldSnapshot {
+  return useRoom(world);
+}
+
+/** One slice of the world snapshot; re-renders only when that slice changes. */
 export function useWorldSlice<T>(select: (s: WorldSnapshot) => T): T {
-  return useSyncExternalStore(
-    world.subscribe,
-    () => select(world.getSnapshot()),
-    () => select(world.getSnapshot()),
-  );
+  return useRoomSlice(world, select);
 }
 
 export const useSeason = () => useWorldSlice((s) => s.season);
@@ -21,14 +45,14 @@ export const useRankings = () => useWorldSlice((s) => s.rankings);
 export const useChannels = () => useWorldSlice((s) => s.channels);
 export const useOnlineUsers = () => useWorldSlice((s) => s.onlineUsers);
 export const useConnectionStatus = () => useWorldSlice((s) => s.status);
+export const useConnectionMessage = () => useWorldSlice((s) => s.statusMessage);
 export const useOwnCountrySummary = () => useWorldSlice((s) => s.ownCountry);
+export const useCommandOutputs = () => useWorldSlice((s) => s.commandOutputs);
+export const useRoomErrors = () => useWorldSlice((s) => s.errors);
 
 /** Keeps the world connection joined while `token` is set; leaves it when it goes away. */
 export function useWorldConnection(token: string | null): void {
-  useEffect(() => {
-    if (token) world.connect(token);
-    else world.disconnect();
-  }, [token]);
+  useRoomConnection(world, token);
 }
 
 export function sendChat(channel: string, content: string): boolean {

@@ -103,8 +103,14 @@ export interface UserJson {
   tutorialCompleted: boolean;
 }
 
+/** POST /auth/login and /auth/register (201). */
 export interface AuthResponse {
   success: true;
   token: string;
+  user: UserJson;
+}
+
+/** GET /user/me and POST /user/tutorial-complete. */
+export interface UserResponse {
   user: UserJson;
 }

@@ -1,10 +1,39 @@
 import { z } from "zod";
 
-/** The error envelope every failed call answers with. */
+/**
+ * The error envelope every failed call answers with: the message for people (the spec's where
+ * it gives one) and the namespaced code of the rule or check that refused
+ * ("exploration/insufficient_funds", "request/invalid"), for programs.
+ */
 export interface ApiFailure {
   success: false;
   error: string;
+  code: string;
 }
+
+/**
+ * Codes of the failures no game rule decides: the request itself is wrong, or the server is.
+ * Rule rejections carry their rule's code instead (RuleRejection.code).
+ */
+export const API_ERROR_CODES = {
+  /** a body, query or path parameter failed its zod schema (400) */
+  invalidRequest: "request/invalid",
+  /** the body is not valid JSON (400) */
+  malformedJson: "request/malformed_json",
+  /** the body could not be read for another reason (4xx) */
+  invalidBody: "request/invalid_body",
+  /** the body is larger than the server accepts (413) */
+  tooLarge: "request/too_large",
+  /** a body that is not application/json (415) */
+  unsupportedMediaType: "request/unsupported_media_type",
+  /** no route under /api matches (404) */
+  unknownRoute: "request/unknown_route",
+  /** a missing, malformed, expired or revoked token (401) */
+  invalidToken: "auth/invalid_token",
+  /** a broken invariant on the server (500) */
+  server: "server/error",
+} as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[keyof typeof API_ERROR_CODES];
 export type ApiSuccess<T extends object = object> = { success: true } & T;
 
 /** A positive integer id, from a path parameter (string) or a JSON number. */

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { idSchema, limitSchema, offsetSchema } from "./common.js";
+import type { OwnCountryJson, PublicCountryJson } from "./countryFields.js";
+
+export type { OwnCountryJson, PublicCountryJson };
 
 /** GET /api/countries?limit=&offset= */
 export const countryListQuerySchema = z.object({
@@ -8,3 +11,20 @@ export const countryListQuerySchema = z.object({
 });
 
 export const countryIdParamsSchema = z.object({ id: idSchema });
+
+// PublicCountryJson and OwnCountryJson are derived from the one description of the country,
+// COUNTRY_FIELDS (countryFields.ts).
+
+/** GET /country/{id} and /countries/{id}: the owner gets the own view, anyone else the public one. */
+export type CountryResponse =
+  | { country: OwnCountryJson; message: "Own country" }
+  | { country: PublicCountryJson; message: "Public view" };
+
+/** GET /countries (and /countries/ai): one page of public views by networth. */
+export interface CountryListResponse {
+  countries: PublicCountryJson[];
+  /** countries in the whole list */
+  total: number;
+  /** the caller's own country (GET /countries only) */
+  ownCountryId?: number | null;
+}

@@ -1,3 +1,5 @@
+import type { GovernmentType } from "../rules/country.js";
+
 /**
  * The country, described once. Each entry is one column of the server's `countries` table
  * and says how it appears in JSON (its key is the column name, which is the spec's server
@@ -12,10 +14,10 @@
  * How a column travels:
  * - numeric: bigint in Postgres, a numeric string in JSON (the spec's "numeric strings")
  * - int: integer in Postgres and in JSON
- * - bool, text: as is
+ * - bool, text: as is; government: text holding a GovernmentType
  * - time: timestamptz in Postgres, an ISO 8601 string in JSON
  */
-export type CountryFieldFormat = "numeric" | "int" | "bool" | "text" | "time";
+export type CountryFieldFormat = "numeric" | "int" | "bool" | "text" | "government" | "time";
 
 /**
  * Who sees a field: everybody (public), only the owner (own), or nobody (internal: kept for
@@ -47,7 +49,7 @@ export const COUNTRY_FIELDS = [
   f("id", "int", "public"),
   f("user_id", "int", "internal"),
   f("name", "text", "public"),
-  f("government_type", "text", "public", "governmentType"),
+  f("government_type", "government", "public", "governmentType"),
   f("has_used_free_government_change", "bool", "own"),
   f("government_change_count", "int", "own"),
   f("cash", "numeric", "own", "cash"),
@@ -111,8 +113,24 @@ type Fields = (typeof COUNTRY_FIELDS)[number];
 export const NULLABLE_COUNTRY_COLUMNS = ["user_id", "alliance_id"] as const;
 type Nullable = (typeof NULLABLE_COUNTRY_COLUMNS)[number];
 
-type JsonValue<F extends CountryFieldFormat> = F extends "numeric" ? string : F extends "int" ? number : F extends "bool" ? boolean : string;
-type RowValue<F extends CountryFieldFormat> = F extends "numeric" | "int" ? number : F extends "bool" ? boolean : F extends "time" ? Date : string;
+type JsonValue<F extends CountryFieldFormat> = F extends "numeric"
+  ? string
+  : F extends "int"
+    ? number
+    : F extends "bool"
+      ? boolean
+      : F extends "government"
+        ? GovernmentType
+        : string;
+type RowValue<F extends CountryFieldFormat> = F extends "numeric" | "int"
+  ? number
+  : F extends "bool"
+    ? boolean
+    : F extends "time"
+      ? Date
+      : F extends "government"
+        ? GovernmentType
+        : string;
 type WithNull<K extends string, T> = K extends Nullable ? T | null : T;
 
 /** The fields of one view as JSON. */
@@ -126,10 +144,10 @@ export type CountryFieldsRow = {
 };
 
 /**
- * Protection status shown on target lists, with the underscore replaced by a space on screen:
- * unprotected, gdi_protected (and the states the military rules add).
+ * Protection status shown on target lists, with the underscore replaced by a space on screen.
+ * The military rules add their states to this union.
  */
-export type ProtectionStatus = string;
+export type ProtectionStatus = "gdi_protected" | "unprotected";
 
 /**
  * What anybody may see of a country: identity, government, size and record. Never cash,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
-import type { ChatMessagePayload } from "../messages/world.js";
+import type { ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
 import { idSchema, limitSchema } from "./common.js";
 
 export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
@@ -101,4 +101,41 @@ export interface SeasonStatsJson {
   topPlayer: { name: string; networth: number } | null;
   topAlliance: { name: string; tag: string; networth: number } | null;
   scores: RankingRowJson[];
+}
+
+/** GET /chat/channels/{countryId}: the channels the caller may see. */
+export interface ChatChannelsResponse {
+  data: ChatChannelJson[];
+}
+
+/** GET /chat/messages/{channelId}: a page, oldest first. */
+export interface ChatMessagesResponse {
+  data: ChatMessageJson[];
+  /** whether older messages remain (ask again with ?before= the first id) */
+  hasMore: boolean;
+}
+
+/** POST /chat/send: the stored message (201), or a command's reply to the sender (200). */
+export interface ChatSendResponse {
+  data: ChatMessageJson | ChatCommandReply;
+}
+
+/** GET /chat/online-users. */
+export interface OnlineUsersResponse {
+  data: OnlineUserJson[];
+}
+
+/** GET /rankings/networth. */
+export interface RankingsResponse {
+  data: RankingRowJson[];
+}
+
+/** GET /season/current. */
+export interface SeasonResponse {
+  data: SeasonJson;
+}
+
+/** GET /season/scores. */
+export interface SeasonScoresResponse {
+  data: SeasonStatsJson;
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
-import { ROOM_ERROR_MESSAGE } from "./room.js";
+import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
+import type { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
 export const WORLD_ROOM = "world";
@@ -70,3 +72,34 @@ export interface ChatMessagePayload {
   mentions: string[];
 }
 
+/** What a client sends to the world room, by message name: `room.send(name, payload)`. */
+export interface WorldClientMessages {
+  [WorldMessage.sendChat]: SendChatMessage;
+}
+
+/** What the world room sends to one client, by message name: `room.onMessage(name, ...)`. */
+export interface WorldServerMessages {
+  [WorldMessage.chatCommand]: ChatCommandReply;
+  [WorldMessage.chatMessage]: ChatMessagePayload;
+  [WorldMessage.error]: RoomErrorPayload;
+}
+
+/*
+ * The world room's state as plain data (what `room.state.toJSON()` gives a client), derived
+ * from the Colyseus schema classes of schema/src/state so the shapes cannot drift. Times are
+ * epoch milliseconds.
+ */
+/** The season and the turn clock. */
+export type SeasonSnapshot = ToJSON<SeasonState>;
+/** A row of the live networth ranking. */
+export type RankingRowSnapshot = ToJSON<RankingRow>;
+/** A chat message as the state carries it. */
+export type ChatMessageSnapshot = ToJSON<ChatMessageState>;
+/** A global channel with its recent messages, oldest first. */
+export type ChatChannelSnapshot = ToJSON<ChatChannelState>;
+/** A player online now (public fields only). */
+export type OnlineUserSnapshot = ToJSON<OnlineUserState>;
+/** The client's own country at a glance (view-filtered: only the owner receives it). */
+export type CountrySummarySnapshot = ToJSON<CountrySummaryState>;
+/** The whole world state: collections keyed by id, `countries` by session id. */
+export type WorldStateSnapshot = ToJSON<WorldState>;

@@ -9,7 +9,9 @@ import {
   computeBuildingCost,
   computeBuildingCosts,
   computeBuildingMaintenance,
+  computeBuildingUpkeep,
   computeBuildingsPerTurn,
+  computeMaxBuildable,
   computeConstruction,
   computeFreeLand,
   computeLandUsed,
@@ -173,6 +175,85 @@ describe("applyConstruction", () => {
           expect(next.cash).toBeGreaterThanOrEqual(0);
           expect(next.turns).toBeGreaterThanOrEqual(0);
           expect(computeLandUsed(next.buildings)).toBeLessThanOrEqual(next.land);
+        },
+      ),
+    );
+  });
+});
+
+describe("computeBuildingUpkeep: one building's upkeep per turn, not rounded", () => {
+  it.each([
+    ["farms", "monarchy", 50],
+    ["residences", "monarchy", 75],
+    ["oil_rigs", "democracy", 300],
+    ["farms", "dictatorship", 52.5], // +5%
+    ["residences", "tyranny", 67.5], // -10%
+    ["construction_sites", "theocracy", 21.25], // -15%
+  ] as const)("%s under %s: %d dollars", (type, government, upkeep) => {
+    expect(computeBuildingUpkeep(type, government)).toBe(upkeep);
+  });
+
+  it("is the table's maintenance x the government's percent, and sums (rounded up once) to computeBuildingMaintenance", () => {
+    for (const government of GOVERNMENT_TYPES) {
+      const buildings = { ...emptyBuildings(), farms: 3, residences: 7, oil_rigs: 1 };
+      const sum = BUILDING_TYPES.reduce((total, type) => total + buildings[type] * computeBuildingUpkeep(type, government), 0);
+      expect(computeBuildingMaintenance(buildings, government)).toBe(Math.ceil(sum - 1e-9));
+    }
+  });
+
+  it("is what GET /buildings/costs lists per building", () => {
+    for (const government of GOVERNMENT_TYPES) {
+      const rows = computeBuildingCosts({ ...startingCountry(), governmentType: government }).buildings;
+      for (const row of rows) expect(row.maintenance).toBe(computeBuildingUpkeep(row.id, government));
+    }
+  });
+});
+
+describe("computeMaxBuildable: the Max button", () => {
+  /** The starting monarchy (100 acres, no buildings: capacity 1) with a patch. */
+  const country = (patch: Partial<CountryState> = {}, buildings: Partial<CountryState["buildings"]> = {}): CountryState => ({
+    ...startingCountry(),
+    ...patch,
+    buildings: { ...emptyBuildings(), ...buildings },
+  });
+
+  it.each([
+    // why, country, rest of the order, type, max
+    ["capacity 1 from nothing", country(), {}, "farms", 1],
+    ["capacity taken by another type", country(), { residences: 1 }, "farms", 0],
+    ["a construction site besides a full order", country(), { farms: 1 }, "construction_sites", 1],
+    ["12 sites: capacity 4, 1 used", country({ land: 1000 }, { construction_sites: 12 }), { farms: 1 }, "residences", 3],
+    ["cash for 2 farms at 1,200 (monarchy -20%)", country({ cash: 2_400, land: 1000 }, { construction_sites: 20 }), {}, "farms", 2],
+    ["land for 1 oil rig (3 acres) with 4 free", country({ land: 4, cash: 10_000_000 }, { construction_sites: 0 }), {}, "oil_rigs", 1],
+    ["no land left", country({ land: 0 }), {}, "farms", 0],
+    ["a 2-turn building with 1 turn", country({ turns: 1 }), {}, "oil_rigs", 0],
+    ["negative cash", country({ cash: -10 }), {}, "farms", 0],
+    ["invalid quantities elsewhere are ignored", country(), { residences: -4, farms: 1.5 }, "research_labs", 1],
+  ] as const)("%s -> %d", (_why, state, rest, type, max) => {
+    expect(computeMaxBuildable(state, rest, type)).toBe(max);
+  });
+
+  it("keeps an acceptable order acceptable and refuses one more (any country, rest and type)", () => {
+    const order = fc.record(Object.fromEntries(BUILDING_TYPES.map((t) => [t, fc.integer({ min: 0, max: 3 })])) as Record<BuildingType, fc.Arbitrary<number>>, {
+      requiredKeys: [],
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: -1_000, max: 200_000 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.constantFrom(...GOVERNMENT_TYPES),
+        order,
+        fc.constantFrom(...BUILDING_TYPES),
+        (land, cash, turns, sites, governmentType, rest, type) => {
+          const state = country({ land, cash, turns, governmentType }, { construction_sites: sites });
+          const others = { ...rest, [type]: 0 };
+          const restOk = checkConstruction(state, others);
+          if (restOk !== null && restOk.code !== "buildings/nothing_to_build") return;
+          const max = computeMaxBuildable(state, others, type);
+          if (max > 0) expect(checkConstruction(state, { ...others, [type]: max })).toBeNull();
+          expect(checkConstruction(state, { ...others, [type]: max + 1 })).not.toBeNull();
         },
       ),
     );

@@ -156,6 +156,15 @@ export function computeBuildingMaintenance(buildings: BuildingCounts, government
   return ceilPct(raw, GOVERNMENTS[governmentType].buildingMaintenancePct);
 }
 
+/**
+ * Upkeep of one building per turn for a government, in dollars: the table's maintenance x the
+ * government's maintenance percent, not rounded (the total is rounded once, by
+ * computeBuildingMaintenance), so 75 x 90% shows as 67.5.
+ */
+export function computeBuildingUpkeep(type: BuildingType, governmentType: GovernmentType): number {
+  return (BUILDING_DEFINITIONS[type].maintenance * GOVERNMENTS[governmentType].buildingMaintenancePct) / 100;
+}
+
 /** Total number of buildings owned. */
 export function countBuildings(buildings: BuildingCounts): number {
   return BUILDING_TYPES.reduce((sum, type) => sum + buildings[type], 0);
@@ -182,7 +191,6 @@ export function computeBuildingCosts(country: Pick<CountryState, "governmentType
   freeLand: number;
   landUsed: number;
 } {
-  const gov = GOVERNMENTS[country.governmentType];
   return {
     buildings: BUILDING_TYPES.map((id) => {
       const def = BUILDING_DEFINITIONS[id];
@@ -193,7 +201,7 @@ export function computeBuildingCosts(country: Pick<CountryState, "governmentType
         cost: computeBuildingCost(id, country.governmentType),
         land: def.land,
         turns: def.turns,
-        maintenance: (def.maintenance * gov.buildingMaintenancePct) / 100,
+        maintenance: computeBuildingUpkeep(id, country.governmentType),
         owned: country.buildings[id],
       };
     }),
@@ -288,6 +296,33 @@ export function checkConstruction(
   if (quote.land > computeFreeLand(country)) return reject("buildings/insufficient_land", "Insufficient resources");
   if (quote.turns > country.turns) return reject("buildings/insufficient_turns", "Insufficient resources");
   return null;
+}
+
+/**
+ * The most buildings of `type` that still fit beside the rest of `order` (its other types'
+ * positive whole quantities): capacity (MAX_CONSTRUCTION_SITES_PER_ACTION for construction
+ * sites, the regular capacity left otherwise), cash, free land, and the type's own
+ * construction turns. When the rest of the order is acceptable, setting `type` to this
+ * keeps it acceptable to checkConstruction and one more is refused. The buildings screen's
+ * "Max" button.
+ */
+export function computeMaxBuildable(
+  country: Pick<CountryState, "governmentType" | "buildings" | "land" | "cash" | "turns">,
+  order: Partial<Record<string, number>>,
+  type: BuildingType,
+): number {
+  const others: ConstructionOrder = {};
+  for (const t of BUILDING_TYPES) {
+    const q = order[t];
+    if (t !== type && typeof q === "number" && Number.isSafeInteger(q) && q > 0) others[t] = q;
+  }
+  const def = BUILDING_DEFINITIONS[type];
+  const quote = computeConstruction(country, others);
+  if (def.turns > country.turns) return 0;
+  const byCash = Math.floor((country.cash - quote.cost) / computeBuildingCost(type, country.governmentType));
+  const byLand = Math.floor((computeFreeLand(country) - quote.land) / def.land);
+  const byCapacity = type === "construction_sites" ? MAX_CONSTRUCTION_SITES_PER_ACTION : quote.capacity - quote.regularBuildings;
+  return Math.max(0, Math.min(byCash, byLand, byCapacity));
 }
 
 /**

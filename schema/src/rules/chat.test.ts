@@ -6,6 +6,7 @@ import {
   checkChannelAccess,
   parseChatCommand,
   parseMentions,
+  splitMentions,
   visibleChannels,
   type ChatMember,
 } from "./chat.js";
@@ -105,5 +106,32 @@ describe("sendChat payload", () => {
     const result = sendChatSchema.safeParse(payload);
     expect(result.success).toBe(false);
     expect(result.error!.issues[0]!.message).toBe(message);
+  });
+});
+
+describe("splitMentions: highlighting the mentions a message carries", () => {
+  const text = (t: string) => ({ kind: "text", text: t });
+  const at = (name: string, start: number) => ({ kind: "mention", name, start });
+  it.each([
+    ["no mentions", "hello there", [], [text("hello there")]],
+    ["one mention", "hi @Ann!", ["Ann"], [text("hi "), at("Ann", 3), text("!")]],
+    ["case-insensitive match, typed case kept", "@ANN and @bob", ["ann", "Bob"], [at("ANN", 0), text(" and "), at("bob", 9)]],
+    ["an at-name not in the list stays text", "@ann @zed", ["ann"], [at("ann", 0), text(" @zed")]],
+    ["not inside an e-mail address", "mail me@ann.org, @ann.", ["ann"], [text("mail me@ann.org, "), at("ann", 17), text(".")]],
+    ["empty content", "", [], []],
+  ] as const)("%s", (_name, content, mentions, segments) => {
+    expect(splitMentions(content, mentions)).toEqual(segments);
+  });
+
+  it("highlights exactly what parseMentions found, and loses no text", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("@ann", "@Bob_2", "x@y.z", " ", "hi", ".", "@", "@-", "é"), { maxLength: 20 }), (parts) => {
+        const content = parts.join("");
+        const segments = splitMentions(content, parseMentions(content));
+        expect(segments.map((s) => (s.kind === "text" ? s.text : `@${s.name}`)).join("")).toBe(content);
+        const found = new Set(parseMentions(content).map((m) => m.toLowerCase()));
+        for (const s of segments) if (s.kind === "mention") expect(found.has(s.name.toLowerCase())).toBe(true);
+      }),
+    );
   });
 });

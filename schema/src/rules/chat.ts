@@ -122,14 +122,20 @@ export function checkChannelAccess(channelId: string, member: ChatMember): RuleR
 }
 
 /**
+ * A mention: an at-sign at the start or after a non-word character (so not inside an e-mail
+ * address), then a name of letters, digits, '_', '.' or '-' that ends on a letter, digit or
+ * '_' (a trailing full stop ends the sentence, not the name). Group 1 is the name.
+ */
+const MENTION_PATTERN = /(?<![\p{L}\p{N}_])@([\p{L}\p{N}_.-]*[\p{L}\p{N}_])/gu;
+
+/**
  * Mentions are the words after an at-sign (spec section 5), without the '@', in order of
  * first appearance, unique case-insensitively, at most CHAT_MAX_MENTIONS.
  */
 export function parseMentions(content: string): string[] {
   const seen = new Set<string>();
   const mentions: string[] = [];
-  // An @ starts a mention only at the start or after a non-word character (not in e-mails).
-  for (const match of content.matchAll(/(?<![\p{L}\p{N}_])@([\p{L}\p{N}_.-]*[\p{L}\p{N}_])/gu)) {
+  for (const match of content.matchAll(MENTION_PATTERN)) {
     const name = match[1]!;
     const key = name.toLowerCase();
     if (seen.has(key)) continue;
@@ -138,6 +144,31 @@ export function parseMentions(content: string): string[] {
     if (mentions.length === CHAT_MAX_MENTIONS) break;
   }
   return mentions;
+}
+
+/** A piece of a message as the chat shows it: plain text, or a mention to highlight. */
+export type MessageSegment = { kind: "text"; text: string } | { kind: "mention"; name: string; start: number };
+
+/**
+ * Splits `content` into text and the mentions a message carries (`mentions`, as parseMentions
+ * found them when it was sent; matched case-insensitively). An at-name not in `mentions`
+ * stays text. `start` is the mention's offset in `content`, a stable key for rendering.
+ */
+export function splitMentions(content: string, mentions: readonly string[]): MessageSegment[] {
+  if (mentions.length === 0) return content ? [{ kind: "text", text: content }] : [];
+  const wanted = new Set(mentions.map((m) => m.toLowerCase()));
+  const segments: MessageSegment[] = [];
+  let last = 0;
+  for (const match of content.matchAll(MENTION_PATTERN)) {
+    const name = match[1]!;
+    if (!wanted.has(name.toLowerCase())) continue;
+    const start = match.index!;
+    if (start > last) segments.push({ kind: "text", text: content.slice(last, start) });
+    segments.push({ kind: "mention", name, start });
+    last = start + match[0].length;
+  }
+  if (last < content.length) segments.push({ kind: "text", text: content.slice(last) });
+  return segments;
 }
 
 /** The chat commands of the guidelines card (/who, /time, /help, /ignore user) plus /unignore. */

@@ -10,8 +10,11 @@ import {
   applyExploration,
   checkExploration,
   computeAcresPerTurn,
+  computeAffordableExplorationTurns,
   computeExploration,
+  computeExplorationBaseCostPerAcre,
   computeExplorationCostPerAcre,
+  computeExplorationCostSteps,
 } from "./exploration.js";
 
 /**
@@ -171,6 +174,58 @@ describe("applyExploration", () => {
           expect(next.cash).toBeGreaterThanOrEqual(0);
           expect(next.turns).toBeGreaterThanOrEqual(0);
           expect(next.land).toBeGreaterThan(land);
+        },
+      ),
+    );
+  });
+});
+
+describe("the price steps behind the cost per acre", () => {
+  it.each([
+    // land, full 100-acre steps, base price before the government (dollars)
+    [0, 0, 50],
+    [99, 0, 50],
+    [100, 1, 55],
+    [325, 3, 65],
+    [1999, 19, 145],
+    [2000, 20, 150],
+    [-5, 0, 50],
+  ])("land %d: %d steps, base %d", (land, steps, base) => {
+    expect(computeExplorationCostSteps(land)).toBe(steps);
+    expect(computeExplorationBaseCostPerAcre(land)).toBe(base);
+    // the government's percent applies to that base, rounded down
+    expect(computeExplorationCostPerAcre(land, "republic")).toBe(Math.floor((base * 90) / 100));
+    expect(computeExplorationCostPerAcre(land, "monarchy")).toBe(base);
+  });
+});
+
+describe("computeAffordableExplorationTurns: the most turns checkExploration accepts", () => {
+  it.each([
+    // patch of the starting monarchy (100 acres: 45 acres x 55 dollars = 2,475 a turn), turns
+    [{}, 40], // 100,000 / 2,475 = 40.4
+    [{ cash: 123_750 }, 50], // exactly 50 turns' worth
+    [{ cash: 10_000_000 }, 50], // capped by the 50 turns per action
+    [{ cash: 10_000_000, turns: 7 }, 7], // capped by the turns available
+    [{ cash: 2_475 }, 1],
+    [{ cash: 2_474 }, 0],
+    [{ cash: -500 }, 0],
+    [{ turns: 0 }, 0],
+  ])("%o -> %d", (patch, turns) => {
+    expect(computeAffordableExplorationTurns({ ...startingCountry(), ...patch })).toBe(turns);
+  });
+
+  it("accepts every count up to it and refuses one more (any land, cash, turns, government)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: -10_000, max: 5_000_000 }),
+        fc.integer({ min: 0, max: 150 }),
+        fc.constantFrom(...GOVERNMENT_TYPES),
+        (land, cash, turns, governmentType) => {
+          const country = { ...startingCountry(), land, cash, turns, governmentType };
+          const max = computeAffordableExplorationTurns(country);
+          if (max > 0) expect(checkExploration(country, max)).toBeNull();
+          expect(checkExploration(country, max + 1)).not.toBeNull();
         },
       ),
     );

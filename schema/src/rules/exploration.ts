@@ -1,7 +1,7 @@
 import type { CountryState, GovernmentType, RuleRejection } from "./country.js";
 import { reject } from "./country.js";
 import { GOVERNMENTS } from "./governments.js";
-import { MAX_TURNS_PER_ACTION, checkTurnQuantity } from "./turns.js";
+import { MAX_TURNS_PER_ACTION, checkTurnQuantity, computeMaxTurnsPerAction } from "./turns.js";
 
 /** Most turns one exploration may spend (turns): the turn selector's maximum. */
 export const EXPLORE_MAX_TURNS = MAX_TURNS_PER_ACTION;
@@ -104,12 +104,22 @@ export function computeAcresPerTurn(land: number, governmentType: GovernmentType
   return fallback;
 }
 
+/** Full EXPLORE_COST_STEP_ACRES (100) acres owned: how many EXPLORE_COST_STEP price steps apply. */
+export function computeExplorationCostSteps(land: number): number {
+  return Math.floor(Math.max(0, land) / EXPLORE_COST_STEP_ACRES);
+}
+
+/** Price per explored acre before the government's bonus: 50 + 5 per full 100 acres owned (dollars). */
+export function computeExplorationBaseCostPerAcre(land: number): number {
+  return EXPLORE_BASE_COST_PER_ACRE + EXPLORE_COST_STEP * computeExplorationCostSteps(land);
+}
+
 /**
  * Price per explored acre: floor((50 + 5 per full 100 acres owned) x 0.9 for a republic,
  * x1 otherwise), in dollars.
  */
 export function computeExplorationCostPerAcre(land: number, governmentType: GovernmentType): number {
-  const base = EXPLORE_BASE_COST_PER_ACRE + EXPLORE_COST_STEP * Math.floor(land / EXPLORE_COST_STEP_ACRES);
+  const base = computeExplorationBaseCostPerAcre(land);
   // integer percent keeps 55 x 0.9 = 49.5 -> 49 exact
   return Math.floor((base * GOVERNMENTS[governmentType].explorationCostPct) / 100);
 }
@@ -158,6 +168,19 @@ export function checkExploration(
     return reject("exploration/insufficient_funds", `Insufficient funds. Need ${quote.totalCost - country.cash} more.`);
   }
   return null;
+}
+
+/**
+ * The most turns the country can explore now: within the turns one action may spend
+ * (computeMaxTurnsPerAction) and paid for by its cash, so checkExploration accepts every
+ * count from 1 to this and refuses one more. 0 when it cannot explore at all.
+ */
+export function computeAffordableExplorationTurns(country: Pick<CountryState, "land" | "cash" | "governmentType" | "turns">): number {
+  const { acresPerTurn, costPerAcre } = computeExploration(country, 1);
+  const maxTurns = computeMaxTurnsPerAction(country.turns);
+  const perTurn = acresPerTurn * costPerAcre;
+  if (perTurn <= 0) return maxTurns;
+  return Math.max(0, Math.min(maxTurns, Math.floor(country.cash / perTurn)));
 }
 
 /**

@@ -31,6 +31,57 @@ export function isRankable(country: { networth: number; isEliminated?: boolean }
   return country.networth > 0 && !country.isEliminated;
 }
 
+/** One day (milliseconds). */
+const DAY_MS = 86_400_000;
+
+/**
+ * The ranking periods of the spec (daily, weekly (default), monthly, all time): a period
+ * ranks the countries active within its last `days` days; all time (`days: null`) ranks every
+ * country.
+ */
+export const RANKING_PERIODS = [
+  { id: "daily", label: "Daily", days: 1 },
+  { id: "weekly", label: "Weekly", days: 7 },
+  { id: "monthly", label: "Monthly", days: 30 },
+  { id: "all_time", label: "All Time", days: null },
+] as const;
+export type RankingPeriod = (typeof RANKING_PERIODS)[number]["id"];
+/** The period the rankings open with (spec: weekly). */
+export const RANKING_PERIOD_DEFAULT: RankingPeriod = "weekly";
+
+/**
+ * Whether a country last active at `lastActive` (epoch ms; 0 = unknown) was active within
+ * `period` before `now`. An unknown time counts as active: leaving a country out needs
+ * evidence that it idled.
+ */
+export function isActiveInPeriod(lastActive: number, period: RankingPeriod, now: number): boolean {
+  const days = RANKING_PERIODS.find((p) => p.id === period)?.days ?? null;
+  if (days === null || lastActive === 0) return true;
+  return lastActive >= now - days * DAY_MS;
+}
+
+/**
+ * Whether a ranked row appears in a period's list: rankable (networth above 0) and active
+ * within the period. The viewer's own country is always listed when rankable, so a player
+ * who idled still finds their place.
+ */
+export function isRankedInPeriod(
+  row: { networth: number; lastActive: number; countryId: number },
+  period: RankingPeriod,
+  now: number,
+  ownCountryId: number | null = null,
+): boolean {
+  return isRankable(row) && (row.countryId === ownCountryId || isActiveInPeriod(row.lastActive, period, now));
+}
+
+/**
+ * Ranking order: networth descending, ties by country id ascending (the older country first),
+ * the order of the server's ranking query (`ORDER BY networth DESC, id ASC`).
+ */
+export function compareRank(a: { networth: number; countryId: number }, b: { networth: number; countryId: number }): number {
+  return b.networth - a.networth || a.countryId - b.countryId;
+}
+
 /**
  * When the next turn tick happens if no tick has been observed yet: ticks fall on whole
  * multiples of the interval since the epoch (the scheduler's alignment), so the next one is

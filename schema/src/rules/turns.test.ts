@@ -10,6 +10,8 @@ import {
   STARTING_TURNS,
   TURN_INTERVAL_MS,
   applyConvertStoredTurns,
+  computeMaxTurnsPerAction,
+  computeMsToNextTick,
   applyGovernmentChange,
   applyTick,
   applyTicks,
@@ -141,5 +143,40 @@ describe("government change", () => {
   it("says how much cash is missing", () => {
     const r = checkGovernmentChange(startingCountry(), { hasUsedFreeGovernmentChange: true, governmentChangeCount: 3 }, "tyranny");
     expect(r?.message).toBe("Insufficient funds. Need 50000 more.");
+  });
+});
+
+describe("computeMaxTurnsPerAction: the turn selectors' maximum", () => {
+  it.each([
+    [0, 0],
+    [-3, 0],
+    [1, 1],
+    [37, 37],
+    [50, 50],
+    [150, 50],
+  ])("%d available -> %d", (available, max) => {
+    expect(computeMaxTurnsPerAction(available)).toBe(max);
+  });
+
+  it("is exactly the largest quantity checkTurnQuantity accepts", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200 }), (available) => {
+        const max = computeMaxTurnsPerAction(available);
+        expect(checkTurnQuantity(available, max)).toBeNull();
+        expect(checkTurnQuantity(available, max + 1)).not.toBeNull();
+      }),
+    );
+  });
+});
+
+describe("computeMsToNextTick: the next-turn countdown", () => {
+  it.each([
+    // next tick at, now, milliseconds left
+    [1_200_000, 0, 1_200_000],
+    [1_200_000, 1_199_999, 1],
+    [1_200_000, 1_200_000, 0],
+    [1_200_000, 1_260_000, 0], // overdue: due now until the tick is observed
+  ])("next tick %d at %d -> %d ms", (nextTickAt, now, left) => {
+    expect(computeMsToNextTick(nextTickAt, now)).toBe(left);
   });
 });

@@ -45,13 +45,21 @@ export function applyTicks(turns: number, storedTurns: number, ticks: number): T
 }
 
 /**
+ * The most turns one action may spend now (turns): the smaller of the available turns and
+ * MAX_TURNS_PER_ACTION (50), never below 0. The turn selectors' maximum.
+ */
+export function computeMaxTurnsPerAction(available: number): number {
+  return Math.max(0, Math.min(available, MAX_TURNS_PER_ACTION));
+}
+
+/**
  * Whether an action may spend `quantity` turns: a whole number between 1 and the smaller of
  * the available turns and MAX_TURNS_PER_ACTION (50). `namespace` prefixes the code
  * ("exploration", "turns", ...).
  */
 export function checkTurnQuantity(available: number, quantity: number, namespace = "turns"): RuleRejection | null {
   if (available < 1) return reject(`${namespace}/no_turns`, "No turns available");
-  const max = Math.min(available, MAX_TURNS_PER_ACTION);
+  const max = computeMaxTurnsPerAction(available);
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > max) {
     return reject(`${namespace}/invalid_turns`, `Turns must be between 1 and ${max}`);
   }
@@ -152,6 +160,15 @@ export function applyGovernmentChange<T extends CountryState>(
     history: { hasUsedFreeGovernmentChange: true, governmentChangeCount: history.governmentChangeCount + 1 },
     cost,
   };
+}
+
+/**
+ * Milliseconds until the next turn tick is due, never below 0 (0: due now, the tick has not
+ * been observed yet). The clock the world room shows as "Next turn: ..." and /time answers;
+ * `nextTickAt` and `now` are epoch milliseconds.
+ */
+export function computeMsToNextTick(nextTickAt: number, now: number): number {
+  return Math.max(0, nextTickAt - now);
 }
 
 /** True when `n` is a valid turn count (0..MAX_TURNS). */

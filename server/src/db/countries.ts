@@ -5,7 +5,7 @@ import {
   type OwnCountryJson,
   type PublicCountryJson,
 } from "@game/schema/api";
-import type { CountryState, GovernmentType } from "@game/schema/rules";
+import type { CountryState } from "@game/schema/rules";
 import { computeNetworth } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
 import { idList, sqlLiteral } from "./sqlLiteral.js";
@@ -16,7 +16,7 @@ export type { OwnCountryJson, PublicCountryJson };
  * A countries row as pg returns it (bigint parsed to number in pool.ts). Its columns come
  * from schema's COUNTRY_FIELDS, the one description of the country.
  */
-export type CountryRow = Omit<CountryFieldsRow, "government_type"> & { government_type: GovernmentType };
+export type CountryRow = CountryFieldsRow;
 
 /** Fields the rules keep in CountryState, with their path split once. */
 const STATE_FIELDS = COUNTRY_FIELDS.filter((field) => field.state !== undefined).map((field) => ({

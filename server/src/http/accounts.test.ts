@@ -84,7 +84,7 @@ describe("registration validation", () => {
   it.each(cases)("%s -> 400 with the spec's message", async (_name, patch, message) => {
     const res = await t.api("POST", "/auth/register", { ...newPlayer("v"), ...patch });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: message });
+    expect(res.body).toEqual({ success: false, error: message, code: "request/invalid" });
   });
 
   it("accepts a 20-character username and a 50-character country name (the limits are inclusive)", async () => {
@@ -230,7 +230,7 @@ describe("the error envelope", () => {
   it("answers malformed JSON 400, a non-JSON body 415 and an oversized body 413", async () => {
     const malformed = await fetch(`${t.baseUrl}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{bad json" });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ success: false, error: "Malformed JSON body" });
+    expect(await malformed.json()).toEqual({ success: false, error: "Malformed JSON body", code: "request/malformed_json" });
     const text = await fetch(`${t.baseUrl}/api/auth/login`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" });
     expect(text.status).toBe(415);
     expect((await text.json()).success).toBe(false);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import { AppError } from "../errors.js";
 import { InvalidTokenError } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
@@ -38,7 +39,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.
   api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
   for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx));
   api.use((req, res) => {
-    res.status(404).json({ success: false, error: `Unknown API route: ${req.method} ${req.path}` });
+    fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
   app.use("/api", api);
 
@@ -51,7 +52,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
   if (hasBody && ["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && !req.is("application/json")) {
-    res.status(415).json({ success: false, error: "Content-Type must be application/json" });
+    fail(res, 415, "Content-Type must be application/json", API_ERROR_CODES.unsupportedMediaType);
     return;
   }
   next();
@@ -70,34 +71,40 @@ function serveClient(app: express.Express, clientDir: string): void {
   app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(index, { maxAge: 0 }));
 }
 
+/** Answers the failure envelope: the message for people and the code for programs. */
+function fail(res: Response, status: number, error: string, code: string): void {
+  const body: ApiFailure = { success: false, error, code };
+  res.status(status).json(body);
+}
+
 function errorHandler(ctx: ServiceContext) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     if (res.headersSent) return;
     if (err instanceof AppError) {
-      res.status(err.status).json({ success: false, error: err.message });
+      fail(res, err.status, err.message, err.code);
       return;
     }
     if (err instanceof InvalidTokenError) {
-      res.status(401).json({ success: false, error: err.message });
+      fail(res, 401, err.message, API_ERROR_CODES.invalidToken);
       return;
     }
     // body-parser errors carry a status and a type.
     const bodyError = err as { type?: string; status?: number };
     if (bodyError?.type === "entity.too.large") {
-      res.status(413).json({ success: false, error: "Request body too large" });
+      fail(res, 413, "Request body too large", API_ERROR_CODES.tooLarge);
       return;
     }
     if (bodyError?.type === "entity.parse.failed") {
-      res.status(400).json({ success: false, error: "Malformed JSON body" });
+      fail(res, 400, "Malformed JSON body", API_ERROR_CODES.malformedJson);
       return;
     }
     if (typeof bodyError?.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
-      res.status(bodyError.status).json({ success: false, error: "Invalid request body" });
+      fail(res, bodyError.status, "Invalid request body", API_ERROR_CODES.invalidBody);
       return;
     }
     const fallback = err instanceof RouteFailure ? err.fallback : "Internal server error";
     const cause = err instanceof RouteFailure ? err.cause : err;
     ctx.logger.error({ err: cause, method: req.method, path: req.path }, "request failed");
-    res.status(500).json({ success: false, error: fallback });
+    fail(res, 500, fallback, API_ERROR_CODES.server);
   };
 }

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { countryIdParamsSchema, countryListQuerySchema } from "@game/schema/api";
+import { countryIdParamsSchema, countryListQuerySchema, type CountryListResponse, type CountryResponse } from "@game/schema/api";
 import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson } from "../db/countries.js";
 import { findCountryByUserId } from "../db/countries.js";
 import { notFound } from "../errors.js";
@@ -16,8 +16,11 @@ export function countryRoutes(ctx: ServiceContext): Router {
     const { id } = parse(countryIdParamsSchema, req.params);
     const country = await findCountryById(ctx.db, id);
     if (!country) throw notFound("Country not found", "country/not_found");
-    const own = country.user_id === claims.userId;
-    return { country: own ? toOwnCountryJson(country) : toPublicCountryJson(country), message: own ? "Own country" : "Public view" };
+    const answer: CountryResponse =
+      country.user_id === claims.userId
+        ? { country: toOwnCountryJson(country), message: "Own country" }
+        : { country: toPublicCountryJson(country), message: "Public view" };
+    return answer;
   });
 
   // /countries/ai must be declared before /countries/:id so "ai" is not read as an id.
@@ -27,7 +30,7 @@ export function countryRoutes(ctx: ServiceContext): Router {
       await authenticate(ctx, req);
       const { limit, offset } = parse(countryListQuerySchema, req.query);
       const { rows, total } = await listCountries(ctx.db, { limit, offset, aiOnly: true });
-      return { countries: rows.map(toPublicCountryJson), total };
+      return { countries: rows.map(toPublicCountryJson), total } satisfies CountryListResponse;
     }),
   );
   router.get("/country/:id", showCountry);
@@ -40,7 +43,7 @@ export function countryRoutes(ctx: ServiceContext): Router {
       const { limit, offset } = parse(countryListQuerySchema, req.query);
       const own = await findCountryByUserId(ctx.db, claims.userId);
       const { rows, total } = await listCountries(ctx.db, { limit, offset });
-      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: own?.id ?? null };
+      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: own?.id ?? null } satisfies CountryListResponse;
     }),
   );
 

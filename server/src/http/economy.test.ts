@@ -85,6 +85,30 @@ describe("exploration", () => {
   });
 });
 
+describe("error codes", () => {
+  it("a rule rejection answers its rule's code beside the unchanged message", async () => {
+    const p = await registerPlayer(t, "code");
+    // 50 turns cost 123,750 > 100,000: checkExploration refuses with exploration/insufficient_funds
+    const funds = await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 50 }, p.token);
+    expect(funds).toMatchObject({ status: 400, body: { success: false, error: "Insufficient funds. Need 23750 more.", code: "exploration/insufficient_funds" } });
+    const capacity = await t.api("POST", "/buildings/construct-batch", { countryId: p.countryId, orders: { farms: 2 } }, p.token);
+    expect(capacity).toMatchObject({ status: 400, body: { error: "Exceeds regular building capacity", code: "buildings/exceeds_capacity" } });
+    expect(await country(p.token, p.countryId)).toMatchObject({ cash: "100000", land: "100", turns: 100, farms: 0 });
+  });
+
+  it("a zod refusal, another player's country, a bad token and an unknown route answer their codes", async () => {
+    const p = await registerPlayer(t, "codz");
+    const q = await registerPlayer(t, "codq");
+    expect(await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1.5 }, p.token)).toMatchObject({
+      status: 400,
+      body: { error: "turnsToSpend must be a whole number", code: "request/invalid" },
+    });
+    expect(await t.api("POST", "/exploration/explore", { countryId: q.countryId, turnsToSpend: 1 }, p.token)).toMatchObject({ status: 403, body: { code: "auth/forbidden" } });
+    expect(await t.api("GET", `/country/${p.countryId}`, undefined, "not-a-token")).toMatchObject({ status: 401, body: { code: "auth/invalid_token" } });
+    expect(await t.api("GET", "/no/such/route", undefined, p.token)).toMatchObject({ status: 404, body: { code: "request/unknown_route" } });
+  });
+});
+
 describe("buildings", () => {
   it("building a farm from a fresh country gives the exact buildings, cash and turns of the rules", async () => {
     const p = await registerPlayer(t, "farm");

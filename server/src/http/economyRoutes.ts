@@ -2,6 +2,11 @@ import { Router } from "express";
 import { z } from "zod";
 import {
   changeGovernmentRequestSchema,
+  type BuildingProductionJson,
+  type ConstructResponse,
+  type ExploreResponse,
+  type ProductionStatusResponse,
+  type TurnHistoryResponse,
   constructBatchRequestSchema,
   constructRequestSchema,
   consumeTurnsRequestSchema,
@@ -76,13 +81,13 @@ export function economyRoutes(ctx: ServiceContext): Router {
   const spent = (turnsUsed: number, result: ActionResult<unknown>) => ({
     turnsUsed,
     production: result.turnResult!.economicEffects,
-    turnResult: result.turnResult,
+    turnResult: result.turnResult!,
     country: result.country,
   });
 
   countryAction("/exploration/explore", "Exploration failed", exploreRequestSchema, async (userId, body) => {
     const result = await exploreLand(ctx, userId, body.countryId, body.turnsToSpend);
-    return { ...spent(body.turnsToSpend, result), ...result.extra };
+    return { ...spent(body.turnsToSpend, result), ...result.extra } satisfies ExploreResponse;
   });
 
   countryAction("/turns/consume", "Exploration failed", consumeTurnsRequestSchema, async (userId, body) => {
@@ -95,12 +100,12 @@ export function economyRoutes(ctx: ServiceContext): Router {
 
   countryAction("/buildings/construct", "Building construction failed", constructRequestSchema, async (userId, body) => {
     const result = await constructBuildings(ctx, userId, body.countryId, { [body.buildingType]: body.quantity });
-    return { ...result.extra, turnResult: result.turnResult, country: result.country };
+    return { ...result.extra, turnResult: result.turnResult!, country: result.country } satisfies ConstructResponse;
   });
 
   countryAction("/buildings/construct-batch", "Building construction failed", constructBatchRequestSchema, async (userId, body) => {
     const result = await constructBuildings(ctx, userId, body.countryId, body.orders);
-    return { ...result.extra, turnResult: result.turnResult, country: result.country };
+    return { ...result.extra, turnResult: result.turnResult!, country: result.country } satisfies ConstructResponse;
   });
 
   countryAction("/production/process", "Failed to process production", processProductionRequestSchema, async (userId, body) =>
@@ -160,13 +165,13 @@ export function economyRoutes(ctx: ServiceContext): Router {
   ownCountryRead("/buildings/production", "Failed to get building production data", (state) => ({
     data: {
       productionRates: computeBuildingProductionRates(state),
-      currentBuildings: Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]])),
-    },
+      currentBuildings: Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]])) as BuildingProductionJson["currentBuildings"],
+    } satisfies BuildingProductionJson,
   }));
   ownCountryRead("/production/status", "Failed to get production status", (state) => ({
     productionPerTurn: computeProductionPerTurn(state),
     allocation: state.unitAllocation,
-  }));
+  }) satisfies ProductionStatusResponse);
   ownCountryRead("/research/status", "Failed to get research status", (state) => ({ data: computeResearchStatus(state) }));
 
   router.get(
@@ -192,7 +197,7 @@ export function economyRoutes(ctx: ServiceContext): Router {
       await authenticate(ctx, req);
       const { limit } = parse(historyQuery, req.query);
       const { country } = await ownCountry(ctx, req);
-      return { data: await listTurnResults(ctx.db, country.id, limit) };
+      return { data: await listTurnResults(ctx.db, country.id, limit) } satisfies TurnHistoryResponse;
     }),
   );
 

@@ -75,7 +75,7 @@ describe("POST /chat/send and GET /chat/messages/{channelId}", () => {
     for (let i = 0; i < 7; i++) statuses.push((await t.api("POST", "/chat/send", { channel: "general", content: `m${i}` }, p.token)).status);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     const limited = await t.api("POST", "/chat/send", { channel: "general", content: "again" }, p.token);
-    expect(limited.body).toEqual({ success: false, error: "You are sending messages too fast. Wait a few seconds." });
+    expect(limited.body).toEqual({ success: false, error: "You are sending messages too fast. Wait a few seconds.", code: "chat/rate_limited" });
   });
 
   it("answers a command to the sender in data, without posting it", async () => {

@@ -174,7 +174,7 @@ describe("runCountriesAction", () => {
       name: "test_patch",
       actor: { userId: a.user.id, countryId: a.countryId },
       countryIds: [a.countryId],
-      step: (countries) => ({
+      step: () => ({
         next: new Map(),
         patches: new Map([[a.countryId, { victories: 3, total_battles: 4 }]]),
         result: null,

@@ -18,6 +18,7 @@ import {
   type ParsedChatCommand,
 } from "@game/schema/messages";
 import { firstIssueMessage, type ChatChannelJson } from "@game/schema/api";
+import { computeMsToNextTick } from "@game/schema/rules";
 import type { ServiceContext } from "./context.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type ChatMessageEvent } from "../events.js";
 import { AppError, badRequest, forbidden, notFound, tooManyRequests } from "../errors.js";
@@ -122,7 +123,7 @@ async function runCommand(ctx: ServiceContext, member: WorldMember, parsed: Pars
     }
     case "time": {
       const season = await currentSeason(ctx, now);
-      const minutes = Math.max(0, Math.ceil((season.nextTickAt - now) / 60_000));
+      const minutes = Math.ceil(computeMsToNextTick(season.nextTickAt, now) / 60_000);
       return {
         command: "time",
         lines: [

@@ -1,26 +1,13 @@
 import crypto from "node:crypto";
-import type { ActionResultJson, EconomicEffectsJson, ResearchResultJson, TurnResultJson } from "@game/schema/api";
+import { ECONOMIC_EFFECT_KEYS, type ActionResultJson, type EconomicEffectsJson, type ResearchResultJson, type TurnResultJson } from "@game/schema/api";
 import type { EconomicEffects, ResearchResult } from "@game/schema/rules";
 import { TECHNOLOGIES } from "@game/schema/rules";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-/** The spec's economicEffects fields of the rules' effects. */
+/** The spec's economicEffects fields (ECONOMIC_EFFECT_KEYS, shared with the client) of the rules' effects. */
 export function toEconomicEffectsJson(e: EconomicEffects): EconomicEffectsJson {
-  return {
-    taxRevenue: e.taxRevenue,
-    expenses: e.expenses,
-    netCashChange: e.netCashChange,
-    foodProduced: e.foodProduced,
-    foodConsumed: e.foodConsumed,
-    netFoodChange: e.netFoodChange,
-    oilProduced: e.oilProduced,
-    oilConsumed: e.oilConsumed,
-    netOilChange: e.netOilChange,
-    populationChange: e.populationChange,
-    maintenanceCosts: e.maintenanceCosts,
-    productionBonus: e.productionBonus,
-  };
+  return Object.fromEntries(ECONOMIC_EFFECT_KEYS.map((key) => [key, e[key]])) as EconomicEffectsJson;
 }
 
 /** Warnings the economy raised while the turns ran (bankruptcy, famine, fuel shortage). */

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyTick } from "@game/schema/rules";

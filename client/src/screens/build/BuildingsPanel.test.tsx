@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { BuildingsPanel, maxBuildable } from "./BuildingsPanel";
+import { computeMaxBuildable as maxBuildable } from "@game/schema/rules";
+import { BuildingsPanel } from "./BuildingsPanel";
 import { testCountry } from "../../test/render";
 import { toCountryState } from "../../api/country";
 

@@ -2,17 +2,18 @@ import { useMemo, useState } from "react";
 import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
-  GOVERNMENTS,
+  CONSTRUCTION_SITES_PER_CAPACITY,
   MAX_CONSTRUCTION_SITES_PER_ACTION,
   checkConstruction,
   computeBuildingCost,
+  computeBuildingUpkeep,
   computeBuildingsPerTurn,
   computeConstruction,
   computeFreeLand,
   computeLandUsed,
+  computeMaxBuildable,
   countBuildings,
   type BuildingType,
-  type CountryState,
 } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toCountryState } from "../../api/country";
@@ -40,23 +41,6 @@ export function toOrder(quantities: Quantities): Record<string, number> {
   return order;
 }
 
-/**
- * The most of `type` that still fits with the rest of the order: capacity (1 for construction
- * sites), cash, free land and turns.
- */
-export function maxBuildable(state: CountryState, order: Record<string, number>, type: BuildingType): number {
-  const others: Record<string, number> = {};
-  for (const [t, q] of Object.entries(order)) if (t !== type && Number.isSafeInteger(q) && q > 0) others[t] = q;
-  const quote = computeConstruction(state, others);
-  const def = BUILDING_DEFINITIONS[type];
-  if (def.turns > state.turns) return 0;
-  const cost = computeBuildingCost(type, state.governmentType);
-  const byCash = Math.floor((state.cash - quote.cost) / cost);
-  const byLand = Math.floor((computeFreeLand(state) - quote.land) / def.land);
-  const byCapacity = type === "construction_sites" ? MAX_CONSTRUCTION_SITES_PER_ACTION : quote.capacity - quote.regularBuildings;
-  return Math.max(0, Math.min(byCash, byLand, byCapacity));
-}
-
 export interface BuildingsPanelProps {
   country: Country;
   busy?: boolean;
@@ -75,7 +59,6 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
   const capacity = computeBuildingsPerTurn(state.buildings.construction_sites, state.governmentType);
   const landUsed = computeLandUsed(state.buildings);
   const freeLand = computeFreeLand(state);
-  const gov = GOVERNMENTS[state.governmentType];
 
   const set = (type: BuildingType, text: string) => {
     setError(null);
@@ -97,7 +80,7 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
     <div className="stack" data-testid="buildings">
       <p className="muted">
         Choose how many of each structure to construct, then press Construct Buildings. One action builds up to {fmt(capacity)} regular building
-        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every 4 construction sites add 1 to that capacity.
+        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every {CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 to that capacity.
         Buildings need cash, free land and turns; the order takes as many turns as its slowest building.
       </p>
       <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))", gap: "0.6rem" }}>
@@ -126,7 +109,7 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
           <tbody>
             {BUILDING_TYPES.map((type) => {
               const def = BUILDING_DEFINITIONS[type];
-              const max = maxBuildable(state, order, type);
+              const max = computeMaxBuildable(state, order, type);
               return (
                 <tr key={type} data-testid={`building-row-${type}`}>
                   <td>
@@ -136,7 +119,7 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
                   <td className="n" data-label="Cost">{money(computeBuildingCost(type, state.governmentType))}</td>
                   <td className="n" data-label="Land">{def.land}</td>
                   <td className="n" data-label="Turns">{def.turns}</td>
-                  <td className="n" data-label="Upkeep">{`$${decimal2((def.maintenance * gov.buildingMaintenancePct) / 100)}`}</td>
+                  <td className="n" data-label="Upkeep">{`$${decimal2(computeBuildingUpkeep(type, state.governmentType))}`}</td>
                   <td className="n" data-label="Owned" data-testid={`owned-${type}`}>{fmt(state.buildings[type])}</td>
                   <td className="n" data-label="Build">
                     <input

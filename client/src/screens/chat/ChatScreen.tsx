@@ -1,9 +1,27 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
-import { CHAT_MAX_LENGTH, CHAT_MESSAGES, findChannel, visibleChannels } from "@game/schema/messages";
+import {
+  CHAT_MAX_LENGTH,
+  CHAT_MESSAGES,
+  findChannel,
+  splitMentions,
+  visibleChannels,
+  type ChatChannelSnapshot,
+  type ChatMessageSnapshot,
+  type ChatMessageType,
+  type OnlineUserSnapshot,
+} from "@game/schema/messages";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import { sendChat, useWorld } from "../../realtime/hooks";
-import type { ChatChannel, ChatMessage, CommandOutput, OnlineUser } from "../../realtime/types";
+import {
+  sendChat,
+  useChannels,
+  useCommandOutputs,
+  useConnectionStatus,
+  useOnlineUsers,
+  useOwnCountrySummary,
+  useRoomErrors,
+} from "../../realtime/hooks";
+import type { CommandOutput } from "../../realtime/worldRoom";
 import { fmt, titleCase } from "../../components/format";
 
 /** Message filters of the spec and the message types each shows. */
@@ -12,48 +30,44 @@ export const CHAT_FILTERS = [
   { id: "announcements", label: "Announcements", types: ["announcement"] },
   { id: "alerts", label: "Alerts", types: ["war_alert", "trade_alert", "system"] },
   { id: "achievements", label: "Achievements", types: ["achievement"] },
-] as const;
+] as const satisfies readonly { id: string; label: string; types: readonly ChatMessageType[] | null }[];
 export type ChatFilterId = (typeof CHAT_FILTERS)[number]["id"];
 
 const ROLE_ICON: Record<string, string> = { admin: "★", moderator: "⚑", owner: "♛", manager: "◆", member: "" };
 
-/** Splits content into text and highlighted mentions (only names in the message's mention list). */
+/** Content with the message's mentions highlighted (the shared splitMentions decides what is one). */
 export function renderWithMentions(content: string, mentions: string[], me?: string): ReactNode[] {
   if (mentions.length === 0) return [content];
-  const wanted = new Set(mentions.map((m) => m.toLowerCase()));
-  const parts: ReactNode[] = [];
-  let last = 0;
-  for (const match of content.matchAll(/(?<![\p{L}\p{N}_])@([\p{L}\p{N}_.-]*[\p{L}\p{N}_])/gu)) {
-    const name = match[1]!;
-    if (!wanted.has(name.toLowerCase())) continue;
-    const start = match.index!;
-    if (start > last) parts.push(content.slice(last, start));
-    const isMe = me !== undefined && name.toLowerCase() === me.toLowerCase();
-    parts.push(
-      <mark key={start} className="mention" data-me={isMe || undefined} style={isMe ? { outline: "1px solid var(--amber)" } : undefined}>
-        @{name}
-      </mark>,
+  return splitMentions(content, mentions).map((segment) => {
+    if (segment.kind === "text") return segment.text;
+    const isMe = me !== undefined && segment.name.toLowerCase() === me.toLowerCase();
+    return (
+      <mark key={segment.start} className="mention" data-me={isMe || undefined} style={isMe ? { outline: "1px solid var(--amber)" } : undefined}>
+        @{segment.name}
+      </mark>
     );
-    last = start + match[0].length;
-  }
-  if (last < content.length) parts.push(content.slice(last));
-  return parts;
+  });
 }
 
 function time(ms: number): string {
   return ms ? new Date(ms).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" }) : "";
 }
 
-type Line = { kind: "message"; at: number; message: ChatMessage } | { kind: "command"; at: number; output: CommandOutput };
+type Line = { kind: "message"; at: number; message: ChatMessageSnapshot } | { kind: "command"; at: number; output: CommandOutput };
 
 export function ChatScreen() {
   const { user } = useAuth();
   const { country } = useGame();
-  const world = useWorld();
+  const allChannels = useChannels();
+  const onlineUsers = useOnlineUsers();
+  const ownCountry = useOwnCountrySummary();
+  const commandOutputs = useCommandOutputs();
+  const roomErrors = useRoomErrors();
+  const status = useConnectionStatus();
   const allianceId = country?.allianceId ?? null;
   // the player's alliance role is not known here: leadership channels stay hidden (spec)
   const allowed = useMemo(() => new Set(visibleChannels({ allianceId, allianceRole: null }).map((c) => c.id)), [allianceId]);
-  const channels = world.channels.filter((c) => allowed.has(c.id) || (!findChannel(c.id) && c.accessLevel === "all"));
+  const channels = allChannels.filter((c) => allowed.has(c.id) || (!findChannel(c.id) && c.accessLevel === "all"));
   const [channelId, setChannelId] = useState<string>("");
   const [filter, setFilter] = useState<ChatFilterId>("all");
   const [showUsers, setShowUsers] = useState(true);
@@ -63,17 +77,17 @@ export function ChatScreen() {
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
-  const active: ChatChannel | undefined = channels.find((c) => c.id === channelId) ?? channels.find((c) => c.isActive) ?? channels[0];
+  const active: ChatChannelSnapshot | undefined = channels.find((c) => c.id === channelId) ?? channels.find((c) => c.isActive) ?? channels[0];
   useEffect(() => {
     if (active && active.id !== channelId) setChannelId(active.id);
   }, [active, channelId]);
 
-  const ignored = new Set(world.ownCountry?.ignoredUserIds ?? []);
+  const ignored = new Set(ownCountry?.ignoredUserIds ?? []);
   const filterTypes = CHAT_FILTERS.find((f) => f.id === filter)!.types as readonly string[] | null;
-  const messages = (active?.messages ?? []).filter((m) => !ignored.has(Number(m.senderId)) && (!filterTypes || filterTypes.includes(m.type)));
+  const messages = (active?.messages ?? []).filter((m) => !ignored.has(m.senderId) && (!filterTypes || filterTypes.includes(m.type)));
   const lines: Line[] = [
     ...messages.map((m) => ({ kind: "message" as const, at: m.timestamp, message: m })),
-    ...(filter === "all" ? world.commandOutputs.map((o) => ({ kind: "command" as const, at: o.at, output: o })) : []),
+    ...(filter === "all" ? commandOutputs.map((o) => ({ kind: "command" as const, at: o.at, output: o })) : []),
   ].sort((a, b) => a.at - b.at);
 
   // keep the newest line in view
@@ -84,10 +98,10 @@ export function ChatScreen() {
   }, [lastKey, active?.id]);
 
   // a refusal from the room for what we just sent
-  const roomError = world.errors.filter((e) => e.at >= sentAt && sentAt > 0).slice(-1)[0];
+  const roomError = roomErrors.filter((e) => e.at >= sentAt && sentAt > 0).slice(-1)[0];
 
   const trimmed = draft.trim();
-  const connected = world.status === "connected";
+  const connected = status === "connected";
   const sendReason = !connected
     ? "Not connected to the world server"
     : !active
@@ -131,8 +145,8 @@ export function ChatScreen() {
       <div className="page-header">
         <h1>Chat Channels</h1>
         <div className="row">
-          <span className={`conn ${world.status}`} aria-hidden="true" />
-          <span className="muted small">{connected ? `${fmt(world.onlineUsers.length)} online` : world.status === "idle" ? "Offline" : "Connecting..."}</span>
+          <span className={`conn ${status}`} aria-hidden="true" />
+          <span className="muted small">{connected ? `${fmt(onlineUsers.length)} online` : status === "idle" ? "Offline" : "Connecting..."}</span>
           <button type="button" className="btn small" aria-pressed={showUsers} onClick={() => setShowUsers((s) => !s)}>
             {showUsers ? "Hide" : "Show"} Online Users
           </button>
@@ -230,7 +244,7 @@ export function ChatScreen() {
             </div>
           </div>
         </div>
-        {showUsers && <OnlineUsersPanel users={world.onlineUsers} onMention={mention} />}
+        {showUsers && <OnlineUsersPanel users={onlineUsers} onMention={mention} />}
       </div>
 
       <section className="panel">
@@ -268,7 +282,7 @@ export function ChatScreen() {
   );
 }
 
-function MessageRow({ message, me }: { message: ChatMessage; me?: string }) {
+function MessageRow({ message, me }: { message: ChatMessageSnapshot; me?: string }) {
   const mine = me !== undefined && message.senderName.toLowerCase() === me.toLowerCase();
   return (
     <div className={`msg ${message.type} ${mine ? "mine" : ""}`} data-testid="chat-message">
@@ -287,7 +301,7 @@ function MessageRow({ message, me }: { message: ChatMessage; me?: string }) {
   );
 }
 
-function OnlineUsersPanel({ users, onMention }: { users: OnlineUser[]; onMention(name: string): void }) {
+function OnlineUsersPanel({ users, onMention }: { users: OnlineUserSnapshot[]; onMention(name: string): void }) {
   const [search, setSearch] = useState("");
   const q = search.trim().toLowerCase();
   const shown = users

@@ -2,11 +2,12 @@ import { useMemo, useState } from "react";
 import {
   EXPLORE_BASE_COST_PER_ACRE,
   EXPLORE_COST_STEP,
-  EXPLORE_COST_STEP_ACRES,
   EXPLORE_MAX_TURNS,
   GOVERNMENTS,
   checkExploration,
   computeExploration,
+  computeExplorationCostSteps,
+  computeMaxTurnsPerAction,
   explorationTable,
 } from "@game/schema/rules";
 import type { Country } from "../../api/country";
@@ -30,14 +31,13 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
   const [error, setError] = useState<string | null>(null);
   const [advanced, setAdvanced] = useState(false);
   const state = useMemo(() => toCountryState(country), [country]);
-  const maxTurns = Math.max(0, Math.min(country.turnsAvailable, EXPLORE_MAX_TURNS));
+  const maxTurns = computeMaxTurnsPerAction(country.turnsAvailable);
   const parsed = Number(turnsText);
   const turns = turnsText.trim() === "" || !Number.isFinite(parsed) ? 0 : Math.floor(parsed);
   const quote = computeExploration(state, Math.max(0, turns));
   const rejection = checkExploration(state, turns);
   const gov = GOVERNMENTS[country.governmentType];
   const table = explorationTable(country.governmentType);
-  const costBase = EXPLORE_BASE_COST_PER_ACRE + EXPLORE_COST_STEP * Math.floor(country.landAcres / EXPLORE_COST_STEP_ACRES);
 
   const setTurns = (n: number) => {
     setError(null);
@@ -148,8 +148,8 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
           <Panel title="Cost Formula">
             <p className="small">Cost per acre = floor((50 + 5 per full 100 acres owned) x 0.9 for a Republic, x1 otherwise).</p>
             <p className="small num">
-              Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {Math.floor(country.landAcres / EXPLORE_COST_STEP_ACRES)}) x{" "}
-              {gov.explorationCostPct / 100}) = {fmt(Math.floor((costBase * gov.explorationCostPct) / 100))}
+              Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {computeExplorationCostSteps(country.landAcres)}) x{" "}
+              {gov.explorationCostPct / 100}) = {fmt(quote.costPerAcre)}
             </p>
             <p className="small">
               Acres per turn follow a land-size table: {table.bands[0]!.acres} acres per turn up to {fmt(table.bands[0]!.upTo)} acres, falling as your

@@ -2,9 +2,11 @@ import { useMemo, useState } from "react";
 import {
   BUILDING_DEFINITIONS,
   BUILDING_TYPES,
-  EXPLORE_MAX_TURNS,
+  CONSTRUCTION_SITES_PER_CAPACITY,
+  computeAffordableExplorationTurns,
   computeExploration,
   computeLandUsed,
+  computeMaxTurnsPerAction,
   type BuildingCategory,
   type BuildingType,
 } from "@game/schema/rules";
@@ -46,17 +48,18 @@ export function LandManagement({ country }: { country: Country }) {
     return [...map.values()];
   }, [state.buildings]);
 
-  const turnsForGrowth = Math.min(country.turnsAvailable, EXPLORE_MAX_TURNS);
+  const turnsForGrowth = computeMaxTurnsPerAction(country.turnsAvailable);
   const growth = computeExploration(state, turnsForGrowth);
-  const perTurnCost = growth.acresPerTurn * growth.costPerAcre;
-  const affordableTurns = perTurnCost > 0 ? Math.min(turnsForGrowth, Math.floor(country.cash / perTurnCost)) : 0;
+  const affordableTurns = computeAffordableExplorationTurns(state);
   const affordableAcres = affordableTurns * growth.acresPerTurn;
 
   const recommendations: string[] = [];
   if (utilization > HIGH_UTILIZATION_PCT) recommendations.push(HIGH_UTILIZATION_MESSAGE);
   if (free > 0 && utilization < 50) recommendations.push(`${fmt(free)} acres are unused: construct buildings to put them to work.`);
   if (state.buildings.farms === 0) recommendations.push("You have no farms: build some before your food stores run out.");
-  if (state.buildings.construction_sites < 4) recommendations.push("Every 4 construction sites add 1 building per turn of construction capacity.");
+  if (state.buildings.construction_sites < CONSTRUCTION_SITES_PER_CAPACITY) {
+    recommendations.push(`Every ${CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 building per turn of construction capacity.`);
+  }
   if (state.buildings.residences === 0) recommendations.push("Residences house more people, and more people pay more tax.");
   if (country.turnsAvailable === 0) recommendations.push("You have no turns left: wait for the next turn.");
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { GOVERNMENTS } from "@game/schema/rules";
+import { GOVERNMENTS, computeMsToNextTick } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useSeason } from "../../realtime/hooks";
 import { useNow } from "../../components/Clock";
@@ -36,12 +36,12 @@ export function OverviewScreen({ onNavigate }: { onNavigate(route: Route): void 
   );
 }
 
-/** 'Next turn: …' from the room's season.nextTickAt. */
+/** 'Next turn: …' from the room's season.nextTickAt, by the shared countdown rule. */
 export function NextTurnCountdown() {
   const season = useSeason();
   const now = useNow();
   if (!season || !season.nextTickAt) return <span data-testid="next-turn">Next turn: waiting for the server clock...</span>;
-  const left = season.nextTickAt - now;
+  const left = computeMsToNextTick(season.nextTickAt, now);
   return <span data-testid="next-turn">Next turn: {left > 0 ? durationText(left) : "any moment now"}</span>;
 }
 

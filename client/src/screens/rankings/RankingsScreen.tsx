@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { GOVERNMENTS, isGovernmentType } from "@game/schema/rules";
-import type { SeasonStatsJson } from "@game/schema/api";
+import { GOVERNMENTS, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, compareRank, isGovernmentType, isRankedInPeriod, type RankingPeriod } from "@game/schema/rules";
+import type { SeasonScoresResponse } from "@game/schema/api";
+import type { RankingRowSnapshot } from "@game/schema/messages";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import { useWorld } from "../../realtime/hooks";
+import { useConnectionStatus, useRankings, useSeason } from "../../realtime/hooks";
 import { useCountriesList } from "../../api/queries";
 import { apiRequest } from "../../api/http";
-import type { RankingRow } from "../../realtime/types";
 import { Panel, Stat, Tabs } from "../../components/ui";
 import { dateText, fmt, titleCase } from "../../components/format";
 import { useNow } from "../../components/Clock";
@@ -21,40 +21,41 @@ export const RANKING_METRICS = [
 ] as const;
 export type RankingMetric = (typeof RANKING_METRICS)[number]["id"];
 
-/** Periods (spec: daily, weekly (default), monthly, all_time): countries active within it. */
-export const RANKING_PERIODS = [
-  { id: "daily", label: "Daily", days: 1 },
-  { id: "weekly", label: "Weekly", days: 7 },
-  { id: "monthly", label: "Monthly", days: 30 },
-  { id: "all_time", label: "All Time", days: null },
-] as const;
-export type RankingPeriod = (typeof RANKING_PERIODS)[number]["id"];
-
 export interface RankedRow {
-  row: RankingRow;
+  row: RankingRowSnapshot;
   rank: number;
   value: number;
   isMe: boolean;
 }
 
+/** A ranking row as the shared ranking rules read it (`value` is the networth). */
+const asRanked = (r: RankingRowSnapshot) => ({ networth: r.value, lastActive: r.lastActive, countryId: r.countryId });
+
 /**
- * The countries list: networth above 0 only, active within the period, matching the search
- * (country, player or alliance name, case-insensitive), sorted by the metric descending; the
- * current country is appended if missing.
+ * The countries list: the rows the shared rules rank in the period (isRankedInPeriod:
+ * networth above 0, active within it), matching the search (country, player or alliance
+ * name, case-insensitive), sorted by the metric descending then in rank order; the current
+ * country is appended if missing.
  */
 export function rankCountries(
-  rows: RankingRow[],
-  options: { metric: RankingMetric; period: RankingPeriod; search: string; now: number; ownCountryId: number | null; own?: RankingRow | null; victories?: Map<number, number> },
+  rows: RankingRowSnapshot[],
+  options: {
+    metric: RankingMetric;
+    period: RankingPeriod;
+    search: string;
+    now: number;
+    ownCountryId: number | null;
+    own?: RankingRowSnapshot | null;
+    victories?: Map<number, number>;
+  },
 ): RankedRow[] {
-  const days = RANKING_PERIODS.find((p) => p.id === options.period)?.days ?? null;
-  const since = days === null ? -Infinity : options.now - days * 86_400_000;
-  const value = (r: RankingRow) =>
+  const value = (r: RankingRowSnapshot) =>
     options.metric === "land" ? r.land : options.metric === "wars_won" ? (options.victories?.get(r.countryId) ?? 0) : r.value;
   const q = options.search.trim().toLowerCase();
-  const matches = (r: RankingRow) =>
+  const matches = (r: RankingRowSnapshot) =>
     !q || r.countryName.toLowerCase().includes(q) || r.playerName.toLowerCase().includes(q) || r.allianceName.toLowerCase().includes(q);
-  const eligible = rows.filter((r) => r.value > 0 && (r.lastActive === 0 || r.lastActive >= since || r.countryId === options.ownCountryId));
-  const sorted = [...eligible].sort((a, b) => value(b) - value(a) || b.value - a.value || a.countryId - b.countryId);
+  const eligible = rows.filter((r) => isRankedInPeriod(asRanked(r), options.period, options.now, options.ownCountryId));
+  const sorted = [...eligible].sort((a, b) => value(b) - value(a) || compareRank(asRanked(a), asRanked(b)));
   const ranked = sorted.map((row, i) => ({ row, rank: i + 1, value: value(row), isMe: row.countryId === options.ownCountryId }));
   const shown = ranked.filter((r) => matches(r.row));
   if (options.own && !ranked.some((r) => r.isMe) && matches(options.own)) {
@@ -63,13 +64,10 @@ export function rankCountries(
   return shown;
 }
 
-/** What the season card reads of GET /season/scores (the shared answer type). */
-type SeasonScores = Omit<SeasonStatsJson, "scores">;
-
 function useSeasonScores() {
   return useQuery({
     queryKey: ["season-scores"],
-    queryFn: async () => (await apiRequest<{ data: SeasonScores }>("GET", "/season/scores", { fallback: "Failed to get season scores" })).data,
+    queryFn: async () => (await apiRequest<SeasonScoresResponse>("GET", "/season/scores", { fallback: "Failed to get season scores" })).data,
     staleTime: 60_000,
     retry: false,
   });
@@ -101,11 +99,13 @@ export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean 
 function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
   const { user } = useAuth();
   const { country } = useGame();
-  const world = useWorld();
+  const rankings = useRankings();
+  const season = useSeason();
+  const status = useConnectionStatus();
   const now = useNow(60_000);
   const [search, setSearch] = useState("");
   const [metric, setMetric] = useState<RankingMetric>("networth");
-  const [period, setPeriod] = useState<RankingPeriod>("weekly");
+  const [period, setPeriod] = useState<RankingPeriod>(RANKING_PERIOD_DEFAULT);
   const searchRef = useRef<HTMLInputElement>(null);
   const countries = useCountriesList(metric === "wars_won");
   const scores = useSeasonScores();
@@ -114,8 +114,8 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
   }, [focusSearch]);
 
   const victories = useMemo(() => new Map((countries.data?.countries ?? []).map((c) => [c.id, Number(c.victories) || 0])), [countries.data]);
-  const ownRow = world.rankings.find((r) => r.countryId === country?.id) ?? null;
-  const ownSynthetic: RankingRow | null = country
+  const ownRow = rankings.find((r) => r.countryId === country?.id) ?? null;
+  const ownSynthetic: RankingRowSnapshot | null = country
     ? ownRow ?? {
         id: String(country.id),
         rank: 0,
@@ -133,11 +133,10 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
         isOnline: true,
       }
     : null;
-  const rows = rankCountries(world.rankings, { metric, period, search, now, ownCountryId: country?.id ?? null, own: ownSynthetic, victories });
+  const rows = rankCountries(rankings, { metric, period, search, now, ownCountryId: country?.id ?? null, own: ownSynthetic, victories });
   const metricLabel = RANKING_METRICS.find((m) => m.id === metric)!.label;
-  const season = world.season;
-  const top = world.rankings[0];
-  const alliances = new Set(world.rankings.map((r) => r.allianceTag).filter(Boolean));
+  const top = rankings[0];
+  const alliances = new Set(rankings.map((r) => r.allianceTag).filter(Boolean));
 
   return (
     <div className="stack">
@@ -198,7 +197,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
             {rows.length === 0 && (
               <tr>
                 <td colSpan={7} className="muted center">
-                  {world.status === "connected" ? "No countries match." : "Connecting to the live rankings..."}
+                  {status === "connected" ? "No countries match." : "Connecting to the live rankings..."}
                 </td>
               </tr>
             )}
@@ -229,7 +228,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
           <Stat label="Status" value={season?.active ?? "—"} />
           <Stat label="Started" value={season?.startsAt ? dateText(season.startsAt) : "—"} />
           <Stat label="Ends" value={season?.endsAt ? dateText(season.endsAt) : "—"} />
-          <Stat label="Ranked countries" value={fmt(scores.data?.totalPlayers ?? world.rankings.length)} />
+          <Stat label="Ranked countries" value={fmt(scores.data?.totalPlayers ?? rankings.length)} />
           <Stat label="Active alliances" value={fmt(scores.data?.activeAlliances ?? alliances.size)} />
           {scores.data && <Stat label="Wars" value={fmt(scores.data.warsTotal)} />}
           <Stat label="Top player" value={top ? `${top.playerName || top.countryName} (${fmt(top.value)})` : "—"} />
@@ -255,10 +254,10 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
 }
 
 function AlliancesTab() {
-  const world = useWorld();
+  const rankings = useRankings();
   const groups = useMemo(() => {
     const map = new Map<string, { tag: string; name: string; members: number; total: number }>();
-    for (const r of world.rankings) {
+    for (const r of rankings) {
       if (!r.allianceTag) continue;
       const g = map.get(r.allianceTag) ?? { tag: r.allianceTag, name: r.allianceName, members: 0, total: 0 };
       g.members += 1;
@@ -266,7 +265,7 @@ function AlliancesTab() {
       map.set(r.allianceTag, g);
     }
     return [...map.values()].sort((a, b) => b.total - a.total);
-  }, [world.rankings]);
+  }, [rankings]);
   return (
     <div className="table-wrap">
       <table className="table">

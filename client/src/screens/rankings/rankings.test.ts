@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rankCountries } from "./RankingsScreen";
-import type { RankingRow } from "../../realtime/types";
+import type { RankingRowSnapshot as RankingRow } from "@game/schema/messages";
 
 const now = Date.UTC(2030, 0, 10);
 const row = (countryId: number, value: number, extra: Partial<RankingRow> = {}): RankingRow => ({

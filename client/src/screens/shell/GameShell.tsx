@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import { useWorld } from "../../realtime/hooks";
+import { useConnectionMessage, useConnectionStatus } from "../../realtime/hooks";
 import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
@@ -22,7 +22,8 @@ const STATUS_TEXT: Record<string, string> = {
 
 export function StatusBar() {
   const { country } = useGame();
-  const { status, statusMessage } = useWorld();
+  const status = useConnectionStatus();
+  const statusMessage = useConnectionMessage();
   const dash = "—";
   return (
     <div className="statusbar" aria-label="Country status" data-testid="status-bar">

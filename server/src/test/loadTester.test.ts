@@ -1,10 +1,15 @@
+/**
+ * The load tester (loadtest/) against a real server, its counts checked against the server's
+ * own counters and rows. It lives on the server's side because it reads the server's insides
+ * (metrics registry, database pool); loadtest itself imports no server code (lint rule).
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderHtml } from "@game/loadtest/html";
+import { renderText } from "@game/loadtest/report";
+import { parsePrometheusText, sumSamples } from "@game/loadtest/serverMetrics";
+import { runLoadTest, type LoadTestResult } from "@game/loadtest/runner";
 // The server's own test harness: a real server on a random port over a fresh Postgres database.
-import { startTestServer, type TestServer } from "@game/server/src/test/harness.ts";
-import { renderHtml } from "./html.js";
-import { renderText } from "./report.js";
-import { parsePrometheusText, sumSamples } from "./serverMetrics.js";
-import { runLoadTest, type LoadTestResult } from "./runner.js";
+import { startTestServer, type TestServer } from "./harness.js";
 
 const COUNTRIES = 10;
 const DURATION_SEC = 5;
