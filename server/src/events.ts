@@ -1,5 +1,5 @@
 import type { Presence } from "@colyseus/core";
-import type { AllianceRole } from "@game/schema/messages";
+import type { AllianceRole, NoticePayload } from "@game/schema/messages";
 import type { Logger } from "./logger.js";
 
 /**
@@ -84,7 +84,9 @@ export type CountryEvent =
   /** the player's /ignore list changed */
   | { type: "ignoreListChanged"; userId: number; ignoredUserIds: number[] }
   /** the country joined, left or changed role in an alliance */
-  | { type: "membershipChanged"; countryId: number; allianceId: number | null; allianceRole: AllianceRole | null };
+  | { type: "membershipChanged"; countryId: number; allianceId: number | null; allianceRole: AllianceRole | null }
+  /** something the player should see at once (attacked, a spy caught...): sent to their clients */
+  | { type: "notice"; countryId: number; notice: NoticePayload };
 
 /** Events on `alliance:{id}`: for that alliance's members only. */
 export type AllianceEvent =

@@ -49,6 +49,7 @@ export const useConnectionMessage = () => useWorldSlice((s) => s.statusMessage);
 export const useOwnCountrySummary = () => useWorldSlice((s) => s.ownCountry);
 export const useCommandOutputs = () => useWorldSlice((s) => s.commandOutputs);
 export const useRoomErrors = () => useWorldSlice((s) => s.errors);
+export const useNotices = () => useWorldSlice((s) => s.notices);
 
 /** Keeps the world connection joined while `token` is set; leaves it when it goes away. */
 export function useWorldConnection(token: string | null): void {

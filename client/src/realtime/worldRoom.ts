@@ -12,6 +12,7 @@ import {
   type ChatMessagePayload,
   type ChatMessageSnapshot,
   type CountrySummarySnapshot,
+  type NoticePayload,
   type OnlineUserSnapshot,
   type RankingRowSnapshot,
   type SeasonSnapshot,
@@ -58,6 +59,8 @@ export interface WorldData {
   ownCountryAt: number;
   commandOutputs: CommandOutput[];
   errors: RoomErrorNotice[];
+  /** live notices for this player (attacked, spy caught...), newest last */
+  notices: NoticePayload[];
 }
 
 export type WorldSnapshot = RoomSnapshot<WorldData>;
@@ -71,6 +74,7 @@ export const EMPTY_WORLD: WorldData = {
   ownCountryAt: 0,
   commandOutputs: [],
   errors: [],
+  notices: [],
 };
 
 /** The own country's summary: the entry keyed by this session, else the only visible one. */
@@ -161,6 +165,10 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
     if (list.some((m) => m.id === message.id)) return;
     pushed.set(message.channel, [...list, message].slice(-CHAT_RECENT_MESSAGES));
     connection.update({ channels: mergePrivateMessages(stateChannels, pushed) });
+  });
+  connection.on(WorldMessage.notice, (notice) => {
+    if (!notice || connection.data.notices.some((n) => n.id === notice.id)) return;
+    connection.update({ notices: [...connection.data.notices, notice].slice(-KEEP_NOTICES) });
   });
   connection.on(WorldMessage.error, (payload) => pushError(String(payload?.code ?? "error"), String(payload?.message ?? "Error")));
   connection.onError((code, message) => pushError(String(code), message));

@@ -1,5 +1,6 @@
 /** Room message names and payload validators, imported by both the server and the client. */
 export * from "./room.js";
+export * from "./notice.js";
 export * from "./world.js";
 // The chat rules (channels, access, mentions, commands) travel with the messages so a client
 // needs one import to render the chat.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
+import type { NoticePayload } from "./notice.js";
 import type { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
@@ -20,6 +21,8 @@ export const WorldMessage = {
   chatMessage: "chatMessage",
   /** server -> that client only: a refused message ({@link RoomErrorPayload}) */
   error: ROOM_ERROR_MESSAGE,
+  /** server -> that player's clients only: something happened to their country ({@link NoticePayload}) */
+  notice: "notice",
 } as const;
 export type WorldMessageName = (typeof WorldMessage)[keyof typeof WorldMessage];
 
@@ -82,6 +85,7 @@ export interface WorldServerMessages {
   [WorldMessage.chatCommand]: ChatCommandReply;
   [WorldMessage.chatMessage]: ChatMessagePayload;
   [WorldMessage.error]: RoomErrorPayload;
+  [WorldMessage.notice]: NoticePayload;
 }
 
 /*

@@ -269,6 +269,19 @@ describe("world room: large states", () => {
   });
 });
 
+describe("world room: notices", () => {
+  it("a notice on country:{id} reaches that player's clients only", async () => {
+    const a = await player("noteA");
+    const b = await player("noteB");
+    const notice = { id: "battle-1", kind: "attacked", severity: "danger" as const, title: "Under attack", body: "X attacked you", at: Date.now(), view: "military" };
+    t.server.ctx.events.publish(countryTopic(a.countryId), { type: "notice", countryId: a.countryId, notice });
+    const got = await eventually(() => a.client.received.get(WorldMessage.notice)?.[0], "A's notice");
+    expect(got).toEqual(notice);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(b.client.received.get(WorldMessage.notice)).toBeUndefined();
+  });
+});
+
 describe("world room: presence, auth, reconnection", () => {
   it("online users appear on join and leave on leave", async () => {
     const a = await player("onA");

@@ -6,11 +6,8 @@ import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
 import { availableMenu, useRoute, type Route } from "./navigation";
-import { OverviewScreen } from "../overview/OverviewScreen";
-import { ExploreScreen } from "../explore/ExploreScreen";
-import { BuildingsScreen } from "../build/BuildingsScreen";
-import { ChatScreen } from "../chat/ChatScreen";
-import { RankingsScreen } from "../rankings/RankingsScreen";
+import { SCREENS } from "./screens";
+import { NoticeToasts } from "../../components/NoticeToasts";
 
 const STATUS_TEXT: Record<string, string> = {
   idle: "Offline",
@@ -115,23 +112,8 @@ export function GameShell() {
     await logout();
   };
 
-  let screen;
-  switch (route.view) {
-    case "explore":
-      screen = <ExploreScreen />;
-      break;
-    case "build":
-      screen = <BuildingsScreen />;
-      break;
-    case "chat":
-      screen = <ChatScreen />;
-      break;
-    case "rankings":
-      screen = <RankingsScreen focusSearch={route.intent === "search"} />;
-      break;
-    default:
-      screen = <OverviewScreen onNavigate={go} />;
-  }
+  const render = SCREENS[route.view] ?? SCREENS.overview!;
+  const screen = render({ route, navigate: go });
 
   return (
     <div className="shell">
@@ -156,6 +138,7 @@ export function GameShell() {
       </main>
       <TurnProgressPopup cards={game.cards} onDismiss={game.dismissCard} onOpenReport={game.openReport} />
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
+      <NoticeToasts onOpen={(view) => go({ view })} />
     </div>
   );
 }

@@ -22,7 +22,18 @@ export type ViewId =
   | "rankings"
   | "settings";
 
+/** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
 export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings"]);
+
+/** Whether `value` names a view of the shell. */
+export function isViewId(value: string): value is ViewId {
+  return (VIEW_IDS as readonly string[]).includes(value);
+}
+
+export const VIEW_IDS = [
+  "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
+  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings",
+] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {
   label: string;

@@ -1,4 +1,5 @@
 import { StateView } from "@colyseus/schema";
+import { WorldMessage } from "@game/schema/messages";
 import { CountrySummaryState } from "@game/schema/state";
 import { countryTopic, type CountryEvent, type CountryNumbers, type WorldEvent } from "../../events.js";
 import { loadCountrySummaries, type CountrySummary, type WorldMember } from "../../services/world.js";
@@ -94,6 +95,9 @@ export class SummaryProjection implements WorldProjection {
           const entry = this.host.state.countries.get(client.sessionId);
           if (entry) replaceNumbers(entry.ignoredUserIds, event.ignoredUserIds);
         }
+        break;
+      case "notice":
+        for (const client of this.clientsOfCountry(event.countryId)) client.send(WorldMessage.notice, event.notice);
         break;
       case "membershipChanged":
         for (const client of this.clientsOfCountry(event.countryId)) {

@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+import type { Route, ViewId } from "./navigation";
+import { OverviewScreen } from "../overview/OverviewScreen";
+import { ExploreScreen } from "../explore/ExploreScreen";
+import { BuildingsScreen } from "../build/BuildingsScreen";
+import { ChatScreen } from "../chat/ChatScreen";
+import { RankingsScreen } from "../rankings/RankingsScreen";
+
+/** What a screen receives from the shell. */
+export interface ScreenProps {
+  route: Route;
+  /** opens another view (and closes the phone menu) */
+  navigate(route: Route): void;
+}
+
+/**
+ * The screen of each view. A domain adds its screen here (one line) and its menu entries in
+ * navigation.ts; a view without a screen is left out of the menu, never a dead link.
+ */
+export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>> = {
+  overview: ({ navigate }) => <OverviewScreen onNavigate={navigate} />,
+  explore: () => <ExploreScreen />,
+  build: () => <BuildingsScreen />,
+  chat: () => <ChatScreen />,
+  rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+};
