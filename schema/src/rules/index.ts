@@ -15,3 +15,5 @@ export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
 export * from "./rng.js";
+export * from "./alliance.js";
+export * from "./diplomacy.js";
