@@ -4,3 +4,5 @@ export * from "./countries.js";
 export * from "./economy.js";
 export * from "./world.js";
 export * from "./countryFields.js";
+export * from "./alliance.js";
+export * from "./diplomacy.js";

@@ -9,3 +9,16 @@ export { ChatChannelState } from "./ChatChannelState.js";
 export { ChatMessageState } from "./ChatMessageState.js";
 export { OnlineUserState } from "./OnlineUserState.js";
 export { CountrySummaryState } from "./CountrySummaryState.js";
+export {
+  AllianceState,
+  AllianceHeaderState,
+  AllianceMemberState,
+  OperationState,
+  OperationParticipantState,
+  DefenseRequestState,
+  DefenseResponseState,
+  AllianceBonusState,
+  AllianceChannelState,
+  LeadershipState,
+  LEADERSHIP_VIEW_TAG,
+} from "./AllianceState.js";

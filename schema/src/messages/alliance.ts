@@ -1,0 +1,190 @@
+import { z } from "zod";
+import type { ToJSON } from "@colyseus/schema";
+import { idSchema } from "../api/common.js";
+import { CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
+import {
+  ALLIANCE_CHANNEL_IDS,
+  DEFENSE_RESPONSE_TYPES,
+  DEFENSE_URGENCIES,
+  OPERATION_LIMITS,
+  OPERATION_TYPES,
+} from "../rules/alliance.js";
+import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
+import type { ChatMessagePayload } from "./world.js";
+import type {
+  AllianceBonusState,
+  AllianceChannelState,
+  AllianceHeaderState,
+  AllianceMemberState,
+  AllianceState,
+  DefenseRequestState,
+  OperationState,
+} from "../state/index.js";
+
+/** Name the alliance room is registered under: `joinOrCreate(ALLIANCE_ROOM, { allianceId })`. */
+export const ALLIANCE_ROOM = "alliance";
+
+/** Close code of an alliance room connection whose player is no longer a member (kicked, left, disbanded). */
+export const ALLIANCE_ROOM_CLOSE_NOT_MEMBER = 4403;
+
+/** Message names of the alliance room, for both sender and receiver. */
+export const AllianceMessage = {
+  /** client -> server, leaders: plan an operation ({@link PlanOperationMessage}) */
+  planOperation: "planOperation",
+  /** client -> server, invited members: join with a contribution, or decline ({@link RespondOperationMessage}) */
+  respondOperation: "respondOperation",
+  /** client -> server, leaders: launch a ready operation ({@link OperationIdMessage}) */
+  launchOperation: "launchOperation",
+  /** client -> server, leaders: cancel an open operation ({@link OperationIdMessage}) */
+  cancelOperation: "cancelOperation",
+  /** client -> server, members: ask the alliance for help ({@link RequestDefenseMessage}) */
+  requestDefense: "requestDefense",
+  /** client -> server, members: answer a defense request ({@link RespondDefenseMessage}) */
+  respondDefense: "respondDefense",
+  /** client -> server: post to an alliance channel ({@link AllianceChatMessage}) */
+  sendChat: "sendChat",
+  /** client -> server: the player is typing in a channel ({@link TypingMessage}) */
+  typing: "typing",
+  /** server -> clients that may read the channel: someone is typing ({@link TypingNotice}) */
+  typingNotice: "typingNotice",
+  /** server -> every member online: an ally was attacked ({@link AllyAttackedAlert}) */
+  allyAttacked: "allyAttacked",
+  /** server -> the sender: what its request did ({@link ActionDoneMessage}) */
+  done: "done",
+  /** server -> that client only: a refused message ({@link RoomErrorPayload}) */
+  error: ROOM_ERROR_MESSAGE,
+} as const;
+
+/** The join options of the alliance room. */
+export const allianceJoinOptionsSchema = z.object({ allianceId: idSchema });
+export type AllianceJoinOptions = z.infer<typeof allianceJoinOptionsSchema>;
+
+const unitCount = z.number({ error: "Unit counts must be numbers" }).int("Unit counts must be whole numbers").min(0, "Unit counts cannot be negative").max(1e12);
+
+/** Units committed to an operation. */
+export const contributionSchema = z.object({
+  troops: unitCount.default(0),
+  jets: unitCount.default(0),
+  tanks: unitCount.default(0),
+  turrets: unitCount.default(0),
+});
+
+/** "planOperation": the spec's operation fields a leader chooses. */
+export const planOperationSchema = z.object({
+  name: z.string({ error: "Operation name is required" }).trim().min(1, "Operation name is required").max(OPERATION_LIMITS.nameMaxLength, `Operation name must be at most ${OPERATION_LIMITS.nameMaxLength} characters`),
+  description: z.string().trim().max(OPERATION_LIMITS.descriptionMaxLength, `Description must be at most ${OPERATION_LIMITS.descriptionMaxLength} characters`).default(""),
+  operationType: z.enum(OPERATION_TYPES, { error: "Unknown operation type" }),
+  targetCountryId: idSchema,
+  /** epoch ms */
+  scheduledFor: z.number({ error: "Choose when the operation starts" }).int().positive(),
+  requirements: z.object({
+    minParticipants: z.number().int().min(1, "At least one participant").max(OPERATION_LIMITS.maxParticipants, `At most ${OPERATION_LIMITS.maxParticipants} participants`),
+    maxParticipants: z.number().int().min(1, "At least one participant").max(OPERATION_LIMITS.maxParticipants, `At most ${OPERATION_LIMITS.maxParticipants} participants`),
+    minTotalForce: z.number().int().min(0).max(OPERATION_LIMITS.minTotalForceMax),
+  }),
+  /** members invited; empty or absent: every member */
+  invitedCountryIds: z.array(idSchema).max(200).default([]),
+});
+export type PlanOperationMessage = z.input<typeof planOperationSchema>;
+
+/** "respondOperation": join with a contribution, or decline. */
+export const respondOperationSchema = z.object({
+  operationId: idSchema,
+  response: z.enum(["join", "decline"], { error: "Respond with join or decline" }),
+  contribution: contributionSchema.default({ troops: 0, jets: 0, tanks: 0, turrets: 0 }),
+});
+export type RespondOperationMessage = z.input<typeof respondOperationSchema>;
+
+/** "launchOperation", "cancelOperation" */
+export const operationIdSchema = z.object({ operationId: idSchema });
+export type OperationIdMessage = z.input<typeof operationIdSchema>;
+
+/** "requestDefense": a member asks for help (also raised by the server when a member is attacked). */
+export const requestDefenseSchema = z.object({
+  urgency: z.enum(DEFENSE_URGENCIES, { error: "Unknown urgency" }).default("medium"),
+  supportNeeded: z.object({ military: z.boolean().default(false), intelligence: z.boolean().default(false), resources: z.boolean().default(false) }),
+  /** who threatens, when known */
+  attackerCountryId: idSchema.optional(),
+  message: z.string().trim().max(200, "Message must be at most 200 characters").default(""),
+});
+export type RequestDefenseMessage = z.input<typeof requestDefenseSchema>;
+
+/** "respondDefense": military support with units, intelligence, or cannot assist. */
+export const respondDefenseSchema = z.object({
+  requestId: idSchema,
+  responseType: z.enum(DEFENSE_RESPONSE_TYPES, { error: "Unknown response" }),
+  commitment: z.object({ troops: unitCount.default(0), jets: unitCount.default(0), tanks: unitCount.default(0) }).default({ troops: 0, jets: 0, tanks: 0 }),
+  /** intelligence: the report shared, when there is one */
+  reportId: idSchema.optional(),
+});
+export type RespondDefenseMessage = z.input<typeof respondDefenseSchema>;
+
+/** "sendChat" in the alliance room: an alliance channel and 1-500 characters; leaders may announce. */
+export const allianceSendChatSchema = z.object({
+  channel: z.string({ error: CHAT_MESSAGES.unknownChannel }).refine((id) => ALLIANCE_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
+  content: z.string({ error: CHAT_MESSAGES.empty }).trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  announcement: z.boolean().default(false),
+});
+export type AllianceSendChatMessage = z.input<typeof allianceSendChatSchema>;
+
+/** "typing" */
+export const typingSchema = z.object({ channel: z.string().refine((id) => ALLIANCE_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel) });
+export type TypingMessage = z.infer<typeof typingSchema>;
+
+/** "typingNotice": who is typing where (shown for ALLIANCE_TYPING_INDICATOR_MS). */
+export interface TypingNotice {
+  channel: string;
+  countryId: number;
+  name: string;
+}
+
+/** "allyAttacked": the live alert every online member gets. */
+export interface AllyAttackedAlert {
+  requestId: number;
+  countryId: number;
+  countryName: string;
+  attackerName: string;
+  attackType: string;
+  urgency: string;
+  at: number;
+}
+
+/** "done": the sender's request succeeded (the state shows the change). */
+export interface ActionDoneMessage {
+  action: string;
+  /** the record it made or changed (an operation id...) */
+  id?: number;
+  message: string;
+}
+
+/** What a client sends to the alliance room, by message name. */
+export interface AllianceClientMessages {
+  [AllianceMessage.planOperation]: PlanOperationMessage;
+  [AllianceMessage.respondOperation]: RespondOperationMessage;
+  [AllianceMessage.launchOperation]: OperationIdMessage;
+  [AllianceMessage.cancelOperation]: OperationIdMessage;
+  [AllianceMessage.requestDefense]: RequestDefenseMessage;
+  [AllianceMessage.respondDefense]: RespondDefenseMessage;
+  [AllianceMessage.sendChat]: AllianceSendChatMessage;
+  [AllianceMessage.typing]: TypingMessage;
+}
+
+/** What the alliance room sends to one client, by message name. */
+export interface AllianceServerMessages {
+  [AllianceMessage.typingNotice]: TypingNotice;
+  [AllianceMessage.allyAttacked]: AllyAttackedAlert;
+  [AllianceMessage.done]: ActionDoneMessage;
+  [AllianceMessage.error]: RoomErrorPayload;
+}
+
+/** Alliance chat messages have the world chat's shape. */
+export type AllianceChatPayload = ChatMessagePayload;
+
+/* The alliance room's state as plain data (what `room.state.toJSON()` gives a client). */
+export type AllianceHeaderSnapshot = ToJSON<AllianceHeaderState>;
+export type AllianceMemberSnapshot = ToJSON<AllianceMemberState>;
+export type OperationSnapshot = ToJSON<OperationState>;
+export type DefenseRequestSnapshot = ToJSON<DefenseRequestState>;
+export type AllianceBonusSnapshot = ToJSON<AllianceBonusState>;
+export type AllianceChannelSnapshot = ToJSON<AllianceChannelState>;
+export type AllianceStateSnapshot = ToJSON<AllianceState>;
