@@ -1,5 +1,6 @@
 import type { Presence } from "@colyseus/core";
-import type { AllianceRole, NoticePayload } from "@game/schema/messages";
+import type { AllianceRole, AllyAttackedAlert, NoticePayload } from "@game/schema/messages";
+import type { DefenseRequestJson, OperationJson } from "@game/schema/api";
 import type { Logger } from "./logger.js";
 
 /**
@@ -88,10 +89,34 @@ export type CountryEvent =
   /** something the player should see at once (attacked, a spy caught...): sent to their clients */
   | { type: "notice"; countryId: number; notice: NoticePayload };
 
+/** Why a country left an alliance. */
+export type AllianceLeaveReason = "left" | "kicked" | "disbanded";
+
 /** Events on `alliance:{id}`: for that alliance's members only. */
 export type AllianceEvent =
-  /** a message of the alliance's global `alliance` or `leadership` channel */
-  | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent };
+  /**
+   * a message of an alliance channel; channelId is the channel it is stored under (the
+   * global chat's `alliance` and `leadership`, or the alliance room's `alliance_military` and
+   * `alliance_intelligence`)
+   */
+  | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent }
+  /** header, requirements, points or bonuses changed: the room re-reads them */
+  | { type: "allianceChanged"; allianceId: number; reason: string }
+  | { type: "memberJoined"; allianceId: number; countryId: number }
+  /** the room closes that member's connections at once */
+  | { type: "memberLeft"; allianceId: number; countryId: number; reason: AllianceLeaveReason }
+  /** the room widens or narrows that member's view at once */
+  | { type: "memberRoleChanged"; allianceId: number; countryId: number; role: AllianceRole }
+  /** an operation was planned or changed (answers, launch, cancel): carried whole */
+  | { type: "operationChanged"; allianceId: number; operation: OperationJson }
+  /** a defense request was raised or answered: carried whole */
+  | { type: "defenseRequestChanged"; allianceId: number; request: DefenseRequestJson }
+  /** a member was attacked: every online member is alerted */
+  | { type: "allyAttacked"; allianceId: number; alert: AllyAttackedAlert }
+  /** applications or invitations came or went: the leaders' counters */
+  | { type: "leadershipQueueChanged"; allianceId: number }
+  /** the last member left: every connection closes */
+  | { type: "allianceDisbanded"; allianceId: number };
 
 /** Any event, for code that handles several topics. */
 export type GameEvent = WorldEvent | CountryEvent | AllianceEvent;

@@ -65,6 +65,7 @@ export const createAllianceSchema = z.object({
   requirements: allianceRequirementsSchema.optional(),
 });
 export type CreateAllianceRequest = z.input<typeof createAllianceSchema>;
+export type CreateAllianceInput = z.output<typeof createAllianceSchema>;
 
 /** POST /alliance/settings {description?, flag?, requirements?} (owner and managers) */
 export const allianceSettingsSchema = z
@@ -75,6 +76,7 @@ export const allianceSettingsSchema = z
   })
   .refine((b) => b.description !== undefined || b.flag !== undefined || b.requirements !== undefined, "Nothing to change");
 export type AllianceSettingsRequest = z.input<typeof allianceSettingsSchema>;
+export type AllianceSettingsInput = z.output<typeof allianceSettingsSchema>;
 
 /** POST /alliance/invitations {targetCountryName, message} (spec: name non-empty after trim, message <= 200) */
 export const inviteSchema = z.object({

@@ -86,6 +86,8 @@ export const planOperationSchema = z.object({
   invitedCountryIds: z.array(idSchema).max(200).default([]),
 });
 export type PlanOperationMessage = z.input<typeof planOperationSchema>;
+/** PlanOperationMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedPlanOperationMessage = z.output<typeof planOperationSchema>;
 
 /** "respondOperation": join with a contribution, or decline. */
 export const respondOperationSchema = z.object({
@@ -94,10 +96,14 @@ export const respondOperationSchema = z.object({
   contribution: contributionSchema.default({ troops: 0, jets: 0, tanks: 0, turrets: 0 }),
 });
 export type RespondOperationMessage = z.input<typeof respondOperationSchema>;
+/** RespondOperationMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedRespondOperationMessage = z.output<typeof respondOperationSchema>;
 
 /** "launchOperation", "cancelOperation" */
 export const operationIdSchema = z.object({ operationId: idSchema });
 export type OperationIdMessage = z.input<typeof operationIdSchema>;
+/** OperationIdMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedOperationIdMessage = z.output<typeof operationIdSchema>;
 
 /** "requestDefense": a member asks for help (also raised by the server when a member is attacked). */
 export const requestDefenseSchema = z.object({
@@ -108,6 +114,8 @@ export const requestDefenseSchema = z.object({
   message: z.string().trim().max(200, "Message must be at most 200 characters").default(""),
 });
 export type RequestDefenseMessage = z.input<typeof requestDefenseSchema>;
+/** RequestDefenseMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedRequestDefenseMessage = z.output<typeof requestDefenseSchema>;
 
 /** "respondDefense": military support with units, intelligence, or cannot assist. */
 export const respondDefenseSchema = z.object({
@@ -118,6 +126,8 @@ export const respondDefenseSchema = z.object({
   reportId: idSchema.optional(),
 });
 export type RespondDefenseMessage = z.input<typeof respondDefenseSchema>;
+/** RespondDefenseMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedRespondDefenseMessage = z.output<typeof respondDefenseSchema>;
 
 /** "sendChat" in the alliance room: an alliance channel and 1-500 characters; leaders may announce. */
 export const allianceSendChatSchema = z.object({
@@ -126,6 +136,8 @@ export const allianceSendChatSchema = z.object({
   announcement: z.boolean().default(false),
 });
 export type AllianceSendChatMessage = z.input<typeof allianceSendChatSchema>;
+/** AllianceSendChatMessage as the server receives it, parsed (defaults filled in). */
+export type ParsedAllianceSendChatMessage = z.output<typeof allianceSendChatSchema>;
 
 /** "typing" */
 export const typingSchema = z.object({ channel: z.string().refine((id) => ALLIANCE_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel) });

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WorldMessage } from "@game/schema/messages";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld } from "../test/worldClients.js";
+import { buildAlliance, foundAlliance } from "../test/alliances.js";
 import { sendChatMessage } from "./chat.js";
 import { allianceTopic, WORLD_TOPIC } from "../events.js";
-
-// The alliance tables do not exist yet (db/alliances.ts is the seam): give chosen countries a
-// leader role so the leadership channel can be tested end to end.
-const roles = vi.hoisted(() => new Map<number, "owner" | "manager" | "member">());
-vi.mock("../db/alliances.js", () => ({
-  allianceLabels: async (_db: unknown, ids: number[]) => new Map(ids.map((id) => [id, { name: `Alliance ${id}`, tag: `A${id}` }])),
-  allianceRoles: async (_db: unknown, countries: Array<{ id: number; alliance_id: number | null }>) =>
-    new Map(countries.filter((c) => c.alliance_id !== null).map((c) => [c.id, roles.get(c.id) ?? "member"])),
-}));
 
 let t: TestServer;
 beforeAll(async () => {
@@ -22,19 +14,17 @@ afterAll(async () => {
   await t?.close();
 });
 
-const sql = (text: string, values: unknown[] = []) => t.server.database.pool.query(text, values);
 
 describe("sendChatMessage", () => {
   it("stamps the sender's alliance role and tag and publishes one event after persisting", async () => {
     const p = await registerPlayer(t, "svc");
-    await sql("UPDATE countries SET alliance_id = 31 WHERE id = $1", [p.countryId]);
-    roles.set(p.countryId, "owner");
+    const alliance = await foundAlliance(t, p);
     const events: any[] = [];
     const off = t.server.ctx.events.subscribe(WORLD_TOPIC, (e) => e.type === "chatMessage" && events.push(e));
     const allianceEvents: any[] = [];
-    const offAlliance = t.server.ctx.events.subscribe(allianceTopic(31), (e) => allianceEvents.push(e));
+    const offAlliance = t.server.ctx.events.subscribe(allianceTopic(alliance.id), (e) => allianceEvents.push(e));
     const result = await sendChatMessage(t.server.ctx, p.user.id, { channel: "general", content: "hello" });
-    expect(result).toMatchObject({ kind: "message", message: { senderRole: "owner", allianceTag: "A31", content: "hello" } });
+    expect(result).toMatchObject({ kind: "message", message: { senderRole: "owner", allianceTag: alliance.tag, content: "hello" } });
     await eventually(() => events.length === 1, "the chatMessage event");
     expect(events[0]).toMatchObject({ channelId: "general", message: { id: result.kind === "message" ? result.message.id : "" } });
     // An open channel's message is a world event only; the alliance's topic stays quiet.
@@ -60,11 +50,8 @@ describe("leadership channel", () => {
     const manager = await registerPlayer(t, "lead2");
     const member = await registerPlayer(t, "lead3");
     const otherLeader = await registerPlayer(t, "lead4");
-    await sql("UPDATE countries SET alliance_id = 41 WHERE id = ANY($1::bigint[])", [[owner.countryId, manager.countryId, member.countryId]]);
-    await sql("UPDATE countries SET alliance_id = 42 WHERE id = $1", [otherLeader.countryId]);
-    roles.set(owner.countryId, "owner");
-    roles.set(manager.countryId, "manager");
-    roles.set(otherLeader.countryId, "owner");
+    const alliance = await buildAlliance(t, owner, [manager], [member]);
+    await foundAlliance(t, otherLeader);
 
     const channels = async (p: typeof owner) => (await t.api("GET", `/chat/channels/${p.countryId}`, undefined, p.token)).body.data.map((c: any) => c.id);
     expect(await channels(owner)).toEqual(["general", "trade", "war", "alliance", "leadership"]);
@@ -76,7 +63,7 @@ describe("leadership channel", () => {
       const [ownerC, managerC, memberC, otherC] = clients;
       ownerC!.room.send(WorldMessage.sendChat, { channel: "leadership", content: "promote someone" });
       const got = await eventually(() => managerC!.received.get(WorldMessage.chatMessage)?.[0], "the manager to get it");
-      expect(got).toMatchObject({ channel: "leadership", content: "promote someone", senderRole: "owner", allianceTag: "A41" });
+      expect(got).toMatchObject({ channel: "leadership", content: "promote someone", senderRole: "owner", allianceTag: alliance.tag });
       await eventually(() => ownerC!.received.get(WorldMessage.chatMessage)?.length === 1, "the owner's own copy");
       await new Promise((r) => setTimeout(r, 300));
       expect(memberC!.received.get(WorldMessage.chatMessage)).toBeUndefined();

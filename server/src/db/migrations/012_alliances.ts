@@ -105,8 +105,11 @@ CREATE TABLE alliance_bonus_purchases (
   -- null for permanent bonuses
   expires_at        timestamptz,
   purchased_by      bigint REFERENCES countries (id) ON DELETE SET NULL,
-  purchased_by_name text NOT NULL
+  purchased_by_name text NOT NULL,
+  -- a temporary bonus's end was announced to the alliance (by the tick, once)
+  end_announced     boolean NOT NULL DEFAULT false
 );
+CREATE INDEX alliance_bonus_ending ON alliance_bonus_purchases (expires_at) WHERE expires_at IS NOT NULL AND NOT end_announced;
 -- A permanent level is bought once.
 CREATE UNIQUE INDEX alliance_bonus_permanent_level ON alliance_bonus_purchases (alliance_id, bonus_id, level) WHERE expires_at IS NULL;
 CREATE INDEX alliance_bonus_by_alliance ON alliance_bonus_purchases (alliance_id, bonus_id, purchased_at DESC);
