@@ -10,6 +10,7 @@ const FORBIDDEN = new Set([
   "alliance/not_member",
   "alliance/forbidden",
   "alliance/owner_only",
+  "alliance/kick_owner",
   "operation/not_invited",
   "defense/own_request",
   "diplomacy/not_party",
