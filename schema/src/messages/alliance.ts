@@ -56,7 +56,10 @@ export const AllianceMessage = {
 } as const;
 
 /** The join options of the alliance room. */
-export const allianceJoinOptionsSchema = z.object({ allianceId: idSchema });
+export const allianceJoinOptionsSchema = z.object({
+  // A number, not a numeric string: filterBy matches the raw option, so "5" would open a second room.
+  allianceId: z.number({ error: "allianceId must be an alliance id" }).int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 export type AllianceJoinOptions = z.infer<typeof allianceJoinOptionsSchema>;
 
 const unitCount = z.number({ error: "Unit counts must be numbers" }).int("Unit counts must be whole numbers").min(0, "Unit counts cannot be negative").max(1e12);

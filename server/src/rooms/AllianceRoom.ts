@@ -1,0 +1,193 @@
+import { ServerError, type AuthContext } from "@colyseus/core";
+import { StateView } from "@colyseus/schema";
+import {
+  ALLIANCE_ROOM_CLOSE_NOT_MEMBER,
+  AllianceMessage,
+  allianceJoinOptionsSchema,
+  allianceSendChatSchema,
+  operationIdSchema,
+  planOperationSchema,
+  requestDefenseSchema,
+  respondDefenseSchema,
+  respondOperationSchema,
+  typingSchema,
+  type ActionDoneMessage,
+} from "@game/schema/messages";
+import { canAccessAllianceChannel, findAllianceChannel, isLeaderRole, type AllianceRole } from "@game/schema/rules";
+import { AllianceState, LEADERSHIP_VIEW_TAG } from "@game/schema/state";
+import type { ServiceContext } from "../services/context.js";
+import { allianceTopic, type AllianceEvent } from "../events.js";
+import { loadWorldMember } from "../services/world.js";
+import { sendAllianceChat } from "../services/allianceChat.js";
+import { cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
+import { GameRoom, verifyRoomToken } from "./GameRoom.js";
+import { HeaderProjection } from "./alliance/HeaderProjection.js";
+import { MembersProjection } from "./alliance/MembersProjection.js";
+import { WarfareProjection } from "./alliance/WarfareProjection.js";
+import { AllianceChatProjection } from "./alliance/ChatProjection.js";
+import type { AllianceClient, AllianceHost, AllianceProjection } from "./alliance/types.js";
+
+/** How often the room re-reads members and totals (networth moves with every action): ms. */
+export const ALLIANCE_HEARTBEAT_MS = 15_000;
+
+/** The room's creation options (the client's join options, checked). */
+export interface AllianceRoomOptions {
+  allianceId: number;
+}
+
+/**
+ * One alliance's live room: header, members online, operations with readiness, defense
+ * requests, chat channels by access level. Members only (checked against Postgres at auth
+ * and again at join). Registered with filterBy(["allianceId"]) and joined with joinOrCreate,
+ * so every process finds the one room of an alliance through the driver. Wiring only: the
+ * projections read Postgres and the alliance's events, the services do the work.
+ *
+ * A member who leaves or is kicked is closed out the moment the event arrives (code
+ * ALLIANCE_ROOM_CLOSE_NOT_MEMBER); a demoted member's view loses the leadership part at once.
+ */
+export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
+  protected readonly kind = "alliance";
+  state = new AllianceState();
+  private allianceId = 0;
+  private projections: AllianceProjection[] = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** When each country last left or changed role here (room clock): a join racing it re-checks. */
+  private readonly membershipMoves = new Map<number, number>();
+
+  async onCreate(options: AllianceRoomOptions): Promise<void> {
+    this.allianceId = options.allianceId;
+    this.maxClients = 250;
+    const host: AllianceHost = { ctx: this.ctx, log: this.log, state: this.state, allianceId: this.allianceId, clients: this.clients };
+    this.projections = [new HeaderProjection(host), new MembersProjection(host), new WarfareProjection(host), new AllianceChatProjection(host)];
+    this.subscribe(allianceTopic(this.allianceId), (event: AllianceEvent) => this.onAllianceEvent(event));
+    await this.ctx.events.ready();
+    for (const p of this.projections) await p.load();
+    this.heartbeat = setInterval(() => {
+      for (const p of this.projections) p.heartbeat?.().catch((err) => this.log.error({ err }, "alliance heartbeat failed"));
+    }, ALLIANCE_HEARTBEAT_MS);
+
+    const id = () => this.allianceId;
+    const done = (client: AllianceClient, message: ActionDoneMessage) => client.send(AllianceMessage.done, message);
+    const userId = (client: AllianceClient) => client.auth!.userId;
+    this.handle(AllianceMessage.planOperation, planOperationSchema, { fallback: "Failed to plan operation" }, async (client, payload) => {
+      const { operationId } = await planOperation(this.ctx, userId(client), id(), payload);
+      done(client, { action: "planOperation", id: operationId, message: `Operation "${payload.name}" planned` });
+    });
+    this.handle(AllianceMessage.respondOperation, respondOperationSchema, { fallback: "Failed to respond to operation" }, async (client, payload) => {
+      const { readiness } = await respondOperation(this.ctx, userId(client), id(), payload);
+      done(client, { action: "respondOperation", id: payload.operationId, message: payload.response === "join" ? `Joined: ${readiness}` : "Declined" });
+    });
+    this.handle(AllianceMessage.launchOperation, operationIdSchema, { fallback: "Failed to launch operation" }, async (client, payload) => {
+      const { outcome } = await launchOperation(this.ctx, userId(client), id(), payload.operationId);
+      done(client, { action: "launchOperation", id: payload.operationId, message: outcome.summary });
+    });
+    this.handle(AllianceMessage.cancelOperation, operationIdSchema, { fallback: "Failed to cancel operation" }, async (client, payload) => {
+      await cancelOperation(this.ctx, userId(client), id(), payload.operationId);
+      done(client, { action: "cancelOperation", id: payload.operationId, message: "Operation cancelled" });
+    });
+    this.handle(AllianceMessage.requestDefense, requestDefenseSchema, { fallback: "Failed to request defense" }, async (client, payload) => {
+      const { requestId } = await requestDefense(this.ctx, userId(client), id(), payload);
+      done(client, { action: "requestDefense", id: requestId, message: "Defense requested" });
+    });
+    this.handle(AllianceMessage.respondDefense, respondDefenseSchema, { fallback: "Failed to respond to defense request" }, async (client, payload) => {
+      await respondDefense(this.ctx, userId(client), id(), payload);
+      done(client, { action: "respondDefense", id: payload.requestId, message: "You have responded to this defense request" });
+    });
+    this.handle(AllianceMessage.sendChat, allianceSendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }, async (client, payload) => {
+      await sendAllianceChat(this.ctx, userId(client), id(), payload);
+    });
+    this.handle(AllianceMessage.typing, typingSchema, { fallback: "Failed to send typing" }, (client, payload) => this.typing(client, payload.channel));
+  }
+
+  async onJoin(client: AllianceClient): Promise<void> {
+    const started = performance.now();
+    const member = await loadWorldMember(this.ctx, client.auth!.userId);
+    const moved = (this.membershipMoves.get(member?.countryId ?? 0) ?? -1) >= started;
+    if (!member || member.allianceId !== this.allianceId || moved) throw new ServerError(403, "You are not a member of this alliance");
+    client.userData = { userId: member.userId, countryId: member.countryId, role: member.allianceRole ?? "member" };
+    client.view = new StateView();
+    this.applyRole(client, client.userData.role);
+    for (const p of this.projections) p.clientsChanged?.();
+  }
+
+  async onLeave(): Promise<void> {
+    for (const p of this.projections) p.clientsChanged?.();
+  }
+
+  async onDispose(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const p of this.projections) p.dispose?.();
+    await super.onDispose();
+  }
+
+  private onAllianceEvent(event: AllianceEvent): void {
+    for (const p of this.projections) p.onEvent?.(event);
+    switch (event.type) {
+      case "memberLeft":
+        this.membershipMoves.set(event.countryId, performance.now());
+        for (const client of this.clientsOf(event.countryId)) client.leave(ALLIANCE_ROOM_CLOSE_NOT_MEMBER, "You are no longer a member of this alliance");
+        break;
+      case "memberRoleChanged":
+        this.membershipMoves.set(event.countryId, performance.now());
+        for (const client of this.clientsOf(event.countryId)) {
+          client.userData!.role = event.role;
+          this.applyRole(client, event.role);
+        }
+        break;
+      case "allianceDisbanded":
+        for (const client of [...this.clients]) client.leave(ALLIANCE_ROOM_CLOSE_NOT_MEMBER, "The alliance was disbanded");
+        break;
+      case "allyAttacked":
+        this.broadcast(AllianceMessage.allyAttacked, event.alert);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Leaders see the leadership part (behind its view tag); others do not, from this patch on. */
+  private applyRole(client: AllianceClient, role: AllianceRole): void {
+    if (isLeaderRole(role)) client.view!.add(this.state, LEADERSHIP_VIEW_TAG);
+    else client.view!.remove(this.state, LEADERSHIP_VIEW_TAG);
+  }
+
+  private *clientsOf(countryId: number): Iterable<AllianceClient> {
+    for (const client of [...this.clients]) if (client.userData?.countryId === countryId) yield client;
+  }
+
+  /** "X is typing" goes to the other clients that may read the channel. */
+  private typing(sender: AllianceClient, channelId: string): void {
+    const channel = findAllianceChannel(channelId);
+    const data = sender.userData;
+    if (!channel || !data || !canAccessAllianceChannel(channel, data.role)) return;
+    const member = this.state.members.get(String(data.countryId));
+    const notice = { channel: channelId, countryId: data.countryId, name: member?.countryName ?? "" };
+    for (const client of this.clients) {
+      if (client !== sender && client.userData && canAccessAllianceChannel(channel, client.userData.role)) client.send(AllianceMessage.typingNotice, notice);
+    }
+  }
+}
+
+/**
+ * Same JWT as REST (token problems are a 401); the alliance id must be a positive integer
+ * (400) and the player a member of that alliance now, in Postgres (403).
+ */
+export async function authenticateAllianceClient(ctx: ServiceContext, token: string, options: unknown): Promise<{ userId: number; countryId: number }> {
+  const { userId } = await verifyRoomToken(ctx, token);
+  const parsed = allianceJoinOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new ServerError(400, "allianceId must be an alliance id");
+  const member = await loadWorldMember(ctx, userId);
+  if (!member) throw new ServerError(403, "You have no country");
+  if (member.allianceId !== parsed.data.allianceId) throw new ServerError(403, "You are not a member of this alliance");
+  return { userId, countryId: member.countryId };
+}
+
+/** The AllianceRoom class for one process's services (static onAuth reaches them through this closure). */
+export function bindAllianceRoom(ctx: ServiceContext): typeof AllianceRoom {
+  return class BoundAllianceRoom extends AllianceRoom {
+    static ctx = ctx;
+    static async onAuth(token: string, options: unknown, _context: AuthContext) {
+      return authenticateAllianceClient(ctx, token, options);
+    }
+  };
+}

@@ -1,0 +1,40 @@
+import { Client, type Room } from "@colyseus/sdk";
+import { ALLIANCE_ROOM } from "@game/schema/messages";
+import { AllianceState } from "@game/schema/state";
+import { eventually } from "./worldClients.js";
+
+/** An alliance room as a test client sees it, with every message it received and how it left. */
+export interface AllianceTestClient {
+  room: Room<any, AllianceState>;
+  received: Map<string, any[]>;
+  /** the decoded state as plain JSON */
+  json(): any;
+  /** the close code once the server closed the connection (undefined while connected) */
+  leftWith(): number | undefined;
+  leave(): Promise<void>;
+}
+
+/** Joins (or creates) the alliance's room on `baseUrl` as the token's user and waits for the first state. */
+export async function joinAlliance(baseUrl: string, token: string, allianceId: unknown, method: "joinOrCreate" | "create" = "joinOrCreate"): Promise<AllianceTestClient> {
+  const sdk = new Client(baseUrl);
+  sdk.auth.token = token;
+  const room = await sdk[method](ALLIANCE_ROOM, { allianceId }, AllianceState);
+  const received = new Map<string, any[]>();
+  room.onMessage("*", (type: string | number, payload: unknown) => {
+    const key = String(type);
+    if (!received.has(key)) received.set(key, []);
+    received.get(key)!.push(payload);
+  });
+  let code: number | undefined;
+  room.onLeave((c: number) => (code = c));
+  let left: Promise<void> | undefined;
+  const client: AllianceTestClient = {
+    room,
+    received,
+    json: () => (room.state as any).toJSON(),
+    leftWith: () => code,
+    leave: () => (left ??= Promise.race([room.leave(true).then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 2_000))])),
+  };
+  await eventually(() => (room.state as any)?.header?.id > 0, "the alliance state");
+  return client;
+}
