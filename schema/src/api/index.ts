@@ -3,4 +3,5 @@ export * from "./auth.js";
 export * from "./countries.js";
 export * from "./economy.js";
 export * from "./world.js";
+export * from "./news.js";
 export * from "./countryFields.js";

@@ -14,4 +14,5 @@ export * from "./military.js";
 export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
+export * from "./news.js";
 export * from "./rng.js";
