@@ -3,7 +3,10 @@ import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
 import type { NoticePayload } from "./notice.js";
-import type { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
+import type { ChatChannelState, ChatMessageState, CountrySummaryState, NewsTickerItem, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
+
+/** Global news headlines the world state keeps, newest first (items). */
+export const NEWS_TICKER_SIZE = 10;
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
 export const WORLD_ROOM = "world";
@@ -105,5 +108,7 @@ export type ChatChannelSnapshot = ToJSON<ChatChannelState>;
 export type OnlineUserSnapshot = ToJSON<OnlineUserState>;
 /** The client's own country at a glance (view-filtered: only the owner receives it). */
 export type CountrySummarySnapshot = ToJSON<CountrySummaryState>;
+/** A headline of the world's news ticker. */
+export type NewsTickerSnapshot = ToJSON<NewsTickerItem>;
 /** The whole world state: collections keyed by id, `countries` by session id. */
 export type WorldStateSnapshot = ToJSON<WorldState>;

@@ -14,6 +14,7 @@ export * from "./military.js";
 export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
+export * from "./news.js";
 export * from "./rng.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";

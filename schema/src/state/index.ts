@@ -22,3 +22,4 @@ export {
   LeadershipState,
   LEADERSHIP_VIEW_TAG,
 } from "./AllianceState.js";
+export { NewsTickerItem } from "./NewsTickerItem.js";

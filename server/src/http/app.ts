@@ -14,11 +14,12 @@ import { seasonRoutes } from "./seasonRoutes.js";
 import { rankingRoutes } from "./rankingRoutes.js";
 import { allianceRoutes } from "./allianceRoutes.js";
 import { diplomacyRoutes } from "./diplomacyRoutes.js";
+import { newsRoutes } from "./newsRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, allianceRoutes, diplomacyRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, allianceRoutes, diplomacyRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
