@@ -40,6 +40,8 @@ const SAMPLES: { [K in NewsKind]: NewsParams<K> } = {
   alliance_member_kicked: { alliance: { id: 7, name: "Northern Pact" }, member: A, by: B },
   alliance_kicked: { alliance: { id: 7, name: "Northern Pact" }, by: B },
   alliance_disbanded: { alliance: { id: 7, name: "Northern Pact", tag: "NP" } },
+  alliance_operation_completed: { alliance: { id: 7, name: "Northern Pact" }, operation: "Dawn", operationType: "coordinated attack", target: B, participants: 3, bonusPoints: 110 },
+  alliance_bonus_purchased: { alliance: { id: 7, name: "Northern Pact" }, bonus: "Military Support", level: 2, cost: 625 },
   large_trade: { item: "tanks", quantity: 1, totalValue: 588, buyer: A, seller: B },
   price_move: { item: "food", fromPrice: 300, toPrice: 390, percent: 30, periodHours: 24 },
   diplomatic_relation: { a: A, b: B, relation: "trade" },

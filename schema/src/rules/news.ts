@@ -291,6 +291,28 @@ export const NEWS_CATALOGUE = {
     tags: ["alliance"],
   }),
 
+  /** an alliance operation was launched (alliances) */
+  alliance_operation_completed: news<{ alliance: Named; operation: string; operationType: string; target: Named; participants: number; bonusPoints: number }>({
+    type: "alliance",
+    category: "alliance",
+    priority: "medium",
+    impact: (p) => (p.participants >= 5 ? "moderate" : "minor"),
+    title: (p) => `Operation ${p.operation} launched against ${p.target.name}`,
+    description: (p) =>
+      `${plural(p.participants, "member")} of ${p.alliance.name} carried out the ${p.operationType} "${p.operation}" against ${p.target.name}, earning ${plural(p.bonusPoints, "bonus point")}.`,
+    tags: (p) => ["alliance", "operation", p.operationType],
+  }),
+  /** the owner bought a bonus for the alliance (alliances) */
+  alliance_bonus_purchased: news<{ alliance: Named; bonus: string; level: number; cost: number }>({
+    type: "alliance",
+    category: "alliance",
+    priority: "low",
+    impact: "minor",
+    title: (p) => `${p.bonus}${p.level > 1 ? ` level ${p.level}` : ""} acquired`,
+    description: (p) => `${p.alliance.name} spent ${plural(p.cost, "bonus point")} on ${p.bonus}${p.level > 1 ? ` level ${p.level}` : ""}.`,
+    tags: ["alliance", "bonus"],
+  }),
+
   // --- market -----------------------------------------------------------------------------
   large_trade: news<{ item: string; quantity: number; totalValue: number; buyer: Named | null; seller: Named | null }>({
     type: "market",

@@ -44,6 +44,8 @@ describe("diplomacy", () => {
     expect(mine.outgoing).toEqual([]);
     expect(mine.active).toEqual([expect.objectContaining({ relationType: "defensive", partnerName: b.body.countryName, benefits: { combatBonus: 25, marketFeeReduction: 0, spyBonus: 0, tradeBonus: 0, techSharing: 0 } })]);
     expect(mine.dailyTotal).toBe(100);
+    const news = await sql("SELECT kind, category FROM news_items WHERE params->'a'->>'id' = $1::text OR country_id = $2 ORDER BY id", [a.countryId, b.countryId]);
+    expect(news.map((n) => `${n.kind}:${n.category}`)).toEqual(["diplomatic_proposal:personal", "diplomatic_relation:global"]);
     expect((await relations(b)).dailyTotal).toBe(100);
     // Answered: it cannot be answered again, and the pair cannot sign an offensive alliance (conflict) or a second pact.
     expect((await t.api("POST", `/diplomacy/proposals/${proposal.id}/reject`, {}, b.token)).status).toBe(409);

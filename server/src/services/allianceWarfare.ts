@@ -47,6 +47,7 @@ import {
 import { ensure, refusal } from "./allianceErrors.js";
 import { actorCountry, creditAlliancePoints, membershipIn, notice, noticeTo } from "./alliances.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
+import { recordNews } from "./news.js";
 
 /**
  * Alliance warfare: operations (plan, respond, launch, cancel) and defense requests (request,
@@ -372,6 +373,19 @@ export async function launchOperation(ctx: ServiceContext, userId: number, allia
         type: "war_alert",
         content: `Operation "${operation.name}" launched: ${done.outcome.summary}. +${rewards.bonusPoints} bonus points`,
         allianceTag: alliance.tag,
+      });
+      await recordNews(tx, {
+        kind: "alliance_operation_completed",
+        allianceId: alliance.id,
+        params: {
+          alliance: { id: alliance.id, name: alliance.name },
+          operation: operation.name,
+          operationType: OPERATION_TYPE_LABELS[operation.operation_type].toLowerCase(),
+          target: { id: target.id, name: target.name },
+          participants: forces.length,
+          bonusPoints: rewards.bonusPoints,
+        },
+        participants: forces.map((f) => ({ id: f.row.id, name: f.row.name, type: "country" as const, role: "participant", allianceTag: alliance.tag })),
       });
       if (operation.operation_type === "reconnaissance") {
         await postAllianceSystemMessage(tx, { allianceId: alliance.id, channel: "military", type: "system", content: done.outcome.lines.join(" | "), allianceTag: alliance.tag });

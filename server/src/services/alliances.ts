@@ -91,6 +91,7 @@ import {
 import { loadOperations, removeFromOpenOperations } from "../db/allianceWarfare.js";
 import { ensure, refusal } from "./allianceErrors.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
+import { recordNews } from "./news.js";
 
 /**
  * Alliances: one service function per action (create, leave, invite and answer, apply and
@@ -148,6 +149,12 @@ class MembershipChanges {
     this.tx.emit(allianceTopic(alliance.id), { type: "memberJoined", allianceId: alliance.id, countryId: row.id });
     if (role !== "owner") {
       await postAllianceSystemMessage(this.tx, { allianceId: alliance.id, channel: "general", type: "system", content: `${row.name} joined the alliance`, allianceTag: alliance.tag });
+      await recordNews(this.tx, {
+        kind: "alliance_member_joined",
+        allianceId: alliance.id,
+        params: { alliance: { id: alliance.id, name: alliance.name }, member: { id: row.id, name: row.name } },
+        participants: [{ id: row.id, name: row.name, type: "country", role: "member", allianceTag: alliance.tag }],
+      });
     }
   }
 
@@ -156,7 +163,7 @@ class MembershipChanges {
    * alliance_id is cleared; an owner's seat passes to the successor, and the last member
    * leaving disbands the alliance.
    */
-  async leave(row: CountryRow, alliance: AllianceRow, role: AllianceRole, reason: AllianceLeaveReason): Promise<void> {
+  async leave(row: CountryRow, alliance: AllianceRow, role: AllianceRole, reason: AllianceLeaveReason, by?: CountryRow): Promise<void> {
     const client = this.tx.client;
     const tenures = await memberTenures(client, alliance.id);
     await deleteMember(client, row.id);
@@ -169,6 +176,11 @@ class MembershipChanges {
       if (successor === null) {
         await disbandAlliance(client, alliance.id);
         this.tx.emit(allianceTopic(alliance.id), { type: "allianceDisbanded", allianceId: alliance.id });
+        await recordNews(this.tx, {
+          kind: "alliance_disbanded",
+          params: { alliance: { id: alliance.id, name: alliance.name, tag: alliance.tag } },
+          participants: [{ id: alliance.id, name: alliance.name, type: "alliance", role: "disbanded", allianceTag: alliance.tag }],
+        });
         return;
       }
       await setMemberRole(client, successor, alliance.id, "owner");
@@ -181,6 +193,14 @@ class MembershipChanges {
     }
     const verb = reason === "kicked" ? "was removed from" : "left";
     await postAllianceSystemMessage(this.tx, { allianceId: alliance.id, channel: "general", type: "system", content: `${row.name} ${verb} the alliance`, allianceTag: alliance.tag });
+    const member = { id: row.id, name: row.name };
+    const named = { id: alliance.id, name: alliance.name };
+    if (reason === "kicked" && by) {
+      await recordNews(this.tx, { kind: "alliance_member_kicked", allianceId: alliance.id, params: { alliance: named, member, by: { id: by.id, name: by.name } } });
+      await recordNews(this.tx, { kind: "alliance_kicked", countryId: row.id, params: { alliance: named, by: { id: by.id, name: by.name } } });
+    } else {
+      await recordNews(this.tx, { kind: "alliance_member_left", allianceId: alliance.id, params: { alliance: named, member } });
+    }
   }
 
   outcome<R>(result: R): StepOutcome<R> {
@@ -227,6 +247,14 @@ export async function createAlliance(ctx: ServiceContext, userId: number, input:
       const changes = new MembershipChanges(tx);
       await changes.join(row, alliance, "owner");
       await postAllianceSystemMessage(tx, { allianceId: alliance.id, channel: "general", type: "announcement", content: `${row.name} founded [${alliance.tag}] ${alliance.name}`, allianceTag: alliance.tag });
+      await recordNews(tx, {
+        kind: "alliance_founded",
+        params: { alliance: { id: alliance.id, name: alliance.name, tag: alliance.tag }, founder: { id: row.id, name: row.name } },
+        participants: [
+          { id: alliance.id, name: alliance.name, type: "alliance", role: "founded", allianceTag: alliance.tag },
+          { id: row.id, name: row.name, type: "country", role: "founder", allianceTag: alliance.tag },
+        ],
+      });
       return changes.outcome({ allianceId: alliance.id });
     },
   });
@@ -445,7 +473,7 @@ export async function kickMember(ctx: ServiceContext, userId: number, targetCoun
   return actOnMember(ctx, userId, targetCountryId, "alliance.kick", async ({ tx, actor, target, alliance, role, targetRole }) => {
     ensure(checkKick({ actorRole: role, actorCountryId: actor.id, targetCountryId: target.id, targetRole }));
     const changes = new MembershipChanges(tx);
-    await changes.leave(target, alliance, targetRole!, "kicked");
+    await changes.leave(target, alliance, targetRole!, "kicked", actor);
     noticeTo(tx, target.id, notice(`kicked-${alliance.id}-${tx.now.getTime()}`, "alliance_kicked", "warning", "Removed from the alliance", `${actor.name} removed you from [${alliance.tag}] ${alliance.name}`, tx.now));
     return changes.outcome({ countryId: target.id });
   });
@@ -530,6 +558,7 @@ export async function purchaseBonus(ctx: ServiceContext, userId: number, bonusId
       tx.emit(allianceTopic(alliance.id), { type: "allianceChanged", allianceId: alliance.id, reason: "bonus" });
       const label = bonus!.isPermanent ? `${bonus!.name} level ${next.level}` : bonus!.name;
       await postAllianceSystemMessage(tx, { allianceId: alliance.id, channel: "general", type: "achievement", content: `${row.name} bought ${label} for ${next.cost} bonus points`, allianceTag: alliance.tag });
+      await recordNews(tx, { kind: "alliance_bonus_purchased", allianceId: alliance.id, params: { alliance: { id: alliance.id, name: alliance.name }, bonus: bonus!.name, level: next.level, cost: next.cost } });
       return {
         next: NOTHING,
         result: { bonusId: bonus!.id, level: next.level, cost: next.cost, expiresAt: next.expiresAt === null ? null : new Date(next.expiresAt).toISOString(), points: alliance.bonus_points - next.cost },

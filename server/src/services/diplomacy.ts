@@ -40,6 +40,7 @@ import {
 import { isUniqueViolation } from "../errors.js";
 import { ensure } from "./allianceErrors.js";
 import { actorCountry, notice, noticeTo } from "./alliances.js";
+import { recordNews } from "./news.js";
 
 /**
  * Diplomacy between countries: propose (a counter-proposal of the same type establishes the
@@ -107,6 +108,14 @@ async function establish(tx: ActionTransaction, type: RelationType, from: Countr
     if (isUniqueViolation(err, "diplomatic_relations_one_active")) throw conflict("You already have this relation with that country", "diplomacy/exists");
     throw err;
   }
+  await recordNews(tx, {
+    kind: "diplomatic_relation",
+    params: { a: { id: from.id, name: from.name }, b: { id: to.id, name: to.name }, relation: type },
+    participants: [
+      { id: from.id, name: from.name, type: "country", role: "party" },
+      { id: to.id, name: to.name, type: "country", role: "party" },
+    ],
+  });
   return (await findRelation(tx.client, id))!;
 }
 
@@ -158,6 +167,7 @@ export async function proposeRelation(ctx: ServiceContext, userId: number, input
         if (isUniqueViolation(err, "diplomatic_proposals_one_pending")) throw conflict("A proposal of this type is already pending with that country", "diplomacy/pending");
         throw err;
       }
+      await recordNews(tx, { kind: "diplomatic_proposal", countryId: to.id, params: { from: { id: from.id, name: from.name }, relation: input.relationType } });
       noticeTo(tx, to.id, notice(`proposal-${proposalId}`, "diplomacy_proposal", "info", "Diplomatic proposal", `${from.name} proposes a ${def.name}${input.message ? `: "${input.message}"` : ""}`, tx.now, proposalId));
       return { next: NOTHING, result: { proposal: toProposalJson((await findProposal(tx.client, proposalId))!), relation: null } };
     },
