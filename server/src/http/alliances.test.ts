@@ -397,5 +397,8 @@ describe("alliance rules over REST", () => {
     expect(row).toMatchObject({ allianceName: alliance.name, allianceTag: alliance.tag, memberCount: 2, totalNetworth: Number(networth), trend: "same", change: 0 });
     const ranks = rankings.body.data.map((r: any) => r.totalNetworth);
     expect([...ranks].sort((a: number, b: number) => b - a)).toEqual(ranks);
+    // The season's top alliance is the ranking's first.
+    const season = await t.api("GET", "/season/scores", undefined, x.token);
+    expect(season.body.data.topAlliance).toEqual({ name: rankings.body.data[0].allianceName, tag: rankings.body.data[0].allianceTag, networth: rankings.body.data[0].totalNetworth });
   });
 });

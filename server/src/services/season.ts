@@ -3,6 +3,7 @@ import type { SeasonJson, SeasonStatsJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
 import { findCurrentSeason, insertActiveSeason, seasonStats, type SeasonRow } from "../db/seasons.js";
 import { loadRankings, toRankingJson } from "./world.js";
+import { rankedAlliances } from "../db/alliances.js";
 
 /** The season and the turn clock as the world room shows them (times in epoch ms). */
 export interface SeasonView {
@@ -69,7 +70,8 @@ export function toSeasonJson(season: SeasonView): SeasonJson {
 
 /** The spec's season stats with the top of the networth ranking. */
 export async function seasonScores(ctx: ServiceContext): Promise<SeasonStatsJson> {
-  const [season, stats, top] = await Promise.all([currentSeason(ctx), seasonStats(ctx.db), loadRankings(ctx, SEASON_SCORES_LIMIT)]);
+  const [season, stats, top, alliances] = await Promise.all([currentSeason(ctx), seasonStats(ctx.db), loadRankings(ctx, SEASON_SCORES_LIMIT), rankedAlliances(ctx.db, { limit: 1, offset: 0 })]);
+  const topAlliance = alliances.rows[0];
   const leader = top[0];
   return {
     season: season.name,
@@ -79,8 +81,7 @@ export async function seasonScores(ctx: ServiceContext): Promise<SeasonStatsJson
     activeAlliances: stats.active_alliances,
     warsTotal: stats.wars_total,
     topPlayer: leader ? { name: leader.playerName || leader.countryName, networth: leader.value } : null,
-    // Alliance totals come with the alliance tables (db/alliances.ts); until then none.
-    topAlliance: null,
+    topAlliance: topAlliance && topAlliance.member_count > 0 ? { name: topAlliance.name, tag: topAlliance.tag, networth: topAlliance.total_networth } : null,
     scores: top.map(toRankingJson),
   };
 }
