@@ -60,6 +60,12 @@ export interface RoomDefinition<Data extends object> {
   options?: Record<string, unknown>;
   /** the status message when a join fails without saying why @default "Could not reach the game server" */
   unreachable?: string;
+  /**
+   * Close codes with which the server ends a connection for good (the alliance room's "no
+   * longer a member"): the connection forgets the room's data at once, does not re-join, and
+   * reports status "error" with the server's reason. @default []
+   */
+  finalCloseCodes?: readonly number[];
   /** the data before the first state arrives, and again after disconnect() */
   initial: Data;
   /**
@@ -162,6 +168,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
   private readonly messageListeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly errorListeners = new Set<(code: number, message: string) => void>();
   private readonly resetListeners = new Set<() => void>();
+  private readonly finalListeners = new Set<(code: number, reason: string) => void>();
   private room: JoinedRoom | null = null;
   private token: string | null = null;
   /** bumps on every connect/disconnect: callbacks of an older join do nothing */
@@ -271,6 +278,12 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     return () => this.errorListeners.delete(listener);
   }
 
+  /** Called when the server closed the connection for good with one of the definition's finalCloseCodes. */
+  onClosedForGood(listener: (code: number, reason: string) => void): () => void {
+    this.finalListeners.add(listener);
+    return () => this.finalListeners.delete(listener);
+  }
+
   /** Called when disconnect() forgets everything, to clear what a room kind keeps beside the snapshot. */
   onReset(listener: () => void): () => void {
     this.resetListeners.add(listener);
@@ -326,6 +339,15 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     room.onLeave((code, reason) => {
       if (generation !== this.generation) return;
       this.room = null;
+      if (this.definition.finalCloseCodes?.includes(code)) {
+        // Closed out for good: forget what the room showed, and stay out.
+        this.generation += 1;
+        this.token = null;
+        for (const listener of this.resetListeners) listener();
+        this.apply({ ...IDLE, ...this.definition.initial, status: "error", statusMessage: reason || `Closed (${code})` });
+        for (const listener of this.finalListeners) listener(code, reason ?? "");
+        return;
+      }
       this.setConnection({ status: "reconnecting", statusMessage: reason || `Disconnected (${code})` });
       this.scheduleRejoin(generation);
     });

@@ -9,6 +9,7 @@ import { useConnectionStatus, useRankings, useSeason } from "../../realtime/hook
 import { useCountriesList } from "../../api/queries";
 import { apiRequest } from "../../api/http";
 import { Panel, Stat, Tabs } from "../../components/ui";
+import { AllianceRankings } from "../alliances/AllianceRankings";
 import { dateText, fmt, titleCase } from "../../components/format";
 import { useNow } from "../../components/Clock";
 
@@ -91,7 +92,7 @@ export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean 
           { id: "historical", label: "Historical", disabledReason: "Coming soon..." },
         ]}
       />
-      {tab === "countries" ? <CountriesTab focusSearch={focusSearch} /> : <AlliancesTab />}
+      {tab === "countries" ? <CountriesTab focusSearch={focusSearch} /> : <AllianceRankings />}
     </div>
   );
 }
@@ -249,56 +250,6 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
           )}
         </Panel>
       </div>
-    </div>
-  );
-}
-
-function AlliancesTab() {
-  const rankings = useRankings();
-  const groups = useMemo(() => {
-    const map = new Map<string, { tag: string; name: string; members: number; total: number }>();
-    for (const r of rankings) {
-      if (!r.allianceTag) continue;
-      const g = map.get(r.allianceTag) ?? { tag: r.allianceTag, name: r.allianceName, members: 0, total: 0 };
-      g.members += 1;
-      g.total += r.value;
-      map.set(r.allianceTag, g);
-    }
-    return [...map.values()].sort((a, b) => b.total - a.total);
-  }, [rankings]);
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th className="n">#</th>
-            <th>Alliance</th>
-            <th className="n">Members</th>
-            <th className="n">Total networth</th>
-            <th className="n">Average</th>
-          </tr>
-        </thead>
-        <tbody>
-          {groups.length === 0 && (
-            <tr>
-              <td colSpan={5} className="muted center">
-                No alliances among the ranked countries yet.
-              </td>
-            </tr>
-          )}
-          {groups.map((g, i) => (
-            <tr key={g.tag}>
-              <td className="n">{i + 1}</td>
-              <td>
-                [{g.tag}] {g.name}
-              </td>
-              <td className="n">{fmt(g.members)}</td>
-              <td className="n">{fmt(g.total)}</td>
-              <td className="n">{fmt(Math.round(g.total / g.members))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }

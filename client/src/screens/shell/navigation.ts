@@ -23,7 +23,7 @@ export type ViewId =
   | "settings";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "alliances"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -73,7 +73,7 @@ export const MENU: readonly MenuGroup[] = [
     title: "MILITARY",
     entries: [
       { label: "Military", view: "military", icon: "⚔" },
-      { label: "Relations", view: "alliances", icon: "⚑" },
+      { label: "Relations", view: "alliances", icon: "⚑", intent: "diplomacy" },
       { label: "Spy Center", view: "spy-center", icon: "◉" },
       { label: "War Room", view: "war-room", icon: "✠" },
     ],

@@ -6,6 +6,7 @@ import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
 import { NewsScreen } from "../news/NewsScreen";
+import { AlliancesScreen } from "../alliances/AlliancesScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -25,4 +26,5 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
+  alliances: ({ route }) => <AlliancesScreen route={route} />,
 };
