@@ -60,8 +60,8 @@ export function AllianceChat({ room, role, countryId }: { room: AllianceRoomHand
       <div className="tabs" role="tablist" aria-label="Alliance channels">
         {snapshot.channels.map((c) => (
           <button key={c.id} type="button" role="tab" className="tab" aria-selected={c.id === channel?.id} onClick={() => setChannelId(c.id)} title={`${c.description} (${ACCESS_LABEL[c.accessLevel]})`}>
-            {c.isPrivate ? "🔒 " : ""}
             {c.name}
+            {c.isPrivate && <span className="faint small"> (leaders)</span>}
           </button>
         ))}
       </div>
@@ -78,7 +78,8 @@ export function AllianceChat({ room, role, countryId }: { room: AllianceRoomHand
             <div key={m.id} className={`msg ${m.type} ${m.senderId === user?.id ? "mine" : ""}`}>
               <div className="meta">
                 <span className="who">
-                  {ROLE_ICON[m.senderRole as AllianceRole] ?? ""} {m.senderName}
+                  {m.senderId ? `${ROLE_ICON[m.senderRole as AllianceRole] ?? ""} ` : ""}
+                  {m.senderName}
                 </span>
                 <span className="faint small">{new Date(m.timestamp).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" })}</span>
                 {m.type !== "message" && <span className="badge">{m.type.replace("_", " ")}</span>}

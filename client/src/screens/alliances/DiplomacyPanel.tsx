@@ -147,7 +147,7 @@ function Negotiate({ act, onSent }: { act: ReturnType<typeof useAct>; onSent(): 
     <div className="grid two">
       <Panel title="Partner candidates">
         <form
-          className="row"
+          className="search-row"
           onSubmit={(e) => {
             e.preventDefault();
             setQuery(search.trim());

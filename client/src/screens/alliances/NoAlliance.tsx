@@ -192,7 +192,7 @@ function BrowseAlliances() {
   return (
     <Panel title="Browse Alliances" testId="browse-alliances">
       <form
-        className="row"
+        className="search-row"
         onSubmit={(e) => {
           e.preventDefault();
           setPage(1);
