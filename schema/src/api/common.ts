@@ -7,29 +7,46 @@ export interface ApiFailure {
 }
 export type ApiSuccess<T extends object = object> = { success: true } & T;
 
-/** A positive integer id, from a path parameter (string) or a JSON number. */
-export const idSchema = z.coerce
+/**
+ * A positive integer id in a JSON body: a JSON number, never a string, array or float
+ * (`"3"`, `[3]` and `3.5` are refused with "Invalid id").
+ */
+export const idSchema = z
   .number({ error: "Invalid id" })
   .int("Invalid id")
   .positive("Invalid id")
   .max(Number.MAX_SAFE_INTEGER, "Invalid id");
 
-/** Optional `limit` query parameter with a default and a ceiling. */
-export function limitSchema(defaultLimit: number, maxLimit: number) {
-  return z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(maxLimit, `limit must be at most ${maxLimit}`)
-    .default(defaultLimit);
+/**
+ * A positive integer id in a path or query parameter: ASCII digits only, then a number.
+ * `"0x3"`, `" 3 "`, `"3.0"`, `"1e3"` and a repeated parameter (`?before=1&before=2`, an
+ * array) are refused with "Invalid id", where a coercing schema would have read them as ids.
+ */
+export const idParamSchema = z
+  .string({ error: "Invalid id" })
+  .regex(/^[0-9]{1,16}$/, "Invalid id")
+  .transform(Number)
+  .pipe(idSchema);
+
+/**
+ * A whole number in a query parameter: ASCII digits only (no sign, spaces, hex, exponent or
+ * repeated parameter), then range-checked. Absent: `defaultValue`.
+ */
+function queryInteger(name: string, min: number, max: number, defaultValue: number) {
+  return z
+    .string({ error: `${name} must be a whole number` })
+    .regex(/^[0-9]{1,9}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+    .default(defaultValue);
 }
 
-export const offsetSchema = z.coerce
-  .number({ error: "offset must be a number" })
-  .int("offset must be a whole number")
-  .min(0, "offset must be at least 0")
-  .max(1_000_000, "offset must be at most 1000000")
-  .default(0);
+/** Optional `limit` query parameter with a default and a ceiling. */
+export function limitSchema(defaultLimit: number, maxLimit: number) {
+  return queryInteger("limit", 1, maxLimit, defaultLimit);
+}
+
+export const offsetSchema = queryInteger("offset", 0, 1_000_000, 0);
 
 /** The first human-readable message of a failed parse, for the `{ success: false, error }` body. */
 export function firstIssueMessage(error: z.ZodError): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, limitSchema, offsetSchema } from "./common.js";
+import { idParamSchema, limitSchema, offsetSchema } from "./common.js";
 
 /** GET /api/countries?limit=&offset= */
 export const countryListQuerySchema = z.object({
@@ -7,4 +7,4 @@ export const countryListQuerySchema = z.object({
   offset: offsetSchema,
 });
 
-export const countryIdParamsSchema = z.object({ id: idSchema });
+export const countryIdParamsSchema = z.object({ id: idParamSchema });

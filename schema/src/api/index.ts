@@ -3,3 +3,4 @@ export * from "./auth.js";
 export * from "./countries.js";
 export * from "./economy.js";
 export * from "./world.js";
+export * from "./text.js";

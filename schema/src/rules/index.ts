@@ -14,3 +14,4 @@ export * from "./military.js";
 export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
+export * from "./text.js";

@@ -7,7 +7,7 @@ import {
   consumeTurnsRequestSchema,
   convertStoredTurnsRequestSchema,
   exploreRequestSchema,
-  idSchema,
+  idParamSchema,
   limitSchema,
   processProductionRequestSchema,
   researchAllocateRequestSchema,
@@ -40,7 +40,7 @@ import {
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
 
-const countryParams = z.object({ countryId: idSchema });
+const countryParams = z.object({ countryId: idParamSchema });
 const historyQuery = z.object({ limit: limitSchema(20, 100) });
 
 /**
