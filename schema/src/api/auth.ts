@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { GOVERNMENT_TYPES } from "../rules/country.js";
-import { checkPlainText } from "../rules/text.js";
-import { nameText, plainText } from "./text.js";
+import { checkLineText } from "../rules/text.js";
+import { lineText, nameText } from "./text.js";
 
 /** Validation messages of the spec (document 1, section 5). */
 export const AUTH_MESSAGES = {
@@ -19,6 +19,8 @@ export const AUTH_MESSAGES = {
   countryNameTaken: "Country name already taken",
   invalidCredentials: "Invalid email or password",
   tooManyAttempts: "Too many login attempts. Try again later.",
+  /** not in the spec: registrations from one address over RATE_LIMIT_REGISTER_PER_HOUR */
+  tooManyRegistrations: "Too many registrations from your network. Try again later.",
 } as const;
 
 export const USERNAME_MIN = 3;
@@ -32,13 +34,13 @@ export const COUNTRY_NAME_MAX = 50;
 /** An email with a control character is an invalid email address (the spec's message). */
 export const emailSchema = z
   .string({ error: AUTH_MESSAGES.invalidEmail })
-  .refine((email) => checkPlainText(email) === null, { message: AUTH_MESSAGES.invalidEmail, abort: true })
+  .refine((email) => checkLineText(email) === null, { message: AUTH_MESSAGES.invalidEmail, abort: true })
   .trim()
   .max(254, AUTH_MESSAGES.invalidEmail)
   .pipe(z.email({ error: AUTH_MESSAGES.invalidEmail }));
 
 /** Any characters but control characters (U+0000 would otherwise reach argon2 and the logs). */
-export const passwordSchema = plainText(z.string({ error: AUTH_MESSAGES.passwordTooShort }), "Password")
+export const passwordSchema = lineText(z.string({ error: AUTH_MESSAGES.passwordTooShort }), "Password")
   .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
   .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong);
 

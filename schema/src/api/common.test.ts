@@ -19,11 +19,11 @@ describe("finding 9: ids are not coerced", () => {
     },
   );
 
-  it.each([["1", 1], ["42", 42], ["007", 7]])("a path or query id %j reads as %d", (raw, id) => {
+  it.each([["1", 1], ["42", 42], ["007", 7], [5, 5]])("a path or query id %j reads as %d", (raw, id) => {
     expect(idParamSchema.parse(raw)).toBe(id);
   });
 
-  it.each([["0x3"], [" 3 "], ["3 "], ["3.0"], ["1e3"], ["+3"], ["-3"], ["0"], [""], ["٣"], [["3"]], [["1", "2"]], [3], ["99999999999999999"]])(
+  it.each([["0x3"], [" 3 "], ["3 "], ["3.0"], ["1e3"], ["+3"], ["-3"], ["0"], [""], ["٣"], [["3"]], [["1", "2"]], [3.5], [0], ["99999999999999999"]])(
     "a path or query id %j is refused with 'Invalid id'",
     (raw) => {
       expect(message(idParamSchema, raw)).toBe("Invalid id");
@@ -34,8 +34,9 @@ describe("finding 9: ids are not coerced", () => {
     const limit = limitSchema(20, 100);
     expect(limit.parse(undefined)).toBe(20);
     expect(limit.parse("5")).toBe(5);
+    expect(limit.parse(5)).toBe(5);
     expect(offsetSchema.parse("0")).toBe(0);
-    for (const raw of ["0x10", " 5", "5.0", "1e2", ["5"], "-1"]) expect(message(limit, raw), String(raw)).toBe("limit must be a whole number");
+    for (const raw of ["0x10", " 5", "5.0", "1e2", ["5"], "-1", 2.5]) expect(message(limit, raw), String(raw)).toBe("limit must be a whole number");
     expect(message(limit, "0")).toBe("limit must be at least 1");
     expect(message(limit, "101")).toBe("limit must be at most 100");
   });

@@ -21,23 +21,22 @@ export const idSchema = z
  * A positive integer id in a path or query parameter: ASCII digits only, then a number.
  * `"0x3"`, `" 3 "`, `"3.0"`, `"1e3"` and a repeated parameter (`?before=1&before=2`, an
  * array) are refused with "Invalid id", where a coercing schema would have read them as ids.
+ * A number is taken as it is (a client validating the query it builds; Express never makes one).
  */
 export const idParamSchema = z
-  .string({ error: "Invalid id" })
-  .regex(/^[0-9]{1,16}$/, "Invalid id")
-  .transform(Number)
+  .union([z.string().regex(/^[0-9]{1,16}$/).transform(Number), z.number()], { error: "Invalid id" })
   .pipe(idSchema);
 
 /**
  * A whole number in a query parameter: ASCII digits only (no sign, spaces, hex, exponent or
- * repeated parameter), then range-checked. Absent: `defaultValue`.
+ * repeated parameter), then range-checked; a number as it is (a client validating the query
+ * it builds). Absent: `defaultValue`.
  */
 function queryInteger(name: string, min: number, max: number, defaultValue: number) {
+  const wholeNumber = `${name} must be a whole number`;
   return z
-    .string({ error: `${name} must be a whole number` })
-    .regex(/^[0-9]{1,9}$/, `${name} must be a whole number`)
-    .transform(Number)
-    .pipe(z.number().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+    .union([z.string().regex(/^[0-9]{1,9}$/).transform(Number), z.number()], { error: wholeNumber })
+    .pipe(z.number().int(wholeNumber).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
     .default(defaultValue);
 }
 

@@ -32,8 +32,10 @@ describe("finding 5: control characters in text fields are a clear 400, names ar
     expect(message(usernameSchema, "ﬀ")).toBe(AUTH_MESSAGES.usernameTooShort);
   });
 
-  it("keeps emoji joiners and direction marks in chat", () => {
+  it("keeps line feeds, emoji joiners and direction marks in chat", () => {
+    expect(sendChatSchema.parse({ channel: "general", content: "Reporting in\nline two" }).content).toBe("Reporting in\nline two");
     expect(sendChatSchema.parse({ channel: "general", content: "👨\u200D👩\u200D👧 שלום\u200F" }).content).toBe("👨\u200D👩\u200D👧 שלום\u200F");
+    expect(message(passwordSchema, "secret\n123")).toBe("Password must not contain control characters");
   });
 
   it("a whole registration with U+0000 in any field is refused, naming the field", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkNameText, checkPlainText, textProblemMessage } from "../rules/text.js";
+import { checkLineText, checkNameText, checkPlainText, textProblemMessage } from "../rules/text.js";
 
 /**
  * Reusable text checks for request and message validators. Every text field a player types
@@ -13,13 +13,21 @@ import { checkNameText, checkPlainText, textProblemMessage } from "../rules/text
  */
 
 /**
- * Refuses control characters and text-direction overrides (free text: chat messages,
- * descriptions, listing notes). Runs before the schema's own checks, so it is the first
+ * Refuses control characters (a line feed is allowed) and text-direction overrides (free
+ * text: chat messages, descriptions, listing notes). Runs before the schema's own checks, so it is the first
  * message a caller sees.
  */
 export function plainText(schema: z.ZodString, field: string): z.ZodString {
   return schema.check((ctx) => {
     const problem = checkPlainText(ctx.value);
+    if (problem) ctx.issues.push({ code: "custom", message: textProblemMessage(field, problem), input: ctx.value, continue: false });
+  });
+}
+
+/** Refuses every control character, line feeds too, and direction overrides (passwords, keys, one-line fields). */
+export function lineText(schema: z.ZodString, field: string): z.ZodString {
+  return schema.check((ctx) => {
+    const problem = checkLineText(ctx.value);
     if (problem) ctx.issues.push({ code: "custom", message: textProblemMessage(field, problem), input: ctx.value, continue: false });
   });
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkNameText, checkPlainText, foldName, normalizeName, textProblemMessage } from "./text.js";
+import { checkLineText, checkNameText, checkPlainText, foldName, normalizeName, textProblemMessage } from "./text.js";
 
 describe("checkPlainText: free text (chat, descriptions)", () => {
   it.each([
     ["plain", "hello world", null],
     ["NUL", "hi\u0000there", "control"],
-    ["newline", "line\nbreak", "control"],
+    ["line feed (a message of several lines)", "line\nbreak", null],
+    ["carriage return", "line\r\nbreak", "control"],
     ["tab", "a\tb", "control"],
     ["DEL", "a\u007Fb", "control"],
     ["C1 (U+0085)", "a\u0085b", "control"],
@@ -18,6 +19,17 @@ describe("checkPlainText: free text (chat, descriptions)", () => {
     ["accents and CJK", "Ça va? 你好", null],
   ] as const)("%s -> %s", (_name, text, problem) => {
     expect(checkPlainText(text)).toBe(problem);
+  });
+});
+
+describe("checkLineText: single-line fields (emails, passwords)", () => {
+  it.each([
+    ["plain", "secret123", null],
+    ["line feed", "secret\n123", "control"],
+    ["NUL", "secret\u0000", "control"],
+    ["override", "a\u202Eb", "direction"],
+  ] as const)("%s -> %s", (_name, text, problem) => {
+    expect(checkLineText(text)).toBe(problem);
   });
 });
 

@@ -5,7 +5,8 @@
  *
  * Three kinds of character are refused:
  * - control characters (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) in every text
- *   field: Postgres refuses U+0000 outright, the rest corrupt logs and layouts;
+ *   field: Postgres refuses U+0000 outright, the rest corrupt logs and layouts. The one
+ *   exception is the line feed in free text (a chat message may have several lines);
  * - text-direction overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069) in every
  *   text field: they reorder what others see ("Trojan Source");
  * - in names only, every other invisible character: the format characters (category Cf:
@@ -16,6 +17,8 @@
 
 /** Control characters: C0, DEL and C1 (category Cc). */
 const CONTROL = /\p{Cc}/u;
+/** Control characters but the line feed (free text may have several lines). */
+const CONTROL_BUT_LINE_FEED = /(?!\n)\p{Cc}/u;
 /** Bidi embeddings, overrides (U+202A-U+202E) and isolates (U+2066-U+2069). */
 const DIRECTION_OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/u;
 /** Format characters (Cf) and characters that render blank, refused in names. */
@@ -24,8 +27,15 @@ const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/u;
 /** Why a text was refused: a code for programs, the field for the message. */
 export type TextProblem = "control" | "direction" | "invisible";
 
-/** The first problem of a free text field (chat messages, descriptions), or null. */
+/** The first problem of a free text field (chat messages, descriptions; line feeds allowed), or null. */
 export function checkPlainText(text: string): TextProblem | null {
+  if (CONTROL_BUT_LINE_FEED.test(text)) return "control";
+  if (DIRECTION_OVERRIDE.test(text)) return "direction";
+  return null;
+}
+
+/** The first problem of a single-line field: a name, an email, a password (no line feed either), or null. */
+export function checkLineText(text: string): TextProblem | null {
   if (CONTROL.test(text)) return "control";
   if (DIRECTION_OVERRIDE.test(text)) return "direction";
   return null;
@@ -33,7 +43,7 @@ export function checkPlainText(text: string): TextProblem | null {
 
 /** The first problem of a name (usernames, country names, later alliance names), or null. */
 export function checkNameText(text: string): TextProblem | null {
-  return checkPlainText(text) ?? (INVISIBLE.test(text) ? "invisible" : null);
+  return checkLineText(text) ?? (INVISIBLE.test(text) ? "invisible" : null);
 }
 
 /** The message for a refused text field, e.g. "Country name must not contain control characters". */
