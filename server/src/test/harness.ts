@@ -84,6 +84,8 @@ export async function startTestServer(overrides: Partial<Config> & { redisDb?: n
     logLevel: "silent",
     clientDir: path.join(dataDir, "no-client"),
     tickEnabled: false,
+    // Test files register many players from 127.0.0.1; the limit's own test turns it on.
+    rateLimitRegisterPerHour: 0,
     ...configOverrides,
   });
   const server = await startGameServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });

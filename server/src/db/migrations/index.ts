@@ -4,6 +4,7 @@ import { sql as world } from "./003_world.js";
 import { sql as turnResults } from "./004_turn_results.js";
 import { sql as researchCategories } from "./005_research_categories.js";
 import { sql as countriesFillfactor } from "./006_countries_fillfactor.js";
+import { sql as hardening } from "./008_hardening.js";
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "turn_results", sql: turnResults },
   { version: 5, name: "research_categories", sql: researchCategories },
   { version: 6, name: "countries_fillfactor", sql: countriesFillfactor },
+  { version: 8, name: "hardening", sql: hardening },
 ];
