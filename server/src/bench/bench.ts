@@ -4,6 +4,7 @@
  *
  *   1. Turn tick: 100,000 countries, the tick beside a bare UPDATE of the same rows.
  *   2. REST exploration: requests per second and latency of 1-turn explorations.
+ *   3. Authenticated read: server CPU per GET /api/country/{id}, beside GET /api/health.
  *
  * A bench section is a function of the scratch database; add new ones to SECTIONS.
  *
@@ -15,7 +16,8 @@
  *   BENCH_PLAYERS       players for the exploration bench @default 50
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
- *   BENCH_ONLY          "tick" or "exploration" to run one section
+ *   BENCH_READS         requests per kind in the authenticated-read bench @default 5000
+ *   BENCH_ONLY          "tick", "exploration" or "auth-read" to run one section
  */
 import crypto from "node:crypto";
 import os from "node:os";
@@ -23,6 +25,7 @@ import pg from "pg";
 import { runMigrations } from "../db/migrate.js";
 import { runExplorationBench } from "./explorationBench.js";
 import { median, runTickBench } from "./tickBench.js";
+import { runAuthReadBench } from "./authReadBench.js";
 
 const env = (name: string, fallback: string) => process.env[name] || fallback;
 const int = (name: string, fallback: number) => {
@@ -66,6 +69,21 @@ const SECTIONS: Section[] = [
       const r = await runExplorationBench({ databaseUrl: url, players, concurrency, durationMs: seconds * 1000, log });
       log(`  ${r.requests.toLocaleString("en-US")} requests in ${r.seconds.toFixed(1)} s: ${Math.round(r.requestsPerSecond).toLocaleString("en-US")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.ok.toLocaleString("en-US")} ok`);
       for (const [reason, count] of Object.entries(r.failures)) log(`  refused ${count}x: ${reason}`);
+    },
+  },
+  {
+    // Server CPU per authenticated read (the auth fast path), measured in a child server process.
+    name: "auth-read",
+    async run({ url }) {
+      const requests = int("BENCH_READS", 5_000);
+      const concurrency = int("BENCH_CONCURRENCY", 32);
+      log(`\n== Server CPU per authenticated read (${requests.toLocaleString("en-US")} requests each, ${concurrency} in flight)`);
+      const r = await runAuthReadBench({ databaseUrl: url, requests, concurrency, log });
+      const line = (name: string, m: { cpuMicros: number; requestsPerSecond: number; ok: number; requests: number }) =>
+        log(`  ${name.padEnd(44)} ${(m.cpuMicros / 1000).toFixed(3)} ms CPU/request, ${Math.round(m.requestsPerSecond).toLocaleString("en-US")} req/s, ${m.ok}/${m.requests} ok`);
+      line("GET /api/health (no token, SELECT 1)", r.health);
+      line("GET /api/country/{id} (owner's bearer token)", r.authenticatedRead);
+      log(`  authenticated read / health: ${(r.authenticatedRead.cpuMicros / r.health.cpuMicros).toFixed(2)}x`);
     },
   },
 ];

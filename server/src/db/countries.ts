@@ -237,8 +237,8 @@ export type PublicCountryJson = ReturnType<typeof toPublicCountryJson>;
  * turns, land, residential_areas, gdi_protection); resources and units are numeric strings.
  */
 export function toOwnCountryJson(row: CountryRow) {
-  return {
-    ...toPublicCountryJson(row),
+  // Object.assign, not `{ ...public, <40 keys> }`: V8 builds that literal on a slow path (~60 us a call).
+  return Object.assign(toPublicCountryJson(row), {
     has_used_free_government_change: row.has_used_free_government_change,
     government_change_count: row.government_change_count,
     cash: numeric(row.cash),
@@ -278,6 +278,6 @@ export function toOwnCountryJson(row: CountryRow) {
     combat_efficiency: row.combat_efficiency,
     war_expenses: numeric(row.war_expenses),
     tutorial_completed: row.tutorial_completed,
-  };
+  });
 }
 export type OwnCountryJson = ReturnType<typeof toOwnCountryJson>;
