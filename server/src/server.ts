@@ -9,13 +9,15 @@ import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { openDatabase, type Database } from "./db/pool.js";
 import { runMigrations } from "./db/migrate.js";
+import { backfillNameKeys } from "./db/names.js";
 import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
-import { MemoryRateLimiter, RedisRateLimiter } from "./auth/rateLimiter.js";
+import { RateLimits } from "./auth/rateLimiter.js";
 import { PresenceEventBus } from "./events.js";
 import { GameMetrics } from "./metrics.js";
 import type { ServiceContext } from "./services/context.js";
 import { createApp, type AppExtras } from "./http/app.js";
 import { healthRoutes } from "./http/healthRoutes.js";
+import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
@@ -44,6 +46,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   const database = await openDatabase(config, logger);
   const applied = await runMigrations(database.pool);
   if (applied.length) logger.info({ applied }, "migrations applied");
+  await backfillNameKeys(database.pool, logger);
 
   let redis: Redis | undefined;
   let presence: Presence;
@@ -62,8 +65,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds),
-    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, presence),
+    limiter: new RateLimits(redis),
     events,
     metrics: new GameMetrics(),
   };
@@ -97,6 +100,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     logger: logger.child({ component: "colyseus" }),
   });
   defineRooms(gameServer, ctx);
+  installCorsPolicy(config);
   await gameServer.listen(config.port);
   await events.ready();
   const port = (httpServer.address() as AddressInfo).port;
