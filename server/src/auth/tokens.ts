@@ -91,6 +91,8 @@ export class TokenService {
    * may predate it, so it is answered but not kept.
    */
   private generation = 0;
+  /** checks in flight, by token text */
+  private readonly checking = new Map<string, Promise<TokenClaims>>();
 
   constructor(
     secret: Uint8Array,
@@ -127,6 +129,17 @@ export class TokenService {
       if (cached.claims!.expiresAt.getTime() <= now) throw new InvalidTokenError("Token expired");
       return cached.claims!;
     }
+    // Concurrent first uses of one token share one check.
+    let checking = this.checking.get(token);
+    if (!checking) {
+      checking = this.check(token).finally(() => this.checking.delete(token));
+      this.checking.set(token, checking);
+    }
+    return checking;
+  }
+
+  /** Signature, then one query: the user exists, the token is not revoked, the user's country. */
+  private async check(token: string): Promise<TokenClaims> {
     const { userId, jti, expiresAt } = await this.verifySignature(token);
     const generation = this.generation;
     const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean }>(
