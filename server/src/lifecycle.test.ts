@@ -84,8 +84,13 @@ describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and 
       const answers = await Promise.all(inFlight);
       expect(answers.map((r) => r.status)).toEqual(Array(8).fill(201));
       await eventually(() => child!.log().includes("shutting down"), "the shutdown to start");
-      // no longer accepting
-      await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+      // no longer accepting new connections (open keep-alive ones are closed once idle)
+      const refused = await new Promise<string>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1");
+        socket.once("connect", () => (socket.destroy(), resolve("connected")));
+        socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? "error"));
+      });
+      expect(refused).toBe("ECONNREFUSED");
 
       const { code, ms } = await exitWithin(child, signalledAt, 10_000);
       expect(code).toBe(0);

@@ -65,7 +65,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, presence),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, logger }),
     limiter: new RateLimits(redis),
     events,
     metrics: new GameMetrics(),

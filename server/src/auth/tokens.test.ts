@@ -10,6 +10,8 @@ const REDIS_DB = 10;
 const JWT_SECRET = "tokens-secret-tokens-secret-tokens-0123456789";
 /** Poll step when waiting for a refusal, ms. */
 const POLL_MS = 25;
+/** Allowance for one poll's round trip on a busy machine, ms. */
+const SLACK_MS = 250;
 
 async function signFor(userId: number): Promise<string> {
   return new SignJWT({})
@@ -66,7 +68,7 @@ describe("finding 8: authentication checks that the user still exists", () => {
     expect((await apiRequest(b.baseUrl, "GET", "/countries", undefined, p.token)).status).toBe(200);
     await a.server.database.pool.query("DELETE FROM users WHERE id = $1", [p.user.id]);
     // no announcement: each process notices when its cached verdict expires
-    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + POLL_MS * 4);
+    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
 
     const q = await registerPlayer(a, "gone2");
     expect((await apiRequest(b.baseUrl, "GET", "/countries", undefined, q.token)).status).toBe(200);
@@ -79,17 +81,22 @@ describe("finding 8: authentication checks that the user still exists", () => {
 
 describe("auth fast path: a revoked token is refused everywhere within a second", () => {
   it("logout on one process is refused by the other at once (revocation event), not only when its cache expires", async () => {
-    const p = await registerPlayer(a, "rev");
-    // B verifies the token now: a fresh verdict it would otherwise keep for TOKEN_CACHE_MS
-    expect((await apiRequest(b.baseUrl, "GET", "/user/me", undefined, p.token)).status).toBe(200);
-    const verifiedAt = performance.now();
-    expect((await a.api("POST", "/auth/logout", undefined, p.token)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const refused = await apiRequest(b.baseUrl, "GET", "/user/me", undefined, p.token);
-    // still inside B's cache window: only the event can explain the refusal
-    expect(performance.now() - verifiedAt).toBeLessThan(TOKEN_CACHE_MS);
-    expect(refused).toEqual({ status: 401, body: { success: false, error: "Token revoked" } });
-    expect((await a.api("GET", "/user/me", undefined, p.token)).status).toBe(401);
+    // Only an attempt that finishes inside B's cache window proves the event did it; a machine
+    // too busy for that gets another attempt.
+    for (let attempt = 1; ; attempt++) {
+      const p = await registerPlayer(a, `rev${attempt}x`);
+      // B verifies the token now: a fresh verdict it would otherwise keep for TOKEN_CACHE_MS
+      expect((await apiRequest(b.baseUrl, "GET", "/user/me", undefined, p.token)).status).toBe(200);
+      const verifiedAt = performance.now();
+      expect((await a.api("POST", "/auth/logout", undefined, p.token)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+      const refused = await apiRequest(b.baseUrl, "GET", "/user/me", undefined, p.token);
+      if (performance.now() - verifiedAt >= TOKEN_CACHE_MS && attempt < 3) continue;
+      expect(performance.now() - verifiedAt).toBeLessThan(TOKEN_CACHE_MS);
+      expect(refused).toEqual({ status: 401, body: { success: false, error: "Token revoked" } });
+      expect((await a.api("GET", "/user/me", undefined, p.token)).status).toBe(401);
+      return;
+    }
   });
 
   it("a revocation whose event never arrives still takes effect within a second", async () => {
@@ -98,7 +105,7 @@ describe("auth fast path: a revoked token is refused everywhere within a second"
     const { jti, exp } = JSON.parse(Buffer.from(p.token.split(".")[1]!, "base64url").toString());
     // written straight to Postgres: no process hears about it
     await a.server.database.pool.query("INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, to_timestamp($2))", [jti, exp]);
-    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + POLL_MS * 4);
+    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
   });
 
   it("a token used many times at once is looked up in Postgres once per cache window", async () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
+import type { Logger } from "../logger.js";
 import { revokeToken } from "../db/users.js";
 
 export const TOKEN_ISSUER = "nation-game";
@@ -94,15 +95,27 @@ export class TokenService {
   /** checks in flight, by token text */
   private readonly checking = new Map<string, Promise<TokenClaims>>();
 
+  private readonly channel: RevocationChannel | undefined;
+  private readonly logger: Logger | undefined;
+
+  /**
+   * @param options.channel where revocations are published and heard (the process's Colyseus
+   *   presence); without one, revocations reach other processes only through cache expiry
+   * @param options.logger reports a failed subscription (revocations then rely on expiry)
+   */
   constructor(
     secret: Uint8Array,
     private readonly db: Db,
     private readonly ttlSeconds: number,
-    private readonly channel?: RevocationChannel,
+    options: { channel?: RevocationChannel; logger?: Logger } = {},
   ) {
     // jose with a raw secret imports it as a key on every call (~150 us); import it once.
     this.key = crypto.webcrypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-    void channel?.subscribe(REVOKED_TOPIC, (revocation: Revocation) => this.forget(revocation));
+    this.channel = options.channel;
+    this.logger = options.logger;
+    Promise.resolve(this.channel?.subscribe(REVOKED_TOPIC, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
+      options.logger?.error({ err }, "revocation events unavailable: revoked tokens are refused elsewhere only when cached verdicts expire"),
+    );
   }
 
   async issue(userId: number): Promise<string> {
@@ -160,7 +173,7 @@ export class TokenService {
   async revoke(claims: Pick<TokenClaims, "jti" | "expiresAt">): Promise<void> {
     await revokeToken(this.db, claims.jti, claims.expiresAt);
     this.forget({ jti: claims.jti });
-    await this.channel?.publish(REVOKED_TOPIC, { jti: claims.jti } satisfies Revocation);
+    await this.announce({ jti: claims.jti });
   }
 
   /**
@@ -169,7 +182,16 @@ export class TokenService {
    */
   async forgetUser(userId: number): Promise<void> {
     this.forget({ userId });
-    await this.channel?.publish(REVOKED_TOPIC, { userId } satisfies Revocation);
+    await this.announce({ userId });
+  }
+
+  /** Publishes a revocation; if that fails the revocation stands and expiry bounds the rest. */
+  private async announce(revocation: Revocation): Promise<void> {
+    try {
+      await this.channel?.publish(REVOKED_TOPIC, revocation);
+    } catch (err) {
+      this.logger?.warn({ err }, "revocation event not published: other processes refuse the token when their cached verdict expires");
+    }
   }
 
   private async verifySignature(token: string): Promise<{ userId: number; jti: string; expiresAt: Date }> {

@@ -99,10 +99,11 @@ function serveClient(app: express.Express, config: Config): void {
     express.static(path.join(clientDir, HASHED_ASSETS), { index: false, immutable: true, maxAge: "365d", setHeaders: sourceMapHeader }),
     notFound, // a missing script is a 404, not the HTML shell
   );
-  app.use(...pageHeaders, express.static(clientDir, { index: false, cacheControl: false, setHeaders: (res, file) => {
+  const revalidate = (res: Response, file: string) => {
     res.setHeader("Cache-Control", "no-cache");
     sourceMapHeader(res, file);
-  } }));
+  };
+  app.use(...pageHeaders, express.static(clientDir, { index: false, cacheControl: false, setHeaders: revalidate }));
   // The client switches views internally; every other GET gets the shell.
   app.get(/^(?!\/api\/).*/, ...pageHeaders, sendIndex);
 }
