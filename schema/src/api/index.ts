@@ -5,3 +5,4 @@ export * from "./economy.js";
 export * from "./world.js";
 export * from "./news.js";
 export * from "./countryFields.js";
+export * from "./text.js";

@@ -16,3 +16,4 @@ export * from "./chat.js";
 export * from "./ranking.js";
 export * from "./news.js";
 export * from "./rng.js";
+export * from "./text.js";
