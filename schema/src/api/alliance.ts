@@ -21,15 +21,15 @@ import {
 } from "../rules/alliance.js";
 import type { AllianceRole } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
-import { idSchema, limitSchema } from "./common.js";
+import { idParamSchema, idSchema, limitSchema, pageSchema } from "./common.js";
+import { lineText, nameText, plainText } from "./text.js";
 
 /*
  * The alliance REST contract (spec document 3, section 7, plus the calls the sample-data
  * screens needed): request validators and the answers' shapes. Paths are under /api.
  */
 
-const messageSchema = z
-  .string({ error: "Message must be text" })
+const messageSchema = plainText(z.string({ error: "Message must be text" }), "Message")
   .trim()
   .max(ALLIANCE_MESSAGE_MAX_LENGTH, `Message must be at most ${ALLIANCE_MESSAGE_MAX_LENGTH} characters`)
   .default("");
@@ -50,17 +50,14 @@ export const allianceRequirementsSchema = z.object({
 
 /** POST /alliance/create {name, tag, description, flag, requirements?} */
 export const createAllianceSchema = z.object({
-  name: z
-    .string({ error: "Alliance name is required" })
-    .trim()
+  name: nameText(z.string({ error: "Alliance name is required" }), "Alliance name")
     .min(ALLIANCE_NAME_MIN_LENGTH, `Alliance name must be at least ${ALLIANCE_NAME_MIN_LENGTH} characters`)
     .max(ALLIANCE_NAME_MAX_LENGTH, `Alliance name must be at most ${ALLIANCE_NAME_MAX_LENGTH} characters`),
-  tag: z
-    .string({ error: "Alliance tag is required" })
+  tag: lineText(z.string({ error: "Alliance tag is required" }), "Tag")
     .trim()
     .transform((t) => t.toUpperCase())
     .pipe(z.string().regex(ALLIANCE_TAG_PATTERN, "Tag must be 2 to 5 letters or digits")),
-  description: z.string().trim().max(ALLIANCE_DESCRIPTION_MAX_LENGTH, `Description must be at most ${ALLIANCE_DESCRIPTION_MAX_LENGTH} characters`).default(""),
+  description: plainText(z.string(), "Description").trim().max(ALLIANCE_DESCRIPTION_MAX_LENGTH, `Description must be at most ${ALLIANCE_DESCRIPTION_MAX_LENGTH} characters`).default(""),
   flag: allianceFlagSchema,
   requirements: allianceRequirementsSchema.optional(),
 });
@@ -70,7 +67,7 @@ export type CreateAllianceInput = z.output<typeof createAllianceSchema>;
 /** POST /alliance/settings {description?, flag?, requirements?} (owner and managers) */
 export const allianceSettingsSchema = z
   .object({
-    description: z.string().trim().max(ALLIANCE_DESCRIPTION_MAX_LENGTH, `Description must be at most ${ALLIANCE_DESCRIPTION_MAX_LENGTH} characters`).optional(),
+    description: plainText(z.string(), "Description").trim().max(ALLIANCE_DESCRIPTION_MAX_LENGTH, `Description must be at most ${ALLIANCE_DESCRIPTION_MAX_LENGTH} characters`).optional(),
     flag: allianceFlagSchema.optional(),
     requirements: allianceRequirementsSchema.optional(),
   })
@@ -80,7 +77,7 @@ export type AllianceSettingsInput = z.output<typeof allianceSettingsSchema>;
 
 /** POST /alliance/invitations {targetCountryName, message} (spec: name non-empty after trim, message <= 200) */
 export const inviteSchema = z.object({
-  targetCountryName: z.string({ error: "Target country name is required" }).trim().min(1, "Target country name is required").max(60, "No country has so long a name"),
+  targetCountryName: nameText(z.string({ error: "Target country name is required" }), "Target country name").min(1, "Target country name is required").max(60, "No country has so long a name"),
   message: messageSchema,
 });
 export type InviteRequest = z.input<typeof inviteSchema>;
@@ -93,21 +90,21 @@ export type JoinAllianceRequest = z.input<typeof joinAllianceSchema>;
 export const allianceTargetSchema = z.object({ countryId: idSchema });
 
 /** POST /alliance/bonuses/purchase {bonusId} */
-export const bonusPurchaseSchema = z.object({ bonusId: z.string({ error: "Unknown bonus" }).min(1, "Unknown bonus").max(40, "Unknown bonus") });
+export const bonusPurchaseSchema = z.object({ bonusId: lineText(z.string({ error: "Unknown bonus" }), "Bonus").min(1, "Unknown bonus").max(40, "Unknown bonus") });
 
 /** GET /alliance/list?page=&limit=&search= (spec: page 1 and limit 20 by default) */
 export const allianceListQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page must be at least 1").max(100_000).default(1),
+  page: pageSchema,
   limit: limitSchema(ALLIANCE_LIST_DEFAULT_LIMIT, ALLIANCE_LIST_MAX_LIMIT),
-  search: z.string().trim().max(ALLIANCE_NAME_MAX_LENGTH).default(""),
+  search: lineText(z.string(), "Search").trim().max(ALLIANCE_NAME_MAX_LENGTH, "Search is too long").default(""),
 });
 
 /** GET /rankings/alliances?limit= (spec: default 100) */
 export const allianceRankingsQuerySchema = z.object({ limit: limitSchema(RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT) });
 
 /** Path ids: /alliance/{id}, /alliance/status/{countryId}, /alliance/invitations/{id}/... */
-export const allianceIdParamsSchema = z.object({ id: idSchema });
-export const allianceStatusParamsSchema = z.object({ countryId: idSchema });
+export const allianceIdParamsSchema = z.object({ id: idParamSchema });
+export const allianceStatusParamsSchema = z.object({ countryId: idParamSchema });
 
 // --- answers -------------------------------------------------------------------------------
 

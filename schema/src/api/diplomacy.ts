@@ -7,7 +7,8 @@ import {
   type RelationType,
   type RelationTypeDefinition,
 } from "../rules/diplomacy.js";
-import { idSchema, limitSchema } from "./common.js";
+import { idParamSchema, idSchema, limitSchema } from "./common.js";
+import { lineText, plainText } from "./text.js";
 
 /*
  * Diplomacy over REST (spec: GET /diplomatic-relations/{countryId}; the proposal, answer and
@@ -18,20 +19,19 @@ import { idSchema, limitSchema } from "./common.js";
 export const proposalSchema = z.object({
   toCountryId: idSchema,
   relationType: z.enum(RELATION_TYPES, { error: "Unknown relation type" }),
-  message: z
-    .string({ error: "Message must be text" })
+  message: plainText(z.string({ error: "Message must be text" }), "Message")
     .trim()
     .max(PROPOSAL_MESSAGE_MAX_LENGTH, `Message must be at most ${PROPOSAL_MESSAGE_MAX_LENGTH} characters`)
     .default(""),
 });
 export type ProposalRequest = z.input<typeof proposalSchema>;
 
-export const diplomacyIdParamsSchema = z.object({ id: idSchema });
-export const diplomacyCountryParamsSchema = z.object({ countryId: idSchema });
+export const diplomacyIdParamsSchema = z.object({ id: idParamSchema });
+export const diplomacyCountryParamsSchema = z.object({ countryId: idParamSchema });
 
 /** GET /diplomacy/candidates?search=&limit= */
 export const candidatesQuerySchema = z.object({
-  search: z.string().trim().max(60).default(""),
+  search: lineText(z.string(), "Search").trim().max(60, "Search is too long").default(""),
   limit: limitSchema(20, 50),
 });
 

@@ -5,5 +5,6 @@ export * from "./economy.js";
 export * from "./world.js";
 export * from "./news.js";
 export * from "./countryFields.js";
+export * from "./text.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToJSON } from "@colyseus/schema";
 import { idSchema } from "../api/common.js";
+import { lineText, plainText } from "../api/text.js";
 import { CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import {
   ALLIANCE_CHANNEL_IDS,
@@ -74,8 +75,8 @@ export const contributionSchema = z.object({
 
 /** "planOperation": the spec's operation fields a leader chooses. */
 export const planOperationSchema = z.object({
-  name: z.string({ error: "Operation name is required" }).trim().min(1, "Operation name is required").max(OPERATION_LIMITS.nameMaxLength, `Operation name must be at most ${OPERATION_LIMITS.nameMaxLength} characters`),
-  description: z.string().trim().max(OPERATION_LIMITS.descriptionMaxLength, `Description must be at most ${OPERATION_LIMITS.descriptionMaxLength} characters`).default(""),
+  name: lineText(z.string({ error: "Operation name is required" }), "Operation name").trim().min(1, "Operation name is required").max(OPERATION_LIMITS.nameMaxLength, `Operation name must be at most ${OPERATION_LIMITS.nameMaxLength} characters`),
+  description: plainText(z.string(), "Description").trim().max(OPERATION_LIMITS.descriptionMaxLength, `Description must be at most ${OPERATION_LIMITS.descriptionMaxLength} characters`).default(""),
   operationType: z.enum(OPERATION_TYPES, { error: "Unknown operation type" }),
   targetCountryId: idSchema,
   /** epoch ms */
@@ -114,7 +115,7 @@ export const requestDefenseSchema = z.object({
   supportNeeded: z.object({ military: z.boolean().default(false), intelligence: z.boolean().default(false), resources: z.boolean().default(false) }),
   /** who threatens, when known */
   attackerCountryId: idSchema.optional(),
-  message: z.string().trim().max(200, "Message must be at most 200 characters").default(""),
+  message: plainText(z.string(), "Message").trim().max(200, "Message must be at most 200 characters").default(""),
 });
 export type RequestDefenseMessage = z.input<typeof requestDefenseSchema>;
 /** RequestDefenseMessage as the server receives it, parsed (defaults filled in). */
@@ -135,7 +136,7 @@ export type ParsedRespondDefenseMessage = z.output<typeof respondDefenseSchema>;
 /** "sendChat" in the alliance room: an alliance channel and 1-500 characters; leaders may announce. */
 export const allianceSendChatSchema = z.object({
   channel: z.string({ error: CHAT_MESSAGES.unknownChannel }).refine((id) => ALLIANCE_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
-  content: z.string({ error: CHAT_MESSAGES.empty }).trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  content: plainText(z.string({ error: CHAT_MESSAGES.empty }), "Message").trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
   announcement: z.boolean().default(false),
 });
 export type AllianceSendChatMessage = z.input<typeof allianceSendChatSchema>;

@@ -7,6 +7,7 @@ import type { ChatChannelState, ChatMessageState, CountrySummaryState, NewsTicke
 
 /** Global news headlines the world state keeps, newest first (items). */
 export const NEWS_TICKER_SIZE = 10;
+import { plainText } from "../api/text.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
 export const WORLD_ROOM = "world";
@@ -34,7 +35,8 @@ const CHANNEL_ID_MAX = 40;
 
 /**
  * A chat post, as the "sendChat" room message and the POST /api/chat/send body:
- * channel one of CHAT_CHANNEL_IDS, content trimmed to 1..CHAT_MAX_LENGTH characters.
+ * channel one of CHAT_CHANNEL_IDS, content trimmed to 1..CHAT_MAX_LENGTH characters without
+ * control characters or text-direction overrides ("Message must not contain ...").
  * Content starting with "/" is a command answered to the sender only.
  */
 export const sendChatSchema = z.object({
@@ -42,11 +44,7 @@ export const sendChatSchema = z.object({
     .string({ error: CHAT_MESSAGES.unknownChannel })
     .max(CHANNEL_ID_MAX, CHAT_MESSAGES.unknownChannel)
     .refine((id) => CHAT_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
-  content: z
-    .string({ error: CHAT_MESSAGES.empty })
-    .trim()
-    .min(1, CHAT_MESSAGES.empty)
-    .max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  content: plainText(z.string({ error: CHAT_MESSAGES.empty }).trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong), "Message"),
 });
 export type SendChatMessage = z.infer<typeof sendChatSchema>;
 

@@ -16,5 +16,6 @@ export * from "./chat.js";
 export * from "./ranking.js";
 export * from "./news.js";
 export * from "./rng.js";
+export * from "./text.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";

@@ -1,4 +1,4 @@
-import { ALLIANCE_MAX_MEMBERS, TECHNOLOGY_IDS, type AllianceRequirements, type AllianceRole, type BonusPurchase } from "@game/schema/rules";
+import { ALLIANCE_MAX_MEMBERS, TECHNOLOGY_IDS, foldName, type AllianceRequirements, type AllianceRole, type BonusPurchase } from "@game/schema/rules";
 import type { AllianceFlagJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
 import { ONLINE_WINDOW_SECONDS } from "./online.js";
@@ -56,6 +56,7 @@ export async function allianceRoles(db: Q, countries: Array<{ id: number; allian
 export interface AllianceRow {
   id: number;
   name: string;
+  name_key: string;
   tag: string;
   description: string;
   flag_background: string;
@@ -109,9 +110,9 @@ export async function insertAlliance(
   a: { name: string; tag: string; description: string; flag: AllianceFlagJson; requirements: AllianceRequirements; foundedBy: number },
 ): Promise<AllianceRow> {
   const { rows } = await client.query<AllianceRow>(
-    `INSERT INTO alliances (name, tag, description, flag_background, flag_symbol, flag_symbol_color, min_networth, min_land, accept_applications, founded_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-    [a.name, a.tag, a.description, a.flag.backgroundColor, a.flag.symbol, a.flag.symbolColor, a.requirements.minNetworth, a.requirements.minLand, a.requirements.acceptApplications, a.foundedBy],
+    `INSERT INTO alliances (name, tag, description, flag_background, flag_symbol, flag_symbol_color, min_networth, min_land, accept_applications, founded_by, name_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+    [a.name, a.tag, a.description, a.flag.backgroundColor, a.flag.symbol, a.flag.symbolColor, a.requirements.minNetworth, a.requirements.minLand, a.requirements.acceptApplications, a.foundedBy, foldName(a.name)],
   );
   return rows[0]!;
 }

@@ -11,9 +11,9 @@ import {
   inviteSchema,
   joinAllianceSchema,
 } from "@game/schema/api";
-import { operationIdSchema, planOperationSchema, requestDefenseSchema, respondDefenseSchema, respondOperationSchema } from "@game/schema/messages";
+import { planOperationSchema, requestDefenseSchema, respondDefenseSchema, respondOperationSchema } from "@game/schema/messages";
 import { z } from "zod";
-import { idSchema } from "@game/schema/api";
+import { idParamSchema } from "@game/schema/api";
 import type { ServiceContext } from "../services/context.js";
 import { findCountryByUserId } from "../db/countries.js";
 import { forbidden } from "../errors.js";
@@ -42,7 +42,7 @@ import { cancelOperation, launchOperation, planOperation, requestDefense, respon
 import { loadDefenseRequests, loadOperations } from "../db/allianceWarfare.js";
 import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
 
-const operationParams = z.object({ id: idSchema });
+const operationParams = z.object({ id: idParamSchema });
 
 /**
  * The alliance calls of the spec (GET /alliance/{id}, /alliance/status/{countryId},
@@ -251,7 +251,7 @@ export function allianceRoutes(ctx: ServiceContext): Router {
   router.post(
     "/alliance/operations/:id/launch",
     route("Failed to launch operation", async (req) => {
-      const { operationId } = parse(operationIdSchema, { operationId: req.params.id });
+      const { id: operationId } = parse(operationParams, req.params);
       const { userId, allianceId } = await ownAllianceId(req);
       return launchOperation(ctx, userId, allianceId, operationId);
     }),
@@ -260,7 +260,7 @@ export function allianceRoutes(ctx: ServiceContext): Router {
   router.post(
     "/alliance/operations/:id/cancel",
     route("Failed to cancel operation", async (req) => {
-      const { operationId } = parse(operationIdSchema, { operationId: req.params.id });
+      const { id: operationId } = parse(operationParams, req.params);
       const { userId, allianceId } = await ownAllianceId(req);
       return cancelOperation(ctx, userId, allianceId, operationId);
     }),

@@ -287,6 +287,9 @@ describe("alliance rules over REST", () => {
       ["GET", "/alliance/list?page=0", undefined],
       ["GET", "/alliance/list?limit=1000", undefined],
       ["GET", "/alliance/abc", undefined],
+      ["POST", "/alliance/create", { name: "Null\u0000Pact", tag: "NP", flag: { backgroundColor: "#000000", symbol: "⚔", symbolColor: "#ffffff" } }],
+      ["POST", "/alliance/invitations", { targetCountryName: "x", message: "bad\u0000" }],
+      ["POST", "/diplomacy/proposals", { toCountryId: 1, relationType: "trade", message: "\u202Eevil" }],
     ];
     for (const [method, path, body] of cases) {
       const res = await t.api(method, path, body, p.token);
@@ -305,6 +308,12 @@ describe("alliance rules over REST", () => {
     expect((await t.api("POST", "/alliance/create", { name: first.name.toUpperCase(), tag: uniqueTag(), flag }, b.token)).body.code).toBe("alliance/name_taken");
     expect((await t.api("POST", "/alliance/create", { name: "Another one", tag: first.tag.toLowerCase(), flag }, b.token)).body.code).toBe("alliance/tag_taken");
     expect((await t.api("POST", "/alliance/create", { name: "Second home", tag: uniqueTag(), flag }, a.token)).body.code).toBe("alliance/already_member");
+    // A lookalike spelling (Cyrillic о for o) is the same name.
+    const lookalike = first.name.replace(/o/g, "\u043e").replace(/A/g, "\u0410");
+    expect(lookalike).not.toBe(first.name);
+    expect((await t.api("POST", "/alliance/create", { name: lookalike, tag: uniqueTag(), flag }, b.token)).body.code).toBe("alliance/name_taken");
+    const control = await t.api("POST", "/alliance/create", { name: "Null\u0000Pact", tag: uniqueTag(), flag }, b.token);
+    expect(control.body.error).toBe("Alliance name must not contain control characters");
   });
 
   it("invitations: listed to the invitee with the alliance's name and to leaders as sent; only the invitee answers", async () => {

@@ -1,8 +1,6 @@
 import {
   ALLIANCE_CHAT_CHANNELS,
   CHAT_MESSAGES,
-  CHAT_RATE_LIMIT_MESSAGES,
-  CHAT_RATE_LIMIT_WINDOW_MS,
   CHAT_RECENT_MESSAGES,
   checkAllianceChat,
   findAllianceChannel,
@@ -17,7 +15,7 @@ import { insertChatMessage, type ChatMessageRow } from "../db/chat.js";
 import type { Db, DbClient } from "../db/pool.js";
 import { forbidden, tooManyRequests } from "../errors.js";
 import { loadWorldMember } from "./world.js";
-import { toChatMessageEvent } from "./chat.js";
+import { CHAT_LIMIT, toChatMessageEvent } from "./chat.js";
 import { refusal } from "./allianceErrors.js";
 
 /**
@@ -33,8 +31,8 @@ import { refusal } from "./allianceErrors.js";
  * persisted, published on the alliance's topic.
  */
 export async function sendAllianceChat(ctx: ServiceContext, userId: number, allianceId: number, input: ParsedAllianceSendChatMessage): Promise<ChatMessagePayload> {
-  const sent = await ctx.limiter.increment(`chat:${userId}`, CHAT_RATE_LIMIT_WINDOW_MS);
-  if (sent > CHAT_RATE_LIMIT_MESSAGES) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
+  // One budget with the global chat: the same limit, by the same name.
+  if (!(await ctx.limiter.define(CHAT_LIMIT).take(String(userId)))) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
   const member = await loadWorldMember(ctx, userId);
   if (!member || member.allianceId !== allianceId) throw forbidden("You are not in this alliance", "alliance/not_member");
   const rejection = checkAllianceChat({ channelId: input.channel, role: member.allianceRole, announcement: input.announcement });

@@ -21,6 +21,7 @@ import {
   computeSuccessor,
   currentBonusLevel,
   findAllianceBonus,
+  foldName,
   isLeaderRole,
   meetsRequirements,
   type AllianceEffects,
@@ -283,7 +284,8 @@ export async function leaveAlliance(ctx: ServiceContext, userId: number): Promis
 /** POST /alliance/invitations: leaders invite a country by name; pending for 3 days. */
 export async function inviteToAlliance(ctx: ServiceContext, userId: number, input: { targetCountryName: string; message: string }): Promise<{ invitationId: number }> {
   const actor = await actorCountry(ctx, userId);
-  const target = await ctx.db.query<{ id: number }>("SELECT id FROM countries WHERE lower(name) = lower($1)", [input.targetCountryName]);
+  // Looked up by the folded name, as names are unique: a lookalike spelling finds the country.
+  const target = await ctx.db.query<{ id: number }>("SELECT country_id AS id FROM country_name_keys WHERE folded = $1", [foldName(input.targetCountryName)]);
   const targetId = target.rows[0]?.id;
   if (targetId === undefined) throw notFound(`No country named ${input.targetCountryName}`, "alliance/unknown_country");
   const { result } = await runCountriesAction(ctx, {

@@ -52,7 +52,7 @@ describe("alliance and diplomacy tick phases (real Postgres)", () => {
       )
     )[0].id as number;
   const alliance = async (tag: string) =>
-    (await sql("INSERT INTO alliances (name, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, '#000000', '⚔', '#ffffff') RETURNING id", [tag]))[0].id as number;
+    (await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, lower($1), $1, '#000000', '⚔', '#ffffff') RETURNING id", [tag]))[0].id as number;
   const join = async (countryId: number, allianceId: number, role = "member", credited: number[] = []) => {
     await sql("UPDATE countries SET alliance_id = $2 WHERE id = $1", [countryId, allianceId]);
     await sql("INSERT INTO alliance_members (country_id, alliance_id, role, research_credited) VALUES ($1, $2, $3, $4)", [countryId, allianceId, role, credited]);

@@ -12,6 +12,8 @@ export const sql = /* sql */ `
 CREATE TABLE alliances (
   id                  bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   name                text NOT NULL,
+  -- foldName(name) (schema/src/rules/text.ts): "Iron Pact" and "Irоn Pact" (Cyrillic o) are one name
+  name_key            text NOT NULL,
   tag                 text NOT NULL,
   description         text NOT NULL DEFAULT '',
   flag_background     text NOT NULL,
@@ -29,7 +31,7 @@ CREATE TABLE alliances (
   -- set when the last member leaves; the row stays for history, name and tag become free
   disbanded_at        timestamptz
 );
-CREATE UNIQUE INDEX alliances_name_key ON alliances (lower(name)) WHERE disbanded_at IS NULL;
+CREATE UNIQUE INDEX alliances_name_key ON alliances (name_key) WHERE disbanded_at IS NULL;
 CREATE UNIQUE INDEX alliances_tag_key ON alliances (upper(tag)) WHERE disbanded_at IS NULL;
 
 CREATE INDEX countries_alliance ON countries (alliance_id) WHERE alliance_id IS NOT NULL;
