@@ -51,8 +51,10 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
   private allianceId = 0;
   private projections: AllianceProjection[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
-  /** When each country last left or changed role here (room clock): a join racing it re-checks. */
-  private readonly membershipMoves = new Map<number, number>();
+  /** When each country last left (room clock): a join that raced the departure is refused. */
+  private readonly departures = new Map<number, number>();
+  /** When each country's role last changed (room clock): a join that raced it re-reads the role. */
+  private readonly roleChanges = new Map<number, number>();
 
   async onCreate(options: AllianceRoomOptions): Promise<void> {
     this.allianceId = options.allianceId;
@@ -102,11 +104,18 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
   async onJoin(client: AllianceClient): Promise<void> {
     const started = performance.now();
     const member = await loadWorldMember(this.ctx, client.auth!.userId);
-    const moved = (this.membershipMoves.get(member?.countryId ?? 0) ?? -1) >= started;
-    if (!member || member.allianceId !== this.allianceId || moved) throw new ServerError(403, "You are not a member of this alliance");
+    const left = (this.departures.get(member?.countryId ?? 0) ?? -1) >= started;
+    if (!member || member.allianceId !== this.allianceId || left) throw new ServerError(403, "You are not a member of this alliance");
     client.userData = { userId: member.userId, countryId: member.countryId, role: member.allianceRole ?? "member" };
     client.view = new StateView();
     this.applyRole(client, client.userData.role);
+    // A role change that arrived while the role was being read: read it again.
+    if ((this.roleChanges.get(member.countryId) ?? -1) >= started) {
+      const again = await loadWorldMember(this.ctx, client.auth!.userId);
+      if (!again || again.allianceId !== this.allianceId) throw new ServerError(403, "You are not a member of this alliance");
+      client.userData.role = again.allianceRole ?? "member";
+      this.applyRole(client, client.userData.role);
+    }
     for (const p of this.projections) p.clientsChanged?.();
   }
 
@@ -124,11 +133,11 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
     for (const p of this.projections) p.onEvent?.(event);
     switch (event.type) {
       case "memberLeft":
-        this.membershipMoves.set(event.countryId, performance.now());
+        this.departures.set(event.countryId, performance.now());
         for (const client of this.clientsOf(event.countryId)) client.leave(ALLIANCE_ROOM_CLOSE_NOT_MEMBER, "You are no longer a member of this alliance");
         break;
       case "memberRoleChanged":
-        this.membershipMoves.set(event.countryId, performance.now());
+        this.roleChanges.set(event.countryId, performance.now());
         for (const client of this.clientsOf(event.countryId)) {
           client.userData!.role = event.role;
           this.applyRole(client, event.role);

@@ -1,6 +1,8 @@
+import { useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import type { AllianceBonusJson } from "@game/schema/api";
 import { ALLIANCE_MESSAGES, checkBonusPurchase, findAllianceBonus, type AllianceEffects, type AllianceRole } from "@game/schema/rules";
-import { allianceApi, useAllianceBonuses } from "../../api/alliance";
+import { allianceApi, allianceKeys, useAllianceBonuses } from "../../api/alliance";
 import { ActionButton, Loading, Panel } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { ActResult, timeLeft, useAct } from "./shared";
@@ -21,9 +23,14 @@ export function effectText(effects: Partial<AllianceEffects>, level = 1): string
 }
 
 /** Bonuses (spec): permanent and temporary, level, cost, effect, 'Insufficient points' and 'Owner only', ways to earn points. */
-export function AllianceBonuses({ role }: { role: AllianceRole }) {
+export function AllianceBonuses({ role, livePoints, liveBonuses }: { role: AllianceRole; livePoints: number | null; liveBonuses: string }) {
   const bonuses = useAllianceBonuses();
   const act = useAct();
+  const queryClient = useQueryClient();
+  // Points earned or spent, or a bonus bought or ended, anywhere: the catalogue's numbers follow.
+  useEffect(() => {
+    if (livePoints !== null) void queryClient.invalidateQueries({ queryKey: allianceKeys.bonuses });
+  }, [livePoints, liveBonuses, queryClient]);
   if (bonuses.isLoading) return <Loading text="Loading bonuses..." />;
   if (bonuses.error || !bonuses.data) return <div className="alert error">{(bonuses.error as Error | null)?.message ?? "Failed to get alliance bonuses"}</div>;
   const { points, earning } = bonuses.data;

@@ -92,7 +92,7 @@ export function AllianceHome({ status, room, countryId }: { status: AllianceStat
       />
       {tab === "overview" && <Overview status={status} live={live} />}
       {tab === "management" && <AllianceManagement status={status} live={live} role={role} countryId={countryId} />}
-      {tab === "bonuses" && <AllianceBonuses role={role} />}
+      {tab === "bonuses" && <AllianceBonuses role={role} livePoints={live.header?.bonusPoints ?? null} liveBonuses={live.bonuses.map((b) => `${b.bonusId}:${b.level}:${b.expiresAt}`).join()} />}
       {tab === "chat" && <AllianceChat room={room} role={role} countryId={countryId} />}
       {tab === "warfare" && <AllianceWarfare room={room} role={role} countryId={countryId} />}
     </div>

@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import type { AllianceStatusJson } from "@game/schema/api";
 import {
   ALLIANCE_DESCRIPTION_MAX_LENGTH,
@@ -14,7 +15,7 @@ import {
   checkPromote,
   type AllianceRole,
 } from "@game/schema/rules";
-import { allianceApi, useApplications, useInvitations } from "../../api/alliance";
+import { allianceApi, allianceKeys, useApplications, useInvitations } from "../../api/alliance";
 import type { AllianceSnapshot } from "../../realtime/allianceRoom";
 import { ActionButton, Panel, Tabs } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
@@ -25,6 +26,14 @@ type Tab = "members" | "invitations" | "applications" | "permissions" | "setting
 /** Management (spec: Members, Invitations, Applications, Permissions), with the server's permission checks as button reasons. */
 export function AllianceManagement({ status, live, role, countryId }: { status: AllianceStatusJson; live: AllianceSnapshot; role: AllianceRole; countryId: number }) {
   const [tab, setTab] = useState<Tab>("members");
+  const queryClient = useQueryClient();
+  // The leaders' counters move live: the lists follow.
+  const counters = live.leadership ? `${live.leadership.pendingApplications}:${live.leadership.pendingInvitations}` : "";
+  useEffect(() => {
+    if (!counters) return;
+    void queryClient.invalidateQueries({ queryKey: allianceKeys.applications });
+    void queryClient.invalidateQueries({ queryKey: allianceKeys.invitations });
+  }, [counters, queryClient]);
   return (
     <div className="stack" data-testid="alliance-management">
       <Tabs
