@@ -15,3 +15,4 @@ export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
 export * from "./rng.js";
+export * from "./market.js";
