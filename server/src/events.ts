@@ -1,5 +1,5 @@
 import type { Presence } from "@colyseus/core";
-import type { AllianceRole, NoticePayload } from "@game/schema/messages";
+import type { AllianceRole, MarketChangedPayload, NoticePayload } from "@game/schema/messages";
 import type { Logger } from "./logger.js";
 
 /**
@@ -75,7 +75,9 @@ export type WorldEvent =
   | { type: "chatMessage"; channelId: string; message: ChatMessageEvent }
   | { type: "seasonChanged" }
   | { type: "userOnline"; user: OnlineUserEvent }
-  | { type: "userOffline"; userId: number };
+  | { type: "userOffline"; userId: number }
+  /** listings, the public order book or trades of one item changed (forwarded to clients watching the market) */
+  | { type: "marketChanged"; change: MarketChangedPayload };
 
 /** Events on `country:{id}`: one player's private news, for the rooms that player has open. */
 export type CountryEvent =

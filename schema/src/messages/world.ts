@@ -3,6 +3,7 @@ import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
 import type { NoticePayload } from "./notice.js";
+import { MarketMessage, type MarketChangedPayload, type MarketWatch } from "./market.js";
 import type { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
@@ -78,6 +79,7 @@ export interface ChatMessagePayload {
 /** What a client sends to the world room, by message name: `room.send(name, payload)`. */
 export interface WorldClientMessages {
   [WorldMessage.sendChat]: SendChatMessage;
+  [MarketMessage.marketWatch]: MarketWatch;
 }
 
 /** What the world room sends to one client, by message name: `room.onMessage(name, ...)`. */
@@ -86,6 +88,7 @@ export interface WorldServerMessages {
   [WorldMessage.chatMessage]: ChatMessagePayload;
   [WorldMessage.error]: RoomErrorPayload;
   [WorldMessage.notice]: NoticePayload;
+  [MarketMessage.marketChanged]: MarketChangedPayload;
 }
 
 /*

@@ -1,4 +1,5 @@
 import type { Db, DbClient } from "./pool.js";
+import { MARKET_ESCROWS } from "./market.js";
 
 /**
  * The conservation audit: how much money, goods, units, land and turns exist. Every country
@@ -21,7 +22,7 @@ export interface EscrowSource {
 }
 
 /** Every escrow of every domain. Each domain that escrows adds its entry. */
-export const AUDIT_ESCROWS: EscrowSource[] = [];
+export const AUDIT_ESCROWS: EscrowSource[] = [...MARKET_ESCROWS];
 
 const COUNTRY_SUMS = `SELECT ${AUDITED.map((q) => `coalesce(sum(${q}), 0)::bigint AS ${q}`).join(", ")} FROM countries`;
 

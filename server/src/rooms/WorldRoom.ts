@@ -1,6 +1,6 @@
 import { ServerError, type AuthContext } from "@colyseus/core";
 import { Encoder } from "@colyseus/schema";
-import { sendChatSchema, WorldMessage } from "@game/schema/messages";
+import { MarketMessage, marketWatchSchema, sendChatSchema, WorldMessage } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
@@ -13,6 +13,7 @@ import { PresenceProjection } from "./world/PresenceProjection.js";
 import { RankingsProjection } from "./world/RankingsProjection.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
 import { SummaryProjection } from "./world/SummaryProjection.js";
+import { MarketProjection } from "./world/MarketProjection.js";
 import type { WorldClient, WorldHost, WorldProjection } from "./world/types.js";
 
 /**
@@ -61,7 +62,8 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     const rankings = new RankingsProjection(host, presence);
     const chat = new ChatProjection(host, presence);
     this.summaries = new SummaryProjection(host, chat, presence);
-    this.projections = [season, presence, rankings, chat, this.summaries];
+    const market = new MarketProjection();
+    this.projections = [season, presence, rankings, chat, this.summaries, market];
 
     // Subscribe before loading so no event falls between the load and the subscription.
     this.subscribe(WORLD_TOPIC, (event: WorldEvent) => {
@@ -75,6 +77,9 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
       const result = await sendChatMessage(this.ctx, client.auth!.userId, payload);
       if (result.kind === "command") client.send(WorldMessage.chatCommand, result.reply);
     });
+    this.handle(MarketMessage.marketWatch, marketWatchSchema, { fallback: "Failed to get market listings", invalidCode: "market/invalid" }, (client, payload) =>
+      market.setWatching(client, payload.watching),
+    );
   }
 
   async onJoin(client: WorldClient): Promise<void> {
