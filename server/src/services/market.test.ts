@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
-import { AUDIT_ESCROWS, auditDifference, auditTotals, type AuditTotals } from "../db/audit.js";
+import { auditDifference, auditTotals, type AuditTotals } from "../db/audit.js";
 import { marketSinks } from "../db/market.js";
 import { AppError } from "../errors.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";

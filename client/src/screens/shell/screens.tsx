@@ -5,6 +5,7 @@ import { ExploreScreen } from "../explore/ExploreScreen";
 import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
+import { MarketScreen } from "../market/MarketScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -23,4 +24,5 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  market: ({ route }) => <MarketScreen key={route.intent ?? ""} intent={route.intent} />,
 };
