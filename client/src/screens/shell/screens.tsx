@@ -1,11 +1,14 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { Route, ViewId } from "./navigation";
 import { OverviewScreen } from "../overview/OverviewScreen";
 import { ExploreScreen } from "../explore/ExploreScreen";
 import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
-import { MarketScreen } from "../market/MarketScreen";
+import { Loading } from "../../components/ui";
+
+/** The market and its chart library load when the Market is first opened, not with the shell. */
+const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -24,5 +27,9 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
-  market: ({ route }) => <MarketScreen key={route.intent ?? ""} intent={route.intent} />,
+  market: ({ route }) => (
+    <Suspense fallback={<Loading text="Loading market interface..." />}>
+      <MarketScreen key={route.intent ?? ""} intent={route.intent} />
+    </Suspense>
+  ),
 };
