@@ -14,5 +14,7 @@ export * from "./military.js";
 export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
+export * from "./news.js";
 export * from "./rng.js";
+export * from "./text.js";
 export * from "./market.js";

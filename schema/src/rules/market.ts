@@ -369,6 +369,13 @@ export function applyPublicTrade<T extends CountryState>(
   };
 }
 
+/**
+ * A trade between countries worth at least this much (dollars) is world news (`large_trade`):
+ * the news catalogue's "moderate" impact threshold, so the feed gets the trades that move an
+ * economy, not every purchase. Who bought and who sold stays private (as in the live events).
+ */
+export const LARGE_TRADE_NEWS_VALUE = 100_000;
+
 /** Listings in the order a buyer meets them: cheapest first, then oldest, then lowest id. */
 export function compareListings(a: { pricePerUnit: number; listedAt: number; id: number }, b: { pricePerUnit: number; listedAt: number; id: number }): number {
   return a.pricePerUnit - b.pricePerUnit || a.listedAt - b.listedAt || a.id - b.id;

@@ -28,7 +28,7 @@ import {
   type TransactionType,
 } from "@game/schema/rules";
 import type { Db, DbClient } from "./pool.js";
-import type { EscrowSource } from "./audit.js";
+import type { AuditHolding } from "./audit.js";
 
 /**
  * Queries of the markets: listings, standing orders, trades and store stock. Every write here
@@ -594,7 +594,7 @@ export async function bookSummary(db: Queryable, item: MarketItemType): Promise<
  * What the market holds for countries: goods of open listings (and of expired ones until
  * returned), and the unused budgets of standing orders (and of expired ones until refunded).
  */
-export const MARKET_ESCROWS: EscrowSource[] = [
+export const MARKET_HOLDINGS: AuditHolding[] = [
   {
     name: "market_listings",
     sql: `SELECT ${MARKET_ITEM_TYPES.map((i) => `coalesce(sum(held_quantity) FILTER (WHERE item_type = '${i}'), 0)::bigint AS ${i}`).join(", ")} FROM market_listings WHERE held_quantity > 0`,

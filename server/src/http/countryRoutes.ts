@@ -1,7 +1,6 @@
 import { Router } from "express";
 import { countryIdParamsSchema, countryListQuerySchema, type CountryListResponse, type CountryResponse } from "@game/schema/api";
 import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson } from "../db/countries.js";
-import { findCountryByUserId } from "../db/countries.js";
 import { notFound } from "../errors.js";
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, parse, route } from "./handler.js";
@@ -41,9 +40,8 @@ export function countryRoutes(ctx: ServiceContext): Router {
     route("Failed to get countries", async (req) => {
       const claims = await authenticate(ctx, req);
       const { limit, offset } = parse(countryListQuerySchema, req.query);
-      const own = await findCountryByUserId(ctx.db, claims.userId);
       const { rows, total } = await listCountries(ctx.db, { limit, offset });
-      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: own?.id ?? null } satisfies CountryListResponse;
+      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: claims.countryId } satisfies CountryListResponse;
     }),
   );
 

@@ -6,7 +6,7 @@ import {
   buyListingRequestSchema,
   createListingRequestSchema,
   createStandingOrderRequestSchema,
-  idSchema,
+  idParamSchema,
   listingsQuerySchema,
   orderBookQuerySchema,
   ownRecordRequestSchema,
@@ -33,10 +33,10 @@ import {
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, authorizeCountry, parse, route } from "./handler.js";
 
-const countryParams = z.object({ countryId: idSchema });
-const idParams = z.object({ id: idSchema });
+const countryParams = z.object({ countryId: idParamSchema });
+const idParams = z.object({ id: idParamSchema });
 const controlParams = z.object({
-  id: idSchema,
+  id: idParamSchema,
   control: z.enum(["pause", "activate", "cancel"], { error: "Unknown standing order action" }),
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
-import { auditDifference, auditTotals, type AuditTotals } from "../db/audit.js";
+import { auditTotals, conservationErrors, diffTotals, type Audited, type AuditTotals } from "../db/audit.js";
 import { marketSinks } from "../db/market.js";
 import { AppError } from "../errors.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
@@ -27,26 +27,24 @@ afterAll(async () => {
 const sql = (text: string, values: unknown[] = []) => t.server.database.pool.query(text, values);
 const ctx = () => t.server.ctx;
 
-async function audit(): Promise<AuditTotals & { sinks: number }> {
+type Audit = AuditTotals & { sinks: number };
+
+async function audit(): Promise<Audit> {
   const totals = await auditTotals(t.server.database.pool);
   const s = await marketSinks(t.server.database.pool);
   return { ...totals, sinks: s.fees + s.priorityFees };
 }
 
 /**
- * The audit after market actions: nothing created or lost except the documented sinks (fees),
- * plus `extra` (what the test itself set, or the store's trades). Turns are left out: ticks
- * hand them out (a documented source of their own).
+ * The audit after market actions (conservationErrors of db/audit.ts): nothing created or lost
+ * except the documented sinks (fees), plus `extra` (what the test itself set, or the store's
+ * trades). The turns the ticks hand out are a documented source of their own.
  */
-function expectConserved(before: AuditTotals & { sinks: number }, after: AuditTotals & { sinks: number }, extra: Partial<AuditTotals> = {}): void {
-  const diff = auditDifference(before, after);
-  delete diff.turns;
-  delete diff.stored_turns;
-  const expected: Partial<AuditTotals> = { ...extra };
-  const cash = (extra.cash ?? 0) - (after.sinks - before.sinks);
-  if (cash === 0) delete expected.cash;
-  else expected.cash = cash;
-  expect(diff).toEqual(expected);
+function expectConserved(before: Audit, after: Audit, extra: Partial<Record<Audited, number>> = {}): void {
+  const delta = diffTotals(before, after);
+  const documented: Partial<Record<Audited, number | bigint>> = { ...extra, turns: delta.turns, stored_turns: delta.stored_turns };
+  documented.cash = (extra.cash ?? 0) - (after.sinks - before.sinks);
+  expect(conservationErrors(before, after, documented)).toEqual([]);
 }
 
 async function country(id: number) {
@@ -141,6 +139,22 @@ describe("public market", () => {
     await cancelListing(ctx(), seller!.user.id, listing.id);
     // Only the cash set by the test moved.
     expectConserved(before, await audit(), { cash: 100 - 100_000 });
+  });
+
+  it("a trade of $100,000 or more is world news, written with the trade; a smaller one is not", async () => {
+    const [seller, buyer] = await players(2, "news");
+    await setCountry(seller!.countryId, { tanks: 1_000 });
+    await setCountry(buyer!.countryId, { cash: 10_000_000 });
+    const news = async () => (await sql("SELECT kind, category, title, params FROM news_items WHERE kind = 'large_trade' ORDER BY id")).rows;
+    const before = (await news()).length;
+    const small = await createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "tanks", quantity: 10, pricePerUnit: 600 });
+    await buyListing(ctx(), buyer!.user.id, small.listing.id, { countryId: buyer!.countryId });
+    expect(await news()).toHaveLength(before);
+    const big = await createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "tanks", quantity: 200, pricePerUnit: 600 });
+    await buyListing(ctx(), buyer!.user.id, big.listing.id, { countryId: buyer!.countryId });
+    const items = await news();
+    expect(items).toHaveLength(before + 1);
+    expect(items.at(-1)).toMatchObject({ category: "global", title: "Large trade: 200 tanks for $120,000", params: { buyer: null, seller: null } });
   });
 
   it("publishes a marketChanged world event per action carrying the change (no buyer or seller in trades)", async () => {

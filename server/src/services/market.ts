@@ -14,6 +14,7 @@ import type {
 } from "@game/schema/api";
 import type { MarketChangedPayload, NoticePayload } from "@game/schema/messages";
 import {
+  LARGE_TRADE_NEWS_VALUE,
   LISTING_LIFETIME_MS,
   MARKET_ITEM_NAMES,
   MATCHING_ORDER_STATUSES,
@@ -99,6 +100,7 @@ import {
 import { AppError, forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction, type LockedCountry } from "./actions.js";
+import { recordNews } from "./news.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -199,6 +201,12 @@ class StateSet {
   }
 }
 
+/** A trade between countries worth LARGE_TRADE_NEWS_VALUE or more is world news, in the trade's transaction. */
+async function recordLargeTrade(tx: ActionTransaction, trade: TradeRow): Promise<void> {
+  if (trade.total < LARGE_TRADE_NEWS_VALUE) return;
+  await recordNews(tx, { kind: "large_trade", params: { item: trade.item_type, quantity: trade.quantity, totalValue: trade.total, buyer: null, seller: null } });
+}
+
 // ---------------------------------------------------------------------------------------
 // Fills of standing orders (shared by a new listing and the matcher)
 
@@ -245,6 +253,7 @@ async function executeFill(tx: ActionTransaction, changes: MarketChanges, states
     at: tx.now,
   });
   await saveOrder(tx.client, nextOrder);
+  await recordLargeTrade(tx, trade);
   changes.trade(trade);
   changes.order(nextOrder);
   const name = MARKET_ITEM_NAMES[item].toLowerCase();
@@ -420,6 +429,7 @@ export async function buyListing(ctx: ServiceContext, userId: number, listingId:
         orderId: null,
         at: tx.now,
       });
+      await recordLargeTrade(tx, row);
       const changes = new MarketChanges();
       changes.listing(after);
       changes.trade(row);

@@ -3,6 +3,7 @@ import type { DbClient } from "../db/pool.js";
 import type { EventTopic, GameEvent } from "../events.js";
 import type { TickContext } from "./turnTick.js";
 import { tickDueAt } from "./clock.js";
+import { newsRetentionPhase } from "./shellPhases.js";
 import { MARKET_PHASES } from "./marketPhases.js";
 
 /**
@@ -138,4 +139,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, ...MARKET_PHASES];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES];

@@ -5,6 +5,7 @@ import { ExploreScreen } from "../explore/ExploreScreen";
 import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
+import { NewsScreen } from "../news/NewsScreen";
 import { Loading } from "../../components/ui";
 
 /** The market and its chart library load when the Market is first opened, not with the shell. */
@@ -27,6 +28,7 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
   market: ({ route }) => (
     <Suspense fallback={<Loading text="Loading market interface..." />}>
       <MarketScreen key={route.intent ?? ""} intent={route.intent} />

@@ -2,7 +2,7 @@
  * Markets: public listings (goods in escrow), standing orders (budget in escrow), every trade
  * (public, government store, standing-order fill) and each country's store stock.
  * Escrow is explicit: `held_quantity` and `held_cash` are what the market holds on a country's
- * behalf, so the conservation audit sums them (db/audit.ts, AUDIT_ESCROWS).
+ * behalf, so the conservation audit sums them (db/audit.ts, AUDIT_HOLDINGS).
  * Forward-only: never edit once released.
  */
 export const sql = /* sql */ `
