@@ -234,6 +234,32 @@ describe("standing orders", () => {
     expectConserved(start, await audit());
   });
 
+  it("a listing whose fillable orders change between the first read and the locks runs again with the new buyers", async () => {
+    const [seller, late] = await players(2, "retry");
+    await setCountry(seller!.countryId, { jets: 10 });
+    const placed = await createStandingOrder(ctx(), late!.user.id, { countryId: late!.countryId, itemType: "jets", quantity: 5, maxPrice: 300, priority: "medium", autoRenew: false });
+    const before = await audit();
+    // Hold the seller's row so the listing waits at its locks, after its first read of the book.
+    const blocker = await t.server.database.pool.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT id FROM countries WHERE id = $1 FOR UPDATE", [seller!.countryId]);
+      const listing = createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "jets", quantity: 5, pricePerUnit: 250 });
+      await expect
+        .poll(async () => (await sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      // Meanwhile the order becomes active (as the tick would make it).
+      await sql("UPDATE standing_orders SET status = 'active' WHERE id = $1", [placed.order.id]);
+      await blocker.query("COMMIT");
+      const result = await listing;
+      expect(result.fills.map((f) => [f.buyerId, f.quantity, f.pricePerUnit])).toEqual([[late!.countryId, 5, 250]]);
+      expect(result.listing.status).toBe("sold");
+    } finally {
+      blocker.release();
+    }
+    expectConserved(before, await audit());
+  });
+
   it("queue: a high-priority order fills before an older medium one and pays 1% up front; the seller's own order is skipped", async () => {
     const [old, urgent, seller] = await players(3, "prio");
     const before = await audit();
