@@ -61,7 +61,7 @@ export const idParamSchema = z
  * repeated parameter), then range-checked; a number as it is (a client validating the query
  * it builds). Absent: `defaultValue`.
  */
-function queryInteger(name: string, min: number, max: number, defaultValue: number) {
+export function queryInteger(name: string, min: number, max: number, defaultValue: number) {
   const wholeNumber = `${name} must be a whole number`;
   return z
     .union([z.string().regex(/^[0-9]{1,9}$/).transform(Number), z.number()], { error: wholeNumber })
@@ -75,6 +75,9 @@ export function limitSchema(defaultLimit: number, maxLimit: number) {
 }
 
 export const offsetSchema = queryInteger("offset", 0, 1_000_000, 0);
+
+/** Optional `page` query parameter (1-based), digits only. @default 1 */
+export const pageSchema = queryInteger("page", 1, 10_000, 1);
 
 /** The first human-readable message of a failed parse, for the `{ success: false, error }` body. */
 export function firstIssueMessage(error: z.ZodError): string {

@@ -9,7 +9,7 @@ import {
   type NewsPriority,
   type NewsType,
 } from "../rules/news.js";
-import { idSchema, limitSchema } from "./common.js";
+import { idParamSchema, limitSchema, pageSchema } from "./common.js";
 
 /** Items per page of GET /news: default and ceiling. */
 export const NEWS_PAGE_DEFAULT = 20;
@@ -25,7 +25,7 @@ export const newsQuerySchema = z.object({
     .enum(["all", ...NEWS_CATEGORIES], { error: `category must be one of all, ${NEWS_CATEGORIES.join(", ")}` })
     .default("all"),
   type: z.enum(["all", ...NEWS_TYPES], { error: `type must be one of all, ${NEWS_TYPES.join(", ")}` }).default("all"),
-  page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page must be at least 1").max(10_000, "page must be at most 10000").default(1),
+  page: pageSchema,
   limit: limitSchema(NEWS_PAGE_DEFAULT, NEWS_PAGE_MAX),
   /** "true": unread items only */
   unread: z.enum(["true", "false"], { error: "unread must be true or false" }).default("false"),
@@ -33,7 +33,7 @@ export const newsQuerySchema = z.object({
 export type NewsQuery = z.infer<typeof newsQuerySchema>;
 
 /** POST /api/news/{id}/read */
-export const newsIdParamsSchema = z.object({ id: idSchema });
+export const newsIdParamsSchema = z.object({ id: idParamSchema });
 
 /** A news item (spec: id, type, title, description, content, timestamp, priority, participants, tags, isRead, category, location, impact). */
 export interface NewsItemJson {

@@ -41,7 +41,7 @@ describe.each([
     expect(evaluated.length).toBeGreaterThanOrEqual(1);
     expect(evaluated.length).toBeLessThanOrEqual(LOGIN_LIMITS.perAccountAndAddress);
     expect(evaluated.length + throttled.length).toBe(100);
-    expect(throttled[0]!.body).toEqual({ success: false, error: AUTH_MESSAGES.tooManyAttempts });
+    expect(throttled[0]!.body).toMatchObject({ success: false, error: AUTH_MESSAGES.tooManyAttempts });
 
     const burst = await Promise.all(Array.from({ length: 10 }, () => t.api("POST", "/auth/login", { email: p.body.email, password: p.body.password })));
     expect(burst.map((r) => r.status)).toEqual(Array(10).fill(429));
@@ -78,7 +78,7 @@ describe("finding 3: registration is throttled per address and checks cheap uniq
     expect(results.filter((r) => r.status === 201)).toHaveLength(LIMIT);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(20 - LIMIT);
-    expect(refused[0]!.body).toEqual({ success: false, error: AUTH_MESSAGES.tooManyRegistrations });
+    expect(refused[0]!.body).toMatchObject({ success: false, error: AUTH_MESSAGES.tooManyRegistrations });
     const { rows } = await t.server.database.pool.query("SELECT count(*)::int AS n FROM users");
     expect(rows[0].n).toBe(LIMIT);
   });
