@@ -230,7 +230,11 @@ export async function listOpenListings(db: Queryable, itemType: MarketItemType |
 
 /** A listing (no lock): who sells it, before the countries are locked. */
 export async function findListing(db: Queryable, id: number): Promise<ListingRow | undefined> {
-  const { rows } = await db.query<ListingRow>(`SELECT ${LISTING_COLUMNS} FROM market_listings l JOIN countries c ON c.id = l.seller_id WHERE l.id = $1`, [id]);
+  const { rows } = await db.query<ListingRow>({
+    name: "market_find_listing",
+    text: `SELECT ${LISTING_COLUMNS} FROM market_listings l JOIN countries c ON c.id = l.seller_id WHERE l.id = $1`,
+    values: [id],
+  });
   return rows[0];
 }
 
