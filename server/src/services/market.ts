@@ -665,7 +665,10 @@ export async function controlOrder(ctx: ServiceContext, userId: number, orderId:
       return { next: next ? new Map([[own.id, next]]) : new Map(), result: null };
     },
   });
-  if (control === "activate") await matchOrder(ctx, orderId);
+  if (control === "activate") {
+    // The order is active whatever happens next; if matching fails now, the next tick's sweep matches it.
+    await matchOrder(ctx, orderId).catch((err) => ctx.logger.warn({ err, orderId }, "matching an activated standing order failed; the tick will retry"));
+  }
   const country = control === "activate" ? await findCountryById(ctx.db, own.id) : rows.get(own.id);
   return { order: await orderJson(ctx, orderId), country: toOwnCountryJson(country!) };
 }
