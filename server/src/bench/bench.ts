@@ -16,7 +16,7 @@
  *                       @default postgres://postgres@127.0.0.1:5432/postgres
  *   BENCH_COUNTRIES     countries for the tick @default 100000
  *   BENCH_ROUNDS        tick / bare UPDATE rounds @default 3
- *   BENCH_PLAYERS       players for the exploration bench @default 50
+ *   BENCH_PLAYERS       players for the exploration bench @default 50 (the action bench: 200)
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
  *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
@@ -84,7 +84,7 @@ const SECTIONS: Section[] = [
       log(`\n== Action path: 1-turn explorations, market purchases and authenticated reads against pgbench -N (${connections} connections)`);
       const r = await runActionBench({
         adminUrl: env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
-        players: int("BENCH_PLAYERS", 50),
+        players: int("BENCH_PLAYERS", 200),
         connections,
         seconds: int("BENCH_SECONDS", 10),
         log,
