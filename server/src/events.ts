@@ -1,5 +1,5 @@
 import type { Presence } from "@colyseus/core";
-import type { AllianceRole, AllyAttackedAlert, NoticePayload } from "@game/schema/messages";
+import type { AllianceRole, AllyAttackedAlert, MarketChangedPayload, NoticePayload } from "@game/schema/messages";
 import type { DefenseRequestJson, NewsItemJson, OperationJson } from "@game/schema/api";
 import type { Logger } from "./logger.js";
 
@@ -87,7 +87,9 @@ export type WorldEvent =
   /** a global news item: the ticker, every client's unread count */
   | { type: "newsPublished"; item: NewsEventItem }
   | { type: "userOnline"; user: OnlineUserEvent }
-  | { type: "userOffline"; userId: number };
+  | { type: "userOffline"; userId: number }
+  /** listings, the public order book or trades of one item changed (forwarded to clients watching the market) */
+  | { type: "marketChanged"; change: MarketChangedPayload };
 
 /** Events on `country:{id}`: one player's private news, for the rooms that player has open. */
 export type CountryEvent =

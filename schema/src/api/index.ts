@@ -6,5 +6,6 @@ export * from "./world.js";
 export * from "./news.js";
 export * from "./countryFields.js";
 export * from "./text.js";
+export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";

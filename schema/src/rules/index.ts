@@ -17,5 +17,6 @@ export * from "./ranking.js";
 export * from "./news.js";
 export * from "./rng.js";
 export * from "./text.js";
+export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";

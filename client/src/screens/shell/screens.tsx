@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { Route, ViewId } from "./navigation";
 import { OverviewScreen } from "../overview/OverviewScreen";
 import { ExploreScreen } from "../explore/ExploreScreen";
@@ -6,6 +6,10 @@ import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
 import { NewsScreen } from "../news/NewsScreen";
+import { Loading } from "../../components/ui";
+
+/** The market and its chart library load when the Market is first opened, not with the shell. */
+const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
 
 /** What a screen receives from the shell. */
@@ -26,5 +30,10 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
+  market: ({ route }) => (
+    <Suspense fallback={<Loading text="Loading market interface..." />}>
+      <MarketScreen key={route.intent ?? ""} intent={route.intent} />
+    </Suspense>
+  ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
 };
