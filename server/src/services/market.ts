@@ -101,6 +101,7 @@ import { AppError, forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction, type LockedCountry } from "./actions.js";
 import { recordNews } from "./news.js";
+import { creditTrade, marketFeeModifiers } from "./allianceMarket.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -224,6 +225,7 @@ async function executeFill(tx: ActionTransaction, changes: MarketChanges, states
     item,
     quantity,
     listing.price_per_unit,
+    await marketFeeModifiers(tx.client, listing.seller_id, order.buyer_id, tx.now),
   );
   states.set(order.buyer_id, fill.buyer);
   states.set(listing.seller_id, fill.seller);
@@ -254,6 +256,7 @@ async function executeFill(tx: ActionTransaction, changes: MarketChanges, states
   });
   await saveOrder(tx.client, nextOrder);
   await recordLargeTrade(tx, trade);
+  await creditTrade(tx, { id: trade.id, total: trade.total, buyerId: trade.buyer_id, sellerId: trade.seller_id });
   changes.trade(trade);
   changes.order(nextOrder);
   const name = MARKET_ITEM_NAMES[item].toLowerCase();
@@ -412,7 +415,7 @@ export async function buyListing(ctx: ServiceContext, userId: number, listingId:
       const rejection = checkBuyListing(buyer.state, buyerId, { sellerId: listing.seller_id, item: listing.item_type, quantity: listing.quantity, pricePerUnit: listing.price_per_unit, status: listing.status }, quantity);
       if (rejection) throw marketError(rejection);
       const seller = countries.get(listing.seller_id)!;
-      const trade = applyPublicTrade(buyer.state, seller.state, listing.item_type, quantity, listing.price_per_unit);
+      const trade = applyPublicTrade(buyer.state, seller.state, listing.item_type, quantity, listing.price_per_unit, await marketFeeModifiers(tx.client, listing.seller_id, buyerId, tx.now));
       const after = takeFromListing(listing, quantity, tx.now);
       const row = await recordPurchase(tx.client, after, {
         item: listing.item_type,
@@ -430,6 +433,7 @@ export async function buyListing(ctx: ServiceContext, userId: number, listingId:
         at: tx.now,
       });
       await recordLargeTrade(tx, row);
+      await creditTrade(tx, { id: row.id, total: row.total, buyerId, sellerId: listing.seller_id });
       const changes = new MarketChanges();
       changes.listing(after);
       changes.trade(row);

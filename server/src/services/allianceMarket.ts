@@ -1,0 +1,51 @@
+import { MARKET_FEE_BPS, computeAllianceEffects, computeDiplomaticEffects, computeTradePoints, type FeeModifier } from "@game/schema/rules";
+import type { ActionTransaction } from "./actions.js";
+import type { Db, DbClient } from "../db/pool.js";
+import { purchasesOfCountries } from "../db/alliances.js";
+import { heldRelationTypes } from "../db/diplomacy.js";
+import { creditAlliancePoints } from "./alliances.js";
+
+/**
+ * What alliances and diplomacy do to the market, for the market service to call inside a
+ * trade's transaction: the fee modifiers of a public trade, and the bonus points and shared
+ * resources a trade earns.
+ */
+
+/**
+ * The seller pays the public fee, so the seller's alliance's Market Discount lowers it (each
+ * level takes 10% of the 5% fee: 50 basis points); a trade agreement either side holds with the
+ * other takes 2 percentage points (200 basis points) off trades between the two.
+ */
+export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, buyerId: number, now: Date): Promise<FeeModifier[]> {
+  const [purchases, held] = await Promise.all([purchasesOfCountries(db, [sellerId]), heldRelationTypes(db, [sellerId, buyerId])]);
+  const modifiers: FeeModifier[] = [];
+  const discountPct = computeAllianceEffects(purchases.get(sellerId) ?? [], now.getTime()).marketFeeReductionPct;
+  if (discountPct > 0) modifiers.push({ source: "alliance:market_discount", reductionBps: Math.floor((MARKET_FEE_BPS * discountPct) / 100) });
+  const between = [...(held.get(sellerId) ?? []).filter((h) => h.partnerId === buyerId), ...(held.get(buyerId) ?? []).filter((h) => h.partnerId === sellerId)];
+  const agreement = computeDiplomaticEffects(between.filter((h) => h.type === "trade").map((h) => h.type));
+  if (agreement.marketFeeReductionPts > 0) modifiers.push({ source: "diplomacy:trade", reductionBps: agreement.marketFeeReductionPts * 100 });
+  return modifiers;
+}
+
+/**
+ * A trade between two countries earns each side's alliance 1 bonus point per $10,000 (spec),
+ * credited once per trade and side; a trade between two members of one alliance counts as
+ * resources shared by both.
+ */
+export async function creditTrade(
+  tx: Pick<ActionTransaction, "client" | "emit">,
+  trade: { id: number; total: number; buyerId: number | null; sellerId: number | null },
+): Promise<void> {
+  const ids = [trade.buyerId, trade.sellerId].filter((id): id is number => id !== null);
+  if (ids.length === 0) return;
+  const { rows } = await tx.client.query<{ id: number; alliance_id: number | null }>("SELECT id, alliance_id FROM countries WHERE id = ANY($1::bigint[])", [ids]);
+  const points = computeTradePoints(trade.total);
+  for (const row of rows) {
+    if (row.alliance_id === null || points <= 0) continue;
+    await creditAlliancePoints(tx, { allianceId: row.alliance_id, countryId: row.id, source: "trade", ref: `${trade.id}:${row.id}`, points });
+  }
+  const [a, b] = rows;
+  if (rows.length === 2 && a!.alliance_id !== null && a!.alliance_id === b!.alliance_id) {
+    await tx.client.query("UPDATE alliance_members SET resources_shared = resources_shared + $3 WHERE alliance_id = $1 AND country_id = ANY($2::bigint[])", [a!.alliance_id, ids, trade.total]);
+  }
+}
