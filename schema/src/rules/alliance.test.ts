@@ -349,3 +349,18 @@ describe("allied contribution (spec: 25% of each ally, floored, capped by the ow
     );
   });
 });
+
+describe("economy bonuses from alliances and diplomacy", () => {
+  it("research points and tax income grow by the bonus in force, floored; none without", async () => {
+    const { startingCountry } = await import("./country.js");
+    const { computeResearchPointsPerTurn } = await import("./research.js");
+    const { computeTaxRevenue } = await import("./economy.js");
+    const base = { ...startingCountry(), buildings: { ...startingCountry().buildings, research_labs: 3 } };
+    const points = computeResearchPointsPerTurn(base);
+    expect(points).toBeGreaterThan(0);
+    expect(computeResearchPointsPerTurn({ ...base, bonuses: { researchPct: 30, incomePct: 0 } })).toBe(Math.floor((points * 130) / 100));
+    const tax = computeTaxRevenue(base);
+    expect(computeTaxRevenue({ ...base, bonuses: { researchPct: 0, incomePct: 10 } })).toBe(Math.floor((tax * 110) / 100));
+    expect(computeTaxRevenue({ ...base, bonuses: { researchPct: 0, incomePct: 0 } })).toBe(tax);
+  });
+});

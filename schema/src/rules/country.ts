@@ -111,6 +111,19 @@ export interface CountryState {
   /** unspent research points */
   researchPoints: number;
   unitAllocation: UnitAllocation;
+  /**
+   * Bonuses from outside the country in force for this action (alliance bonuses, diplomatic
+   * relations). Not stored: the economy service sets them before an action; absent: none.
+   */
+  bonuses?: EconomyBonuses;
+}
+
+/** Outside bonuses the economy turn applies, integer percents (docs/rules.md, "Alliances"). */
+export interface EconomyBonuses {
+  /** research points + percent */
+  researchPct: number;
+  /** tax income + percent */
+  incomePct: number;
 }
 
 /** The fixed starting country of the spec's registration payload. */

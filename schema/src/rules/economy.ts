@@ -141,12 +141,15 @@ export function computeHousingCap(country: Pick<CountryState, "land" | "building
  * x (100 + 2 x business level)%, floored. Only people within the housing cap pay tax (the
  * housing factor min(1, cap / population)).
  */
-export function computeTaxRevenue(country: Pick<CountryState, "population" | "land" | "buildings" | "governmentType" | "tech">): number {
+export function computeTaxRevenue(country: Pick<CountryState, "population" | "land" | "buildings" | "governmentType" | "tech" | "bonuses">): number {
   const housed = Math.min(country.population, computeHousingCap(country));
   const base = housed * TAX_PER_PERSON + country.buildings.enterprise_zones * ENTERPRISE_ZONE_INCOME;
   const gov = GOVERNMENTS[country.governmentType].taxPct;
   const tech = computeTechEffects(country.tech).taxPct;
-  return Math.floor((base * gov * tech) / 10_000);
+  const revenue = Math.floor((base * gov * tech) / 10_000);
+  // An outside income bonus in force (the alliance's Economic Surge), floored.
+  const bonus = country.bonuses?.incomePct ?? 0;
+  return bonus > 0 ? Math.floor((revenue * (100 + bonus)) / 100) : revenue;
 }
 
 /** Food grown per turn, in bushels: farms x 5.3 x government food% x (100 + 2 x agricultural level)%, floored. */

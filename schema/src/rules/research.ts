@@ -230,9 +230,14 @@ export function computeProductionBonuses(tech: TechLevels): Record<TechnologyId,
 // ---------------------------------------------------------------------------------------
 // Points, costs, turns
 
-/** Research points per turn: research labs x 100, x the government's research bonus (floored). */
-export function computeResearchPointsPerTurn(country: Pick<CountryState, "buildings" | "governmentType">): number {
-  return floorPct(country.buildings.research_labs * RESEARCH_POINTS_PER_LAB, GOVERNMENTS[country.governmentType].researchPct);
+/**
+ * Research points per turn: research labs x 100, x the government's research bonus (floored),
+ * x the outside research bonus in force (alliance, diplomacy), floored again.
+ */
+export function computeResearchPointsPerTurn(country: Pick<CountryState, "buildings" | "governmentType" | "bonuses">): number {
+  const points = floorPct(country.buildings.research_labs * RESEARCH_POINTS_PER_LAB, GOVERNMENTS[country.governmentType].researchPct);
+  const bonus = country.bonuses?.researchPct ?? 0;
+  return bonus > 0 ? floorPct(points, 100 + bonus) : points;
 }
 
 /** A technology's current level on the country. */

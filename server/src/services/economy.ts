@@ -33,6 +33,7 @@ import { AppError } from "../errors.js";
 import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
+import { economyBonusesOf } from "./allianceEffects.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -70,13 +71,17 @@ export async function runCountryAction<E = undefined>(
   action: string,
   step: (state: CountryState, row: CountryRow, client: DbClient) => ActionOutcome<E> | Promise<ActionOutcome<E>>,
 ): Promise<ActionResult<E>> {
+  // Alliance and diplomatic bonuses (research, income), read beside the row lock rather than
+  // after it: a bonus bought in the same instant is a race of no consequence.
+  const bonuses = economyBonusesOf(ctx.db, countryId, Date.now());
+  bonuses.catch(() => undefined);
   const { result, rows } = await runCountriesAction(ctx, {
     name: action,
     actor: { userId, countryId },
     countryIds: [countryId],
     async step(countries, tx) {
       const { state, row } = countries.get(countryId)!;
-      const outcome = await step(state, row, tx.client);
+      const outcome = await step({ ...state, bonuses: await bonuses }, row, tx.client);
       if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
       return {
         next: new Map([[countryId, outcome.next]]),
