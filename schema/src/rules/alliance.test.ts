@@ -238,8 +238,9 @@ describe("operations", () => {
   });
 
   it("plans only for leaders, with a consistent plan and a target on the right side", () => {
-    const base = { role: "manager" as const, operationType: "coordinated_attack" as const, requirements: req, scheduledFor: 10 * HOUR, now: 10 * HOUR, targetIsMember: false };
+    const base = { role: "manager" as const, operationType: "coordinated_attack" as const, requirements: req, scheduledFor: 10 * HOUR, now: 10 * HOUR, targetIsMember: false, openOperations: 9 };
     expect(checkPlanOperation(base)).toBeNull();
+    expect(checkPlanOperation({ ...base, openOperations: 10 })?.code).toBe("operation/too_many");
     expect(checkPlanOperation({ ...base, role: "member" })?.code).toBe("alliance/forbidden");
     expect(checkPlanOperation({ ...base, requirements: { ...req, minParticipants: 5 } })?.code).toBe("operation/min_above_max");
     expect(checkPlanOperation({ ...base, scheduledFor: base.now + 8 * 24 * HOUR })?.code).toBe("operation/schedule_range");

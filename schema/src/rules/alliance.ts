@@ -550,7 +550,16 @@ export const OPERATION_LIMITS = {
   scheduleAheadMs: 7 * DAY_MS,
   /** an operation not launched this long after its scheduled time is cancelled by the tick (ms) */
   staleAfterMs: DAY_MS,
+  /** open (planning or active) operations an alliance may have at once: the room's state stays bounded */
+  maxOpen: 10,
 } as const;
+
+/** Closed operations the alliance room keeps showing (War History); older ones over REST. */
+export const ALLIANCE_ROOM_CLOSED_OPERATIONS = 5;
+/** Defense requests the alliance room shows: the newest, open or expired within a day. */
+export const ALLIANCE_ROOM_DEFENSE_REQUESTS = 10;
+/** Recent messages per alliance channel in the room's state (the world room keeps 50 per open channel). */
+export const ALLIANCE_CHAT_RECENT_MESSAGES = 20;
 
 /** Units a participant commits. Turrets defend in place: they can support a defence, not an attack. */
 export interface OperationContribution {
@@ -572,6 +581,7 @@ export const OPERATION_MESSAGES = {
   targetIsAlly: "The target must not be a member of your alliance",
   targetNotAlly: "Defensive support must target a member of your alliance",
   noActiveOperations: "No active military operations",
+  tooMany: `Your alliance has ${OPERATION_LIMITS.maxOpen} open operations: launch or cancel one first`,
 } as const;
 
 /** Units a contribution commits in all: the spec's totalForce. */
@@ -621,9 +631,12 @@ export function checkPlanOperation(input: {
   scheduledFor: number;
   now: number;
   targetIsMember: boolean;
+  /** the alliance's open operations now */
+  openOperations: number;
 }): RuleRejection | null {
   const permission = checkAlliancePermission(input.role, "canCoordinateWarfare");
   if (permission) return permission;
+  if (input.openOperations >= OPERATION_LIMITS.maxOpen) return reject("operation/too_many", OPERATION_MESSAGES.tooMany);
   if (input.requirements.minParticipants > input.requirements.maxParticipants) return reject("operation/min_above_max", OPERATION_MESSAGES.minAboveMax);
   // A minute of slack: a form filled in "now" arrives a moment later.
   if (input.scheduledFor < input.now - 60_000 || input.scheduledFor > input.now + OPERATION_LIMITS.scheduleAheadMs) {

@@ -64,11 +64,13 @@ export const AllianceMemberState = schema(
 );
 export type AllianceMemberState = SchemaType<typeof AllianceMemberState>;
 
+/**
+ * A participant, without its name and role: the client reads those from `members` (the state
+ * stays bounded: 10 open operations can each invite all 200 members).
+ */
 export const OperationParticipantState = schema(
   {
     countryId: t.number().default(0),
-    countryName: t.string().default(""),
-    role: t.string().default("member"),
     /** invited, confirmed or declined @default "invited" */
     status: t.string().default("invited"),
     /** 0 until the participant answered @default 0 */
@@ -113,16 +115,17 @@ export const OperationState = schema(
     totalForce: t.number().default(0),
     outcomeSummary: t.string().default(""),
     outcomeLines: t.array("string"),
+    /** open operations only: a closed one keeps its counts and outcome */
     participants: t.array(OperationParticipantState),
   },
   "OperationState",
 );
 export type OperationState = SchemaType<typeof OperationState>;
 
+/** A response, without the responder's name (read from `members`). */
 export const DefenseResponseState = schema(
   {
     responderId: t.number().default(0),
-    responderName: t.string().default(""),
     /** military_support, intelligence or declined @default "declined" */
     responseType: t.string().default("declined"),
     responseAt: t.number().default(0),

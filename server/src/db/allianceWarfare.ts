@@ -1,4 +1,4 @@
-import { computeOperationReadiness, computeTotalForce, type OperationContribution, type OperationStatus, type OperationType, type ParticipantStatus } from "@game/schema/rules";
+import { ALLIANCE_ROOM_CLOSED_OPERATIONS, ALLIANCE_ROOM_DEFENSE_REQUESTS, computeOperationReadiness, computeTotalForce, type OperationContribution, type OperationStatus, type OperationType, type ParticipantStatus } from "@game/schema/rules";
 import type { DefenseRequestJson, OperationJson, OperationOutcomeJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
 
@@ -6,8 +6,8 @@ import type { Db, DbClient } from "./pool.js";
 
 type Q = Db | DbClient;
 
-/** How many closed operations and expired requests the room keeps showing (history). */
-export const RECENT_CLOSED_OPERATIONS = 10;
+/** How many closed operations the room keeps showing (history). */
+export const RECENT_CLOSED_OPERATIONS = ALLIANCE_ROOM_CLOSED_OPERATIONS;
 /** Expired defense requests stay listed this long (ms), so members see how a request ended. */
 export const EXPIRED_REQUESTS_SHOWN_MS = 24 * 3_600_000;
 
@@ -301,10 +301,10 @@ export async function loadDefenseRequests(db: Q, select: { ids: number[] } | { a
   const { rows } =
     "ids" in select
       ? await db.query<DefenseRequestRow>("SELECT * FROM alliance_defense_requests WHERE id = ANY($1::bigint[]) ORDER BY id", [select.ids])
-      : await db.query<DefenseRequestRow>("SELECT * FROM alliance_defense_requests WHERE alliance_id = $1 AND expires_at > $2 ORDER BY id", [
-          select.allianceId,
-          new Date(select.now.getTime() - EXPIRED_REQUESTS_SHOWN_MS),
-        ]);
+      : await db.query<DefenseRequestRow>(
+          "SELECT * FROM (SELECT * FROM alliance_defense_requests WHERE alliance_id = $1 AND expires_at > $2 ORDER BY id DESC LIMIT $3) r ORDER BY id",
+          [select.allianceId, new Date(select.now.getTime() - EXPIRED_REQUESTS_SHOWN_MS), ALLIANCE_ROOM_DEFENSE_REQUESTS],
+        );
   if (rows.length === 0) return [];
   const { rows: responses } = await db.query<DefenseResponseRow>(
     "SELECT * FROM alliance_defense_responses WHERE request_id = ANY($1::bigint[]) ORDER BY response_at, responder_id",

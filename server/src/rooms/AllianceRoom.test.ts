@@ -102,6 +102,8 @@ describe("alliance room: operations live", () => {
     clients.owner.room.send(AllianceMessage.launchOperation, { operationId: seen.id });
     for (const c of Object.values(clients)) await eventually(() => readiness(c)?.status === "completed", "completed everywhere");
     expect(readiness(clients.bob).outcomeLines.join(" ")).toContain(outsider.body.countryName);
+    // A closed operation keeps its counts and outcome, not its participant list.
+    expect(readiness(clients.bob)).toMatchObject({ confirmedCount: 2, totalForce: 8_000, participants: [] });
     // Rewards: the alliance's bonus points and each participant's military support.
     await eventually(() => clients.bob.json().header.bonusPoints === readiness(clients.bob).rewardBonusPoints, "the points in the header");
     expect(readiness(clients.bob).rewardBonusPoints).toBe(50 + 25 + 5);
@@ -117,7 +119,7 @@ describe("alliance room: operations live", () => {
     expect(request).toMatchObject({ requesterName: alice.body.countryName, urgency: "high", needMilitary: true, needIntelligence: true });
     clients.bob.room.send(AllianceMessage.respondDefense, { requestId: request.id, responseType: "military_support", commitment: { troops: 2_000, jets: 50 } });
     await eventually(() => (clients.alice.json().defenseRequests[String(request.id)].responses as any[]).length === 1, "alice to see the response");
-    expect(clients.owner.json().defenseRequests[String(request.id)].responses[0]).toMatchObject({ responderName: bob.body.countryName, responseType: "military_support", troops: 2_000, jets: 50 });
+    expect(clients.owner.json().defenseRequests[String(request.id)].responses[0]).toMatchObject({ responderId: bob.countryId, responseType: "military_support", troops: 2_000, jets: 50 });
     clients.bob.room.send(AllianceMessage.respondDefense, { requestId: request.id, responseType: "declined" });
     const error = await eventually(() => clients.bob.received.get(AllianceMessage.error)?.[0], "the refusal");
     expect(error).toEqual({ code: "defense/responded", message: "You have responded to this defense request" });

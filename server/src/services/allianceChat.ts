@@ -1,7 +1,7 @@
 import {
   ALLIANCE_CHAT_CHANNELS,
   CHAT_MESSAGES,
-  CHAT_RECENT_MESSAGES,
+  ALLIANCE_CHAT_RECENT_MESSAGES,
   checkAllianceChat,
   findAllianceChannel,
   parseMentions,
@@ -79,7 +79,7 @@ export async function recentAllianceChat(db: Db | DbClient, allianceId: number):
   const { rows } = await db.query<ChatMessageRow>(
     `SELECT m.* FROM unnest($1::text[]) AS ch(id)
      CROSS JOIN LATERAL (SELECT * FROM chat_messages WHERE channel = ch.id AND alliance_scope = $2 ORDER BY id DESC LIMIT $3) m`,
-    [stored, allianceId, CHAT_RECENT_MESSAGES],
+    [stored, allianceId, ALLIANCE_CHAT_RECENT_MESSAGES],
   );
   const byChannel = new Map<string, ChatMessageEvent[]>(ALLIANCE_CHAT_CHANNELS.map((c) => [c.id, []]));
   for (const row of rows.sort((a, b) => a.id - b.id)) {

@@ -28,6 +28,7 @@ const CONFLICT = new Set([
   "alliance/closed_applications",
   "operation/closed",
   "operation/full",
+  "operation/too_many",
   "operation/not_ready",
   "defense/responded",
   "defense/expired",

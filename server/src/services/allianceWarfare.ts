@@ -2,6 +2,7 @@ import {
   ALLIANCE_MESSAGES,
   DEFENSE_COMMITMENT_MS,
   DEFENSE_REQUEST_LIFETIME_MS,
+  OPERATION_LIMITS,
   OPERATION_TYPE_LABELS,
   checkCancelOperation,
   checkLaunchOperation,
@@ -39,6 +40,7 @@ import {
   loadOperations,
   lockDefenseRequest,
   lockOperation,
+  openOperationIds,
   openRequestCount,
   operationParticipants,
   setOperationStatus,
@@ -107,6 +109,7 @@ export async function planOperation(ctx: ServiceContext, userId: number, allianc
           scheduledFor: input.scheduledFor,
           now: tx.now.getTime(),
           targetIsMember: targetNow.alliance_id === alliance.id,
+          openOperations: (await openOperationIds(tx.client, alliance.id)).length,
         }),
       );
       const members = await listMembers(tx.client, alliance.id);
@@ -363,7 +366,9 @@ export async function launchOperation(ctx: ServiceContext, userId: number, allia
       });
       const totalForce = forces.reduce((sum, f) => sum + computeTotalForce(f.contribution), 0);
       const rewards = computeOperationRewards(forces.length, totalForce);
-      await setOperationStatus(tx.client, operation.id, "completed", { closedAt: tx.now, outcome: done.outcome, seed: tx.seed, rewards });
+      // Bounded: the room keeps the outcome of its latest closed operations (allianceStateBudget.test.ts).
+      const outcome = { ...done.outcome, summary: done.outcome.summary.slice(0, 100), lines: done.outcome.lines.slice(0, OPERATION_LIMITS.maxParticipants).map((l) => l.slice(0, 160)) };
+      await setOperationStatus(tx.client, operation.id, "completed", { closedAt: tx.now, outcome, seed: tx.seed, rewards });
       await creditAlliancePoints(tx, { allianceId: alliance.id, countryId: row.id, source: "operation", ref: String(operation.id), points: rewards.bonusPoints });
       for (const f of forces) await addMilitarySupport(tx.client, f.row.id, alliance.id, computeTotalForce(f.contribution));
       await emitOperation(tx, alliance.id, operation.id);
@@ -390,7 +395,7 @@ export async function launchOperation(ctx: ServiceContext, userId: number, allia
       if (operation.operation_type === "reconnaissance") {
         await postAllianceSystemMessage(tx, { allianceId: alliance.id, channel: "military", type: "system", content: done.outcome.lines.join(" | "), allianceTag: alliance.tag });
       }
-      return { next: done.next, patches: done.patches, result: { operationId: operation.id, outcome: done.outcome } };
+      return { next: done.next, patches: done.patches, result: { operationId: operation.id, outcome } };
     },
   });
   return result;

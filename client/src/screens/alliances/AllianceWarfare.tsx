@@ -125,7 +125,15 @@ function PlanOperation({ room, role, onDone }: { room: AllianceRoomHandle; role:
         ? `Participants 1-${OPERATION_LIMITS.maxParticipants} and a whole minimum force`
         : Number.isNaN(scheduledFor)
           ? "Choose when the operation starts"
-          : (checkPlanOperation({ role, operationType: type, requirements, scheduledFor, now: Date.now(), targetIsMember: memberIds.has(targetId) })?.message ?? null);
+          : (checkPlanOperation({
+              role,
+              operationType: type,
+              requirements,
+              scheduledFor,
+              now: Date.now(),
+              targetIsMember: memberIds.has(targetId),
+              openOperations: snapshot.operations.filter((o) => isOperationOpen(o.status as OperationStatus)).length,
+            })?.message ?? null);
   const submit = () => {
     if (reason || !connection || targetId === null) return;
     connection.send(AllianceMessage.planOperation, {
@@ -239,8 +247,16 @@ function localInput(ms: number): string {
   return d.toISOString().slice(0, 16);
 }
 
+/** A member's name by country id (participants and responses carry ids only). */
+function useMemberNames(room: AllianceRoomHandle): (countryId: number) => string {
+  const members = room.snapshot.members;
+  const names = useMemo(() => new Map(members.map((m) => [m.countryId, m.countryName])), [members]);
+  return (id) => names.get(id) ?? "A former member";
+}
+
 function OperationCard({ operation: o, room, role, countryId }: { operation: OperationSnapshot; room: AllianceRoomHandle; role: AllianceRole; countryId: number }) {
   const { connection } = room;
+  const nameOf = useMemberNames(room);
   const { country } = useGame();
   const [joining, setJoining] = useState(false);
   const [units, setUnits] = useState({ troops: "0", jets: "0", tanks: "0", turrets: "0" });
@@ -296,7 +312,7 @@ function OperationCard({ operation: o, room, role, countryId }: { operation: Ope
         {o.participants.map((p) => (
           <li key={p.countryId} className={p.status}>
             {p.isCommander ? "★ " : ""}
-            {p.countryName} <span className="faint">{p.status}</span>
+            {nameOf(p.countryId)} <span className="faint">{p.status}</span>
             {p.status === "confirmed" && <span className="num"> {fmt(p.totalForce)}</span>}
           </li>
         ))}
@@ -426,6 +442,7 @@ function DefenseRequests({ room, role, countryId, requests }: { room: AllianceRo
 
 function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseRequestSnapshot; room: AllianceRoomHandle; countryId: number }) {
   const { connection } = room;
+  const nameOf = useMemberNames(room);
   const { country } = useGame();
   const [sending, setSending] = useState(false);
   const [units, setUnits] = useState({ troops: "0", jets: "0", tanks: "0" });
@@ -464,7 +481,7 @@ function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseR
         <ul className="plain-list small">
           {r.responses.map((x) => (
             <li key={x.responderId}>
-              {x.responderName}: {x.responseType === "military_support" ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${when(x.commitmentExpiresAt)}` : x.responseType === "intelligence" ? "shares intelligence" : "cannot assist"}
+              {nameOf(x.responderId)}: {x.responseType === "military_support" ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${when(x.commitmentExpiresAt)}` : x.responseType === "intelligence" ? "shares intelligence" : "cannot assist"}
             </li>
           ))}
         </ul>

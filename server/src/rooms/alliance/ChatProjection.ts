@@ -1,4 +1,4 @@
-import { ALLIANCE_CHAT_CHANNELS, CHAT_RECENT_MESSAGES, allianceChannelStoredAs } from "@game/schema/rules";
+import { ALLIANCE_CHAT_CHANNELS, ALLIANCE_CHAT_RECENT_MESSAGES, allianceChannelStoredAs } from "@game/schema/rules";
 import { AllianceChannelState, ChatMessageState } from "@game/schema/state";
 import type { AllianceEvent, ChatMessageEvent } from "../../events.js";
 import { recentAllianceChat } from "../../services/allianceChat.js";
@@ -51,6 +51,6 @@ export class AllianceChatProjection implements AllianceProjection {
     const at = channel.messages.findIndex((x) => Number(x.id) > Number(m.id));
     if (at === -1) channel.messages.push(entry);
     else channel.messages.splice(at, 0, entry);
-    while (channel.messages.length > CHAT_RECENT_MESSAGES) channel.messages.shift();
+    while (channel.messages.length > ALLIANCE_CHAT_RECENT_MESSAGES) channel.messages.shift();
   }
 }

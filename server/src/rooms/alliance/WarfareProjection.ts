@@ -1,4 +1,4 @@
-import { computeTotalForce } from "@game/schema/rules";
+import { ALLIANCE_ROOM_DEFENSE_REQUESTS, computeTotalForce, isOperationOpen } from "@game/schema/rules";
 import type { DefenseRequestJson, OperationJson } from "@game/schema/api";
 import { DefenseRequestState, DefenseResponseState, OperationParticipantState, OperationState } from "@game/schema/state";
 import type { AllianceEvent } from "../../events.js";
@@ -58,14 +58,13 @@ export class WarfareProjection implements AllianceProjection {
       outcomeSummary: o.outcome?.summary ?? "",
     });
     replaceStrings(entry.outcomeLines, o.outcome?.lines ?? []);
-    // Participants keep their place; changed ones are assigned field by field.
-    const parts = o.participants;
+    // Participants keep their place; changed ones are assigned field by field. A closed
+    // operation keeps only its counts and outcome (the state stays bounded).
+    const parts = isOperationOpen(o.status) ? o.participants : [];
     while (entry.participants.length > parts.length) entry.participants.pop();
     parts.forEach((p, i) => {
       const values = {
         countryId: p.countryId,
-        countryName: p.countryName,
-        role: p.role,
         status: p.status,
         joinedAt: time(p.joinedAt),
         troops: p.contribution.troops,
@@ -107,12 +106,15 @@ export class WarfareProjection implements AllianceProjection {
       needResources: r.supportNeeded.resources,
       message: r.message,
     });
+    // The newest requests only: the state stays bounded.
+    const ids = [...this.host.state.defenseRequests.values()].map((x) => x.id).sort((a, b) => b - a);
+    for (const old of ids.slice(ALLIANCE_ROOM_DEFENSE_REQUESTS)) this.host.state.defenseRequests.delete(String(old));
+    if (!this.host.state.defenseRequests.has(key)) return;
     // Responses are only ever added.
     for (const response of r.responses.slice(entry.responses.length)) {
       entry.responses.push(
         new DefenseResponseState({
           responderId: response.responderId,
-          responderName: response.responderName,
           responseType: response.responseType,
           responseAt: time(response.responseAt),
           troops: response.commitment.troops,
