@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -38,6 +39,11 @@ export interface Config {
    * docs/performance.md ("Real-time world") has the measurements behind it. @default 500
    */
   worldShardSize: number;
+  /**
+   * Hours a new country is protected from attacks and war declarations (it may attack; doing
+   * so ends its protection). 0 turns protection off. @default 72
+   */
+  newPlayerProtectionHours: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -45,6 +51,15 @@ function intFromEnv(name: string, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** A whole number >= 0 from the environment (0 allowed, unlike intFromEnv). */
+function nonNegativeIntFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${raw}"`);
   return value;
 }
 
@@ -72,6 +87,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     tickEnabled: optional("TICK_ENABLED") !== "false",
     maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
     worldShardSize: intFromEnv("WORLD_SHARD_SIZE", 500),
+    newPlayerProtectionHours: nonNegativeIntFromEnv("NEW_PLAYER_PROTECTION_HOURS", DEFAULT_NEW_PLAYER_PROTECTION_HOURS),
     ...overrides,
   };
 }

@@ -65,6 +65,35 @@ export interface OnlineUserEvent {
   networth: number;
 }
 
+/**
+ * A battle as everyone may know it (news, rankings, alliance rooms): who attacked whom, how,
+ * who won and the land that changed hands. Never forces or casualties.
+ */
+export interface PublicBattleEvent {
+  battleId: number;
+  attackerId: number;
+  attackerName: string;
+  defenderId: number;
+  defenderName: string;
+  attackType: string;
+  outcome: "attacker_victory" | "defender_victory";
+  landCaptured: number;
+  landDestroyed: number;
+  /** epoch ms */
+  at: number;
+}
+
+/** A war declaration as everyone may know it. */
+export interface PublicWarEvent {
+  declarationId: number;
+  declarerId: number;
+  declarerName: string;
+  targetId: number;
+  targetName: string;
+  /** epoch ms */
+  at: number;
+}
+
 /** Events on the `world` topic: public, every world room shard applies them. */
 export type WorldEvent =
   /** a country's public numbers changed (an action, a battle, a trade): rankings, online list */
@@ -75,7 +104,12 @@ export type WorldEvent =
   | { type: "chatMessage"; channelId: string; message: ChatMessageEvent }
   | { type: "seasonChanged" }
   | { type: "userOnline"; user: OnlineUserEvent }
-  | { type: "userOffline"; userId: number };
+  | { type: "userOffline"; userId: number }
+  /** a battle was fought (public fields only): news, rankings */
+  | { type: "battleResolved"; battle: PublicBattleEvent }
+  /** a war was declared, or ended (by the declarer, or automatically when it could not pay) */
+  | { type: "warDeclared"; war: PublicWarEvent }
+  | { type: "warEnded"; war: PublicWarEvent; reason: "declared_peace" | "bankrupt" };
 
 /** Events on `country:{id}`: one player's private news, for the rooms that player has open. */
 export type CountryEvent =
@@ -91,7 +125,9 @@ export type CountryEvent =
 /** Events on `alliance:{id}`: for that alliance's members only. */
 export type AllianceEvent =
   /** a message of the alliance's global `alliance` or `leadership` channel */
-  | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent };
+  | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent }
+  /** a member fought a battle, as attacker or defender (for the alliance room) */
+  | { type: "battleResolved"; allianceId: number; side: "attacker" | "defender"; battle: PublicBattleEvent };
 
 /** Any event, for code that handles several topics. */
 export type GameEvent = WorldEvent | CountryEvent | AllianceEvent;

@@ -19,6 +19,8 @@ import { healthRoutes } from "./http/healthRoutes.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
+import { startStrikeScheduler } from "./tick/strikes.js";
+import { executeStrike } from "./services/combat.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
 const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -101,6 +103,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   await events.ready();
   const port = (httpServer.address() as AddressInfo).port;
   const background: BackgroundWork = await startBackgroundWork(ctx, redis);
+  // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
+  const strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
   logger.info({ port, embedded: database.embedded, redis: Boolean(redis) }, "game server listening");
 
   let closed: Promise<void> | undefined;
@@ -113,6 +117,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     port,
     close() {
       closed ??= (async () => {
+        await strikes?.stop();
         await background.stop();
         stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));

@@ -4,3 +4,4 @@ export * from "./countries.js";
 export * from "./economy.js";
 export * from "./world.js";
 export * from "./countryFields.js";
+export * from "./military.js";

@@ -593,8 +593,8 @@ export function checkDefenseAllocation(a: DefenseAllocation): RuleRejection | nu
  * A slider change as the spec's screens apply it: a change that would push the total above
  * 100 is ignored (the split is returned unchanged); values are clamped to 0..100.
  */
-export function applySliderChange<K extends string>(split: Record<K, number>, key: K, value: number): Record<K, number> {
-  const clamped = Math.max(0, Math.min(100, Math.round(value)));
+export function applySliderChange<T extends { [K in keyof T]: number }>(split: T, key: keyof T, value: number): T {
+  const clamped = Math.max(0, Math.min(100, Math.round(Number.isFinite(value) ? value : 0)));
   const total = (Object.values(split) as number[]).reduce((s, v) => s + v, 0) - split[key] + clamped;
   if (total > MAX_ALLOCATION_TOTAL) return split;
   return { ...split, [key]: clamped };

@@ -12,11 +12,12 @@ import { economyRoutes } from "./economyRoutes.js";
 import { chatRoutes } from "./chatRoutes.js";
 import { seasonRoutes } from "./seasonRoutes.js";
 import { rankingRoutes } from "./rankingRoutes.js";
+import { militaryRoutes } from "./militaryRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, militaryRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {

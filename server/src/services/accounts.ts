@@ -48,7 +48,9 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
   const { user, country } = await withTransaction(ctx.db, async (client) => {
     try {
       const user = await insertUser(client, { email: request.email, username: request.username, passwordHash });
-      const country = await insertCountry(client, user.id, request.countryName, startingCountry());
+      const country = await insertCountry(client, user.id, request.countryName, startingCountry(), {
+        protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
+      });
       return { user, country };
     } catch (err) {
       if (isUniqueViolation(err, "users_email_key")) throw conflict(AUTH_MESSAGES.emailTaken, "auth/email_taken");

@@ -2,6 +2,7 @@ import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import type { EventTopic, GameEvent } from "../events.js";
 import { tickDueAt } from "./clock.js";
+import { warCostsPhase } from "./warCosts.js";
 
 /**
  * The turn tick is an ordered list of phases, each set-based SQL inside the tick's one
@@ -129,4 +130,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, warCostsPhase];

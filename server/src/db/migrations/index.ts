@@ -5,6 +5,7 @@ import { sql as turnResults } from "./004_turn_results.js";
 import { sql as researchCategories } from "./005_research_categories.js";
 import { sql as countriesFillfactor } from "./006_countries_fillfactor.js";
 import { sql as platform } from "./007_platform.js";
+import { sql as military } from "./009_military.js";
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "research_categories", sql: researchCategories },
   { version: 6, name: "countries_fillfactor", sql: countriesFillfactor },
   { version: 7, name: "platform", sql: platform },
+  { version: 9, name: "military", sql: military },
 ];
