@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILDING_TYPES } from "@game/schema/rules";
 import type { BattleReportJson } from "@game/schema/api";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
+import { setCountry } from "../test/military.js";
 import { countryTopic, WORLD_TOPIC, allianceTopic, type GameEvent } from "../events.js";
 import { launchAttack } from "../services/combat.js";
 
@@ -30,8 +31,7 @@ async function country(id: number) {
 async function armedPlayer(prefix: string, patch: Record<string, number> = {}) {
   const p = await registerPlayer(t, prefix);
   const values = { troops: 5_000, tanks: 300, jets: 100, turrets: 200, cash: 5_000_000, turns: 150, land: 800, population: 8_000, ...patch };
-  const sets = Object.keys(values).map((k, i) => `${k} = $${i + 2}`);
-  await sql(`UPDATE countries SET ${sets.join(", ")} WHERE id = $1`, [p.countryId, ...Object.values(values)]);
+  await setCountry(t.server.database.pool, p.countryId, values);
   return p;
 }
 
