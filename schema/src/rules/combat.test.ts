@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { BUILDING_TYPES, GOVERNMENT_TYPES, TECHNOLOGY_IDS, UNIT_TYPES, emptyBuildings, startingCountry } from "./country.js";
-import type { BuildingCounts, CountryState, TechnologyId, UnitType } from "./country.js";
+import type { BuildingCounts, CountryState, TechnologyId } from "./country.js";
 import { BUILDING_DEFINITIONS } from "./buildings.js";
 import { TECHNOLOGIES } from "./research.js";
 import { Rng } from "./rng.js";
@@ -479,7 +479,10 @@ describe("preview: only what the attacker may know", () => {
     expect(verified.basis).toBe("intelligence");
     expect(verified.defensePower!.low).toBe(verified.defensePower!.high);
     expect(low.defensePower!.high - low.defensePower!.low).toBeGreaterThan(0);
-    for (const p of [verified, low]) expect(p.successChance).toBeGreaterThanOrEqual(5), expect(p.successChance).toBeLessThanOrEqual(95);
+    for (const p of [verified, low]) {
+      expect(p.successChance).toBeGreaterThanOrEqual(5);
+      expect(p.successChance).toBeLessThanOrEqual(95);
+    }
   });
 });
 
@@ -507,5 +510,3 @@ describe("daily cap example", () => {
     expect(lost).toBeGreaterThan(200);
   });
 });
-
-void ({} as UnitType);

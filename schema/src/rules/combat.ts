@@ -738,19 +738,16 @@ export function selectLandLoss(land: number, buildings: BuildingCounts, acres: n
   if (acres === 0) return { acres: 0, lost };
   const used = landUsed(buildings);
   const free = Math.max(0, land - used);
-  let barren = Math.min(free, randomRound((acres * free) / land, rng));
-  let needed = acres - barren;
+  const barren = Math.min(free, randomRound((acres * free) / land, rng));
+  const needed = acres - barren;
   if (needed > 0 && used > 0) {
     for (const t of BUILDING_TYPES) {
       lost[t] = Math.min(buildings[t], Math.floor((buildings[t] * needed) / used));
     }
   }
   let covered = barren + landUsed(lost);
-  if (covered < acres) {
-    const extraBarren = Math.min(free - barren, acres - covered);
-    barren += extraBarren;
-    covered += extraBarren;
-  }
+  // more barren land, as far as there is some
+  if (covered < acres) covered += Math.min(free - barren, acres - covered);
   // Whole buildings until the acres are covered: smallest footprint first, then largest count.
   const order = [...BUILDING_TYPES].sort((a, b) => BUILDING_DEFINITIONS[a].land - BUILDING_DEFINITIONS[b].land || buildings[b] - buildings[a]);
   while (covered < acres) {
@@ -759,8 +756,7 @@ export function selectLandLoss(land: number, buildings: BuildingCounts, acres: n
     lost[t] += 1;
     covered += BUILDING_DEFINITIONS[t].land;
   }
-  needed = covered;
-  return { acres: Math.min(needed, land), lost };
+  return { acres: Math.min(covered, land), lost };
 }
 
 /** Destroys `permille` of each building type in place (no land changes hands). */
@@ -885,7 +881,7 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
   // --- land, buildings, people, plunder
   let landCaptured = 0;
   let buildingsLost = emptyBuildings();
-  let buildingsCaptured = emptyBuildings();
+  const buildingsCaptured = emptyBuildings();
   let populationKilled = 0;
   let populationCaptured = 0;
   const plunder: ResourceTally = { cash: 0, food: 0, oil: 0 };

@@ -69,7 +69,10 @@ export async function insertCountry(client: DbClient, userId: number, name: stri
   const columns = ["user_id", "name", ...STATE_COLUMNS];
   const values: unknown[] = [userId, name, ...stateValues(state)];
   // new-player protection (military): the column's default is "now", i.e. unprotected
-  if (options.protectedUntil) columns.push("protected_until"), values.push(options.protectedUntil);
+  if (options.protectedUntil) {
+    columns.push("protected_until");
+    values.push(options.protectedUntil);
+  }
   const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
   const { rows } = await client.query<CountryRow>(
     `INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING ${COUNTRY_COLUMNS}`,
