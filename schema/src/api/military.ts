@@ -97,7 +97,11 @@ export const validateTurnsRequestSchema = z.object({ countryId: idSchema, attack
 /** Alliance support as the order asks for it. */
 const allianceSupportSchema = z.union([
   z.boolean(),
-  z.object({ enabled: z.boolean({ error: "allianceSupport.enabled must be true or false" }) }),
+  z.object({
+    enabled: z.boolean({ error: "allianceSupport.enabled must be true or false" }),
+    /** the allies ticked (absent: every active ally) */
+    allies: z.array(idSchema).max(50, "At most 50 allies").optional(),
+  }),
 ]);
 
 /** POST /api/attack/preview */

@@ -90,8 +90,8 @@ export interface AttackOrderInput {
   targetCountryId?: number | null;
   attackType?: AttackTypeId | null;
   units: AttackUnits;
-  /** draw on the alliance's members (boolean or the spec's {enabled}) */
-  allianceSupport?: boolean | { enabled: boolean };
+  /** draw on the alliance's members (boolean, or the spec's {enabled} with the allies ticked) */
+  allianceSupport?: boolean | { enabled: boolean; allies?: number[] };
   /** the brigade to lead it (slot 1..5), else the readiest */
   brigadeId?: number | null;
   /** ISO time to run it at (scheduled attack); planned strikes wait 12 hours anyway */
@@ -107,6 +107,8 @@ export type LaunchResult =
   | { executed: false; strike: StrikeJson; row: CountryRow };
 
 const supportAsked = (s: AttackOrderInput["allianceSupport"]) => (typeof s === "object" && s !== null ? s.enabled : Boolean(s));
+/** Whether an ally was ticked (every active ally when the order names none). */
+const allyTicked = (s: AttackOrderInput["allianceSupport"], allyId: number) => !(typeof s === "object" && s !== null && s.allies) || s.allies.includes(allyId);
 
 /** The targeting facts of a row. */
 function factsOf(row: CountryRow): TargetFacts {
@@ -214,7 +216,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
 
         const attackerAllies: AllyFacts[] = context.attacker_allies
           .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
-          .filter((ally) => allyAvailability(ally, d.row.networth, nowMs).available);
+          .filter((ally) => allyTicked(order.allianceSupport, ally.id) && allyAvailability(ally, d.row.networth, nowMs).available);
         const defenderAllies: AllyFacts[] = context.defender_allies
           .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
           .filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
@@ -658,6 +660,7 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
     knownIntelligence(ctx.db, country.id, target.id, now),
     supportAsked(request.allianceSupport) ? alliesOf(ctx, country, target, now.getTime()) : Promise.resolve({ offers: [], available: [] as AllyFacts[] }),
   ]);
+  allies.available = allies.available.filter((ally) => allyTicked(request.allianceSupport, ally.id));
   const atWar = wars.between.some((w) => w.ended_at === null);
   const nowMs = now.getTime();
   const picked = needsBrigade(attackType) ? pickAttackBrigade(brigades, nowMs, request.brigadeId ?? null) : null;

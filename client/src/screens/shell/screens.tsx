@@ -5,6 +5,8 @@ import { ExploreScreen } from "../explore/ExploreScreen";
 import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
+import { MilitaryScreen } from "../military/MilitaryScreen";
+import { WarRoomScreen } from "../warroom/WarRoomScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -23,4 +25,6 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  military: ({ route }) => <MilitaryScreen intent={route.intent} />,
+  "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
 };
