@@ -550,6 +550,8 @@ export const DEFENDER_CASUALTY_RATE = 0.036;
 /** A failed attack costs more; an overwhelmed one (power ratio under 0.6) costs twice. */
 export const FAILED_ATTACK_CASUALTY_FACTOR = 1.25;
 export const OVERWHELMED_RATIO = 0.6;
+/** However overwhelming a victory, at least this share of the units sent takes part (and can die). */
+export const MIN_ENGAGED_SHARE = 0.1;
 /** Turrets are dug in: they are lost at half the rate. */
 export const TURRET_CASUALTY_FACTOR = 0.5;
 /** Land taken by a full land grab: 3% of the target's land at half the attacker's size, up to 8% at 1.5x (Earth Empires 3-8%). */
@@ -851,10 +853,11 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
   const won = attackPower > defensePower * VICTORY_THRESHOLD;
   log.push(`Attack power ${fmt(attackPower)} against defence power ${fmt(defensePower)} (ratio ${ratio.toFixed(2)}; victory needs more than ${VICTORY_THRESHOLD.toFixed(2)}).`);
 
-  // --- casualties (QM Promisance scales the losses by the square root of the power ratio)
+  // --- casualties. A victory costs the share of the force needed to break the defence
+  // (OpenDominion's overkill reduction: 1.05 / ratio of the units sent fight); a defeat grows
+  // with the square root of defence over attack (QM Promisance), more when overwhelmed.
   const attackerLossScale =
-    Math.min(2, Math.max(0.5, Math.sqrt(defensePower / attackPower))) *
-    (won ? 1 : FAILED_ATTACK_CASUALTY_FACTOR) *
+    (won ? Math.max(MIN_ENGAGED_SHARE, Math.min(1, VICTORY_THRESHOLD / ratio)) : Math.min(2, Math.max(1, Math.sqrt(defensePower / attackPower))) * FAILED_ATTACK_CASUALTY_FACTOR) *
     (ratio < OVERWHELMED_RATIO ? 2 : 1) *
     (ap.casualtiesPct / 100);
   const defenderLossScale = Math.min(2, Math.max(0.5, Math.sqrt(ratio))) * (won ? 1 : 0.75) * (dp.casualtiesPct / 100) * (dp.defendingCasualtiesPct / 100);

@@ -125,7 +125,8 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
   const server = preview.data?.validation ?? null;
   const rejection = local ?? (server && !preview.isPlaceholderData ? server : null);
   const units = orderUnits(sel.units);
-  const p = preview.data?.preview ?? null;
+  const sent = Object.values(units).some((n) => n > 0);
+  const p = sent ? (preview.data?.preview ?? null) : null;
 
   const setUnit = (unit: keyof typeof units, text: string) => selection.setUnits({ ...sel.units, [unit]: clampUnitInput(Number(text), available[unit]) });
 
@@ -193,7 +194,7 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
             {!sel.target ? (
               <p className="muted">Select a target to see the preview.</p>
             ) : !p ? (
-              <p className="muted">{preview.isFetching ? "Loading combat systems..." : "Choose units to see the preview."}</p>
+              <p className="muted">{sent && preview.isFetching ? "Loading combat systems..." : "Choose units to see the preview."}</p>
             ) : (
               <div data-testid="combat-preview">
                 <Stat label="Attack power" value={fmt(p.attackPower)} />
@@ -258,7 +259,7 @@ function AttackTypeCard({ id, selected, available, onSelect }: { id: AttackTypeI
     >
       <strong>{t.name}</strong>
       <span className="small muted">
-        {t.turnCost} turns · {t.allowedUnits.length ? t.allowedUnits.join(", ") : `missiles (max ${t.maxUnits})`}
+        {t.turnCost} {t.turnCost === 1 ? "turn" : "turns"} · {t.allowedUnits.length ? t.allowedUnits.join(", ") : `missiles (max ${t.maxUnits})`}
       </span>
       <span className="small faint">Countered by {t.countersFrom.join(", ")}</span>
       {reason && <span className="reason small">{reason}</span>}

@@ -41,7 +41,20 @@ export function MilitaryScreen({ intent }: { intent?: string }) {
       <div className="page-header">
         <h1>Military</h1>
       </div>
-      <Tabs label="Military panels" value={panel} onChange={setPanel} tabs={MILITARY_PANELS.map((p) => ({ id: p.id, label: p.label }))} />
+      <div className="wrap-tabs">
+        <Tabs label="Military panels" value={panel} onChange={setPanel} tabs={MILITARY_PANELS.map((p) => ({ id: p.id, label: p.label }))} />
+      </div>
+      {/* phones: one picker instead of eight rows of tabs */}
+      <div className="field panel-picker">
+        <label htmlFor="military-panel">Panel</label>
+        <select id="military-panel" value={panel} onChange={(e) => setPanel(e.target.value as MilitaryPanelId)}>
+          {MILITARY_PANELS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
       {panel === "command" && needsStatus("Loading strategic data...", (s) => <CommandPanel status={s} countryId={country.id} />)}
       {panel === "production" && needsStatus("Loading strategic data...", (s) => <ProductionPanel country={country} status={s} />)}
       {panel === "strategy" && needsStatus("Loading strategic data...", (s) => <StrategyPanel country={country} status={s} />)}
