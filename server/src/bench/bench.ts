@@ -6,6 +6,7 @@
  *   2. REST exploration: requests per second and latency of 1-turn explorations.
  *   3. The action path: pgbench -N and explorations side by side, their ratio and the server's
  *      CPU per action and per authenticated read (`npm run bench:action` runs only this).
+ *   4. Attacks: standard strikes between random pairs against pgbench -N (BENCH_ONLY=attack).
  *
  * A bench section is a function of the scratch database; add new ones to SECTIONS.
  *
@@ -17,7 +18,8 @@
  *   BENCH_PLAYERS       players for the exploration bench @default 50
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
- *   BENCH_ONLY          "tick", "exploration" or "action" to run one section
+ *   BENCH_ONLY          "tick", "exploration", "action" or "attack" to run one section
+ *   BENCH_ATTACK_PLAYERS countries for the attack bench @default 200
  *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
  */
 import crypto from "node:crypto";
@@ -25,6 +27,7 @@ import os from "node:os";
 import pg from "pg";
 import { runMigrations } from "../db/migrate.js";
 import { runActionBench } from "./actionBench.js";
+import { runAttackBench } from "./attackBench.js";
 import { runExplorationBench } from "./explorationBench.js";
 import { median, runTickBench } from "./tickBench.js";
 
@@ -91,6 +94,24 @@ const SECTIONS: Section[] = [
       log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
       log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
       log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
+    },
+  },
+  {
+    // Battles at the database's pace: standard strikes between random pairs against pgbench -N.
+    name: "attack",
+    async run() {
+      const connections = int("BENCH_CONNECTIONS", 16);
+      log(`\n== Attacks: standard strikes between random pairs against pgbench -N (${connections} connections)`);
+      const r = await runAttackBench({
+        adminUrl: env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        players: int("BENCH_ATTACK_PLAYERS", 200),
+        connections,
+        seconds: int("BENCH_SECONDS", 10),
+        log,
+      });
+      for (const [reason, count] of Object.entries(r.attack.failures)) log(`  attack refused ${count}x: ${reason}`);
+      log(`  ${r.battles.toLocaleString("en-US")} battles fought; attacks / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
+      log(`  server CPU ${r.attack.serverCpuMs.toFixed(3)} ms per attack, Postgres CPU ${r.attack.databaseCpuMs.toFixed(3)} ms per attack, load generator ${r.attack.clientCpuMs.toFixed(3)} ms`);
     },
   },
 ];
