@@ -13,7 +13,9 @@ const SERVER = "http://localhost:3000";
  */
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 900 },
+  // Hidden source maps: built for debugging, but no sourceMappingURL in the bundle; the server
+  // serves them only with SERVE_SOURCE_MAPS=true (and then points browsers at them by header).
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: "hidden", chunkSizeWarningLimit: 900 },
   server: {
     port: 5173,
     proxy: {

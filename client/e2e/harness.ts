@@ -245,6 +245,8 @@ export async function startServer(envOverrides: Record<string, string | undefine
         DATA_DIR: dataDir,
         // no turn tick: a test's turn counts do not move under it
         TICK_ENABLED: "false",
+        // tests register many players from one address
+        RATE_LIMIT_REGISTER_PER_HOUR: "0",
         ...envOverrides,
       };
       for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];

@@ -128,7 +128,8 @@ async function register(http: JsonHttpClient, creds: BotCredentials, stats: Setu
   });
   const res = await timed(stats.latency.register, () => http.request("POST", "/api/auth/register", { body, route: "/api/auth/register" }));
   if (res.status !== 201 || !res.body?.token) {
-    stats.fail("register", describe(res));
+    // The server limits registrations per address (RATE_LIMIT_REGISTER_PER_HOUR, default 10).
+    stats.fail("register", res.status === 429 ? `${describe(res)} (start the server with RATE_LIMIT_REGISTER_PER_HOUR=0)` : describe(res));
     return undefined;
   }
   stats.registered++;

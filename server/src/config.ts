@@ -44,6 +44,25 @@ export interface Config {
    * so ends its protection). 0 turns protection off. @default 72
    */
   newPlayerProtectionHours: number;
+  /**
+   * Registrations accepted from one address per hour; 0 turns the limit off (load tests on
+   * loopback register thousands of countries). @default 10
+   */
+  rateLimitRegisterPerHour: number;
+  /**
+   * Origins other than the server's own that browsers may call the API and matchmaker from
+   * with credentials (comma-separated, e.g. "https://play.example.com"). Empty: same origin
+   * only, no CORS headers at all. @default []
+   */
+  corsOrigins: string[];
+  /** Serve the client's source maps (`*.map`) and point browsers at them. @default false */
+  serveSourceMaps: boolean;
+  /**
+   * Extra sources the client may connect to besides its own origin (CSP connect-src,
+   * comma-separated), e.g. "wss://eu-2.game.example" when browsers reach other processes'
+   * public addresses directly. @default []
+   */
+  cspConnectSources: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -54,13 +73,27 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** A whole number >= 0 from the environment (0 allowed, unlike intFromEnv). */
-function nonNegativeIntFromEnv(name: string, fallback: number): number {
+function countFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be 0 or a positive integer, got "${raw}"`);
   return value;
+}
+
+/** Comma-separated origins, each a scheme, host and optional port ("https://a.example:8443"). */
+function originsFromEnv(name: string): string[] {
+  const raw = optional(name);
+  if (!raw) return [];
+  return raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = new URL(entry);
+      if (url.origin === "null" || url.pathname !== "/" || url.search || url.hash) throw new Error(`${name}: "${entry}" is not an origin (scheme://host[:port])`);
+      return url.origin;
+    });
 }
 
 function optional(name: string): string | undefined {
@@ -87,7 +120,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     tickEnabled: optional("TICK_ENABLED") !== "false",
     maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
     worldShardSize: intFromEnv("WORLD_SHARD_SIZE", 500),
-    newPlayerProtectionHours: nonNegativeIntFromEnv("NEW_PLAYER_PROTECTION_HOURS", DEFAULT_NEW_PLAYER_PROTECTION_HOURS),
+    newPlayerProtectionHours: countFromEnv("NEW_PLAYER_PROTECTION_HOURS", DEFAULT_NEW_PLAYER_PROTECTION_HOURS),
+    rateLimitRegisterPerHour: countFromEnv("RATE_LIMIT_REGISTER_PER_HOUR", 10),
+    corsOrigins: originsFromEnv("CORS_ORIGINS"),
+    serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
+    cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     ...overrides,
   };
 }

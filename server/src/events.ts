@@ -1,5 +1,6 @@
 import type { Presence } from "@colyseus/core";
 import type { AllianceRole, NoticePayload } from "@game/schema/messages";
+import type { NewsItemJson } from "@game/schema/api";
 import type { Logger } from "./logger.js";
 
 /**
@@ -66,6 +67,15 @@ export interface OnlineUserEvent {
 }
 
 /**
+ * A news item as published after its transaction committed (services/news.ts recordNews):
+ * everything but the reader's own read state. The item's category says its audience.
+ */
+export interface NewsEventItem extends Omit<NewsItemJson, "isRead"> {
+  allianceId: number | null;
+  countryId: number | null;
+}
+
+/**
  * A battle as everyone may know it (news, rankings, alliance rooms): who attacked whom, how,
  * who won and the land that changed hands. Never forces or casualties.
  */
@@ -103,6 +113,8 @@ export type WorldEvent =
   /** a message on an open global channel */
   | { type: "chatMessage"; channelId: string; message: ChatMessageEvent }
   | { type: "seasonChanged" }
+  /** a global news item: the ticker, every client's unread count */
+  | { type: "newsPublished"; item: NewsEventItem }
   | { type: "userOnline"; user: OnlineUserEvent }
   | { type: "userOffline"; userId: number }
   /** a battle was fought (public fields only): news, rankings */
@@ -120,12 +132,18 @@ export type CountryEvent =
   /** the country joined, left or changed role in an alliance */
   | { type: "membershipChanged"; countryId: number; allianceId: number | null; allianceRole: AllianceRole | null }
   /** something the player should see at once (attacked, a spy caught...): sent to their clients */
-  | { type: "notice"; countryId: number; notice: NoticePayload };
+  | { type: "notice"; countryId: number; notice: NoticePayload }
+  /** a personal news item for this country's player */
+  | { type: "newsPublished"; item: NewsEventItem }
+  /** the player read news (one item or all): every open client's unread count follows */
+  | { type: "newsRead"; userId: number; unreadCount: number };
 
 /** Events on `alliance:{id}`: for that alliance's members only. */
 export type AllianceEvent =
   /** a message of the alliance's global `alliance` or `leadership` channel */
   | { type: "allianceChatMessage"; allianceId: number; channelId: string; message: ChatMessageEvent }
+  /** a news item for the alliance's members */
+  | { type: "newsPublished"; item: NewsEventItem }
   /** a member fought a battle, as attacker or defender (for the alliance room) */
   | { type: "battleResolved"; allianceId: number; side: "attacker" | "defender"; battle: PublicBattleEvent };
 

@@ -4,17 +4,34 @@ import { WebSocket } from "ws";
 
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
-import { startGameServer } from "./server.js";
+import { startGameServer, type GameServer } from "./server.js";
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-const server = await startGameServer(config, { logger });
+let server: GameServer;
+try {
+  server = await startGameServer(config, { logger });
+} catch (err) {
+  // e.g. EADDRINUSE: say why and exit non-zero at once, so a supervisor sees the failure
+  logger.fatal({ err }, "server failed to start");
+  process.exit(1);
+}
+
+/** A shutdown that has not finished by then exits 1 anyway (close() itself cuts connections after 5 s). */
+const SHUTDOWN_LIMIT_MS = 9_000;
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     logger.info({ signal }, "shutting down");
+    setTimeout(() => {
+      logger.error("shutdown took too long");
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info("shut down");
+        process.exit(0);
+      },
       (err) => {
         logger.error({ err }, "shutdown failed");
         process.exit(1);

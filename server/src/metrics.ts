@@ -1,129 +1,112 @@
+import client from "prom-client";
+
 /**
- * Process metrics in Prometheus text format (exposition format 0.0.4), without a dependency:
- * counters, gauges and fixed-bucket histograms with labels.
+ * Process metrics in Prometheus text format, on prom-client: its default process and Node.js
+ * metrics (CPU, memory, event-loop lag, GC, handles) plus the game's own. The classes below
+ * keep the small API the rest of the server records through (`inc(labels)`,
+ * `observe(value, labels)`, `get(labels)`, `addGauge`), so callers never import prom-client.
  */
 
 type Labels = Record<string, string>;
 
+/**
+ * The default metrics describe the process, not one server instance, so they live in one
+ * registry per process, created on first use; several servers in one test process share it.
+ */
+let processRegistry: client.Registry | undefined;
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 function labelKey(labels: Labels): string {
-  return Object.keys(labels)
+  const keys = Object.keys(labels);
+  if (keys.length <= 1) return keys.length ? `${keys[0]}=${labels[keys[0]!]}` : "";
+  return keys
     .sort()
-    .map((k) => `${k}="${String(labels[k]).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`)
+    .map((k) => `${k}=${labels[k]}`)
     .join(",");
 }
 
-interface HistogramSeries {
-  labels: string;
-  buckets: number[];
-  sum: number;
-  count: number;
-}
-
-export class Histogram {
-  private readonly series = new Map<string, HistogramSeries>();
-  constructor(readonly name: string, readonly help: string, readonly bounds: readonly number[]) {}
-
-  observe(value: number, labels: Labels = {}): void {
-    const key = labelKey(labels);
-    let s = this.series.get(key);
-    if (!s) {
-      s = { labels: key, buckets: new Array(this.bounds.length).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
-    for (let i = 0; i < this.bounds.length; i++) if (value <= this.bounds[i]!) s.buckets[i]! += 1;
-    s.sum += value;
-    s.count += 1;
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const s of this.series.values()) {
-      const sep = s.labels ? "," : "";
-      this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket{${s.labels}${sep}le="${bound}"} ${s.buckets[i]}`));
-      lines.push(`${this.name}_bucket{${s.labels}${sep}le="+Inf"} ${s.count}`);
-      const braces = s.labels ? `{${s.labels}}` : "";
-      lines.push(`${this.name}_sum${braces} ${s.sum}`, `${this.name}_count${braces} ${s.count}`);
-    }
-    return lines.join("\n");
-  }
-}
-
 export class Counter {
+  private readonly metric: client.Counter;
+  /** label set -> value, for `get` (prom-client reads values asynchronously) */
   private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+
+  constructor(name: string, help: string, labelNames: readonly string[], registry: client.Registry) {
+    this.metric = new client.Counter({ name, help, labelNames, registers: [registry] });
+  }
 
   inc(labels: Labels = {}, by = 1): void {
+    this.metric.inc(labels, by);
     const key = labelKey(labels);
     this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
 
+  /** The value for exactly these labels (0 when never incremented). */
   get(labels: Labels = {}): number {
     return this.values.get(labelKey(labels)) ?? 0;
   }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ""} ${value}`);
-    return lines.join("\n");
-  }
 }
 
-/** A gauge read when metrics are rendered. */
-export class Gauge {
-  constructor(readonly name: string, readonly help: string, private readonly read: () => number) {}
-  render(): string {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, `${this.name} ${this.read()}`].join("\n");
+export class Histogram {
+  private readonly metric: client.Histogram;
+
+  constructor(name: string, help: string, buckets: readonly number[], labelNames: readonly string[], registry: client.Registry) {
+    this.metric = new client.Histogram({ name, help, buckets: [...buckets], labelNames, registers: [registry] });
+  }
+
+  observe(value: number, labels: Labels = {}): void {
+    this.metric.observe(labels, value);
   }
 }
 
 /** Seconds; request and tick durations. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The metrics one process keeps. Rooms and services record into it; GET /metrics renders it. */
+/** The metrics one server keeps. Rooms and services record into it; GET /metrics renders it. */
 export class GameMetrics {
-  readonly httpRequestDuration = new Histogram("http_request_duration_seconds", "REST request latency by route and status", LATENCY_BUCKETS);
-  readonly httpRequests = new Counter("http_requests_total", "REST requests by route and status");
-  readonly gameActions = new Counter("game_actions_total", "Game actions committed, by action");
-  readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action");
-  readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS);
-  readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process");
-  readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out");
-  readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason");
-  readonly roomMessageDuration = new Histogram("room_message_duration_seconds", "Room messages handled, by room, type and outcome", LATENCY_BUCKETS);
-  private readonly gauges: Gauge[] = [];
+  private readonly registry = new client.Registry();
+  readonly httpRequestDuration = new Histogram("http_request_duration_seconds", "REST request latency by route and status", LATENCY_BUCKETS, ["method", "route", "status"], this.registry);
+  readonly httpRequests = new Counter("http_requests_total", "REST requests by route and status", ["method", "route", "status"], this.registry);
+  readonly gameActions = new Counter("game_actions_total", "Game actions committed, by action", ["action"], this.registry);
+  readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action", ["action"], this.registry);
+  readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS, [], this.registry);
+  readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process", [], this.registry);
+  readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out", ["channel"], this.registry);
+  readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason", ["reason"], this.registry);
+  readonly roomMessageDuration = new Histogram("room_message_duration_seconds", "Room messages handled, by room, type and outcome", LATENCY_BUCKETS, ["room", "type", "outcome"], this.registry);
 
   constructor() {
     const startedAt = Date.now();
-    this.addGauge("process_resident_memory_bytes", "Resident set size", () => process.memoryUsage().rss);
+    // The load tester divides CPU deltas by this server's uptime (loadtest/src/serverMetrics.ts).
+    this.addGauge("process_uptime_seconds", "Seconds since this server started", () => (Date.now() - startedAt) / 1000);
     this.addGauge("process_heap_used_bytes", "V8 heap used", () => process.memoryUsage().heapUsed);
-    this.addGauge("process_cpu_seconds_total", "User plus system CPU time", () => {
-      const cpu = process.cpuUsage();
-      return (cpu.user + cpu.system) / 1e6;
-    });
-    this.addGauge("process_uptime_seconds", "Seconds since this process started", () => (Date.now() - startedAt) / 1000);
   }
 
   /** Registers a gauge read at render time (rooms, connected clients, ...). */
   addGauge(name: string, help: string, read: () => number): void {
-    this.gauges.push(new Gauge(name, help, read));
+    new client.Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
-  render(): string {
-    return (
-      [
-        this.httpRequestDuration,
-        this.httpRequests,
-        this.gameActions,
-        this.gameActionRetries,
-        this.tickDuration,
-        this.ticks,
-        this.chatMessages,
-        this.roomMessagesRejected,
-        this.roomMessageDuration,
-        ...this.gauges,
-      ]
-        .map((m) => m.render())
-        .join("\n") + "\n"
-    );
+  /** Content-Type of `render()`'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Prometheus text: the process's default metrics, then this server's. */
+  async render(): Promise<string> {
+    const [process, own] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
+    return `${process}\n${own}`;
   }
 }

@@ -6,20 +6,22 @@ import { RedisPresence } from "@colyseus/redis-presence";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
-import { createLogger, type Logger } from "./logger.js";
+import { colyseusLogger, createLogger, type Logger } from "./logger.js";
 import { openDatabase, type Database } from "./db/pool.js";
 import { runMigrations } from "./db/migrate.js";
+import { backfillNameKeys } from "./db/names.js";
 import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
-import { MemoryRateLimiter, RedisRateLimiter } from "./auth/rateLimiter.js";
+import { RateLimits } from "./auth/rateLimiter.js";
 import { PresenceEventBus } from "./events.js";
 import { GameMetrics } from "./metrics.js";
 import type { ServiceContext } from "./services/context.js";
 import { createApp, type AppExtras } from "./http/app.js";
 import { healthRoutes } from "./http/healthRoutes.js";
+import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
-import { startStrikeScheduler } from "./tick/strikes.js";
+import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
 import { executeStrike } from "./services/combat.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
@@ -46,6 +48,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   const database = await openDatabase(config, logger);
   const applied = await runMigrations(database.pool);
   if (applied.length) logger.info({ applied }, "migrations applied");
+  await backfillNameKeys(database.pool, logger);
 
   let redis: Redis | undefined;
   let presence: Presence;
@@ -64,8 +67,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds),
-    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, logger }),
+    limiter: new RateLimits(redis),
     events,
     metrics: new GameMetrics(),
   };
@@ -96,15 +99,29 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     publicAddress: config.publicAddress,
     greet: false,
     gracefullyShutdown: false,
-    logger: logger.child({ component: "colyseus" }),
+    logger: colyseusLogger(logger, () => ctx.metrics.roomMessagesRejected.inc({ reason: "frame/malformed" })),
   });
   defineRooms(gameServer, ctx);
-  await gameServer.listen(config.port);
-  await events.ready();
+  installCorsPolicy(config);
+  let background: BackgroundWork;
+  let strikes: StrikeScheduler | undefined;
+  try {
+    await listen(gameServer, httpServer, config.port);
+    await events.ready();
+    background = await startBackgroundWork(ctx, redis);
+    // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
+    strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
+  } catch (err) {
+    // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
+    // process can exit at once (main.ts) instead of hanging on open handles.
+    stopEventLoopMonitor();
+    await gameServer.gracefullyShutdown(false).catch(() => undefined);
+    httpServer.close();
+    redis?.disconnect();
+    await database.close().catch(() => undefined);
+    throw err;
+  }
   const port = (httpServer.address() as AddressInfo).port;
-  const background: BackgroundWork = await startBackgroundWork(ctx, redis);
-  // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
-  const strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
   logger.info({ port, embedded: database.embedded, redis: Boolean(redis) }, "game server listening");
 
   let closed: Promise<void> | undefined;
@@ -118,15 +135,51 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     close() {
       closed ??= (async () => {
         await strikes?.stop();
+        // 1. stop accepting connections; `drained` resolves once every open one has ended
+        const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);
+        httpServer.closeIdleConnections();
+        // 2. no new ticks; 3. rooms tell their clients and run onLeave/onDispose (database still open)
         await background.stop();
         stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
-        httpServer.closeIdleConnections();
-        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        // 4. in-flight requests finish; whatever is still open after the grace period is cut
+        const deadline = setTimeout(() => {
+          logger.warn("connections still open after the shutdown grace period: closing them");
+          httpServer.closeAllConnections();
+          for (const socket of (transport as unknown as { wss: { clients: Set<{ terminate(): void }> } }).wss.clients) socket.terminate();
+        }, SHUTDOWN_GRACE_MS);
+        await drained;
+        clearTimeout(deadline);
+        clearInterval(idleSweep);
+        // 5. then the stores
         redis?.disconnect();
         await database.close();
       })();
       return closed;
     },
   };
+}
+
+/** How long in-flight requests and closing sockets get to finish on shutdown, ms. */
+const SHUTDOWN_GRACE_MS = 5_000;
+/** How often keep-alive connections that became idle are closed during shutdown, ms. */
+const SHUTDOWN_IDLE_SWEEP_MS = 100;
+
+/**
+ * Colyseus' listen() resolves on "listening" and never settles when the port cannot be bound
+ * (EADDRINUSE): it attaches its error handler only after listening. Race it with the HTTP
+ * server's first "error" so a failed bind rejects at once.
+ */
+async function listen(gameServer: Server, httpServer: http.Server, port: number): Promise<void> {
+  let onError!: (err: Error) => void;
+  const failed = new Promise<never>((_, reject) => {
+    onError = reject;
+    httpServer.once("error", onError);
+  });
+  try {
+    await Promise.race([gameServer.listen(port), failed]);
+  } finally {
+    httpServer.removeListener("error", onError);
+  }
 }

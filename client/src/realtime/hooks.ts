@@ -50,6 +50,9 @@ export const useOwnCountrySummary = () => useWorldSlice((s) => s.ownCountry);
 export const useCommandOutputs = () => useWorldSlice((s) => s.commandOutputs);
 export const useRoomErrors = () => useWorldSlice((s) => s.errors);
 export const useNotices = () => useWorldSlice((s) => s.notices);
+export const useNewsTicker = () => useWorldSlice((s) => s.news);
+/** The player's unread news count, live from the world room (null until the room has it). */
+export const useUnreadNews = () => useWorldSlice((s) => (s.ownCountry ? s.ownCountry.unreadNews : null));
 
 /** Keeps the world connection joined while `token` is set; leaves it when it goes away. */
 export function useWorldConnection(token: string | null): void {

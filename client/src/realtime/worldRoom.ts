@@ -12,6 +12,7 @@ import {
   type ChatMessagePayload,
   type ChatMessageSnapshot,
   type CountrySummarySnapshot,
+  type NewsTickerSnapshot,
   type NoticePayload,
   type OnlineUserSnapshot,
   type RankingRowSnapshot,
@@ -61,6 +62,8 @@ export interface WorldData {
   errors: RoomErrorNotice[];
   /** live notices for this player (attacked, spy caught...), newest last */
   notices: NoticePayload[];
+  /** the latest global news headlines, newest first */
+  news: NewsTickerSnapshot[];
 }
 
 export type WorldSnapshot = RoomSnapshot<WorldData>;
@@ -75,6 +78,7 @@ export const EMPTY_WORLD: WorldData = {
   commandOutputs: [],
   errors: [],
   notices: [],
+  news: [],
 };
 
 /** The own country's summary: the entry keyed by this session, else the only visible one. */
@@ -143,6 +147,7 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
           onlineUsers: Object.values(world.onlineUsers ?? {}),
           ownCountry,
           ownCountryAt: ownCountry === previous.ownCountry ? previous.ownCountryAt : Date.now(),
+          news: shareEqual(previous.news, world.news ?? []),
         };
       },
     },

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { GOVERNMENT_TYPES } from "../rules/country.js";
+import { checkLineText } from "../rules/text.js";
+import { lineText, nameText } from "./text.js";
 
 /** Validation messages of the spec (document 1, section 5). */
 export const AUTH_MESSAGES = {
@@ -17,6 +19,8 @@ export const AUTH_MESSAGES = {
   countryNameTaken: "Country name already taken",
   invalidCredentials: "Invalid email or password",
   tooManyAttempts: "Too many login attempts. Try again later.",
+  /** not in the spec: registrations from one address over RATE_LIMIT_REGISTER_PER_HOUR */
+  tooManyRegistrations: "Too many registrations from your network. Try again later.",
 } as const;
 
 export const USERNAME_MIN = 3;
@@ -27,28 +31,31 @@ export const PASSWORD_MAX = 128;
 export const COUNTRY_NAME_MIN = 3;
 export const COUNTRY_NAME_MAX = 50;
 
+/** An email with a control character is an invalid email address (the spec's message). */
 export const emailSchema = z
   .string({ error: AUTH_MESSAGES.invalidEmail })
+  .refine((email) => checkLineText(email) === null, { message: AUTH_MESSAGES.invalidEmail, abort: true })
   .trim()
   .max(254, AUTH_MESSAGES.invalidEmail)
   .pipe(z.email({ error: AUTH_MESSAGES.invalidEmail }));
 
-export const passwordSchema = z
-  .string({ error: AUTH_MESSAGES.passwordTooShort })
+/** Any characters but control characters (U+0000 would otherwise reach argon2 and the logs). */
+export const passwordSchema = lineText(z.string({ error: AUTH_MESSAGES.passwordTooShort }), "Password")
   .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
   .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong);
 
-export const usernameSchema = z
-  .string({ error: AUTH_MESSAGES.usernameTooShort })
-  .trim()
+/** NFKC-normalised and trimmed (nameText); unique on its folded form (foldName). */
+export const usernameSchema = nameText(z.string({ error: AUTH_MESSAGES.usernameTooShort }), "Username")
   .min(USERNAME_MIN, AUTH_MESSAGES.usernameTooShort)
   .max(USERNAME_MAX, AUTH_MESSAGES.usernameTooLong)
   .regex(/^[\p{L}\p{N} ._-]+$/u, AUTH_MESSAGES.usernameCharacters);
 
-/** Country name: trimmed, 3 to 50 characters. */
-export const countryNameSchema = z
-  .string({ error: AUTH_MESSAGES.countryNameTooShort })
-  .trim()
+/**
+ * Country name: NFKC-normalised and trimmed, 3 to 50 characters, no control, direction or
+ * invisible characters; unique on its folded form (foldName), so "Land" and "Lаnd" (Cyrillic
+ * a) cannot both exist.
+ */
+export const countryNameSchema = nameText(z.string({ error: AUTH_MESSAGES.countryNameTooShort }), "Country name")
   .min(COUNTRY_NAME_MIN, AUTH_MESSAGES.countryNameTooShort)
   .max(COUNTRY_NAME_MAX, AUTH_MESSAGES.countryNameTooLong);
 

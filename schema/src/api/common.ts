@@ -36,29 +36,48 @@ export const API_ERROR_CODES = {
 export type ApiErrorCode = (typeof API_ERROR_CODES)[keyof typeof API_ERROR_CODES];
 export type ApiSuccess<T extends object = object> = { success: true } & T;
 
-/** A positive integer id, from a path parameter (string) or a JSON number. */
-export const idSchema = z.coerce
+/**
+ * A positive integer id in a JSON body: a JSON number, never a string, array or float
+ * (`"3"`, `[3]` and `3.5` are refused with "Invalid id").
+ */
+export const idSchema = z
   .number({ error: "Invalid id" })
   .int("Invalid id")
   .positive("Invalid id")
   .max(Number.MAX_SAFE_INTEGER, "Invalid id");
 
-/** Optional `limit` query parameter with a default and a ceiling. */
-export function limitSchema(defaultLimit: number, maxLimit: number) {
-  return z.coerce
-    .number({ error: "limit must be a number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(maxLimit, `limit must be at most ${maxLimit}`)
-    .default(defaultLimit);
+/**
+ * A positive integer id in a path or query parameter: ASCII digits only, then a number.
+ * `"0x3"`, `" 3 "`, `"3.0"`, `"1e3"` and a repeated parameter (`?before=1&before=2`, an
+ * array) are refused with "Invalid id", where a coercing schema would have read them as ids.
+ * A number is taken as it is (a client validating the query it builds; Express never makes one).
+ */
+export const idParamSchema = z
+  .union([z.string().regex(/^[0-9]{1,16}$/).transform(Number), z.number()], { error: "Invalid id" })
+  .pipe(idSchema);
+
+/**
+ * A whole number in a query parameter: ASCII digits only (no sign, spaces, hex, exponent or
+ * repeated parameter), then range-checked; a number as it is (a client validating the query
+ * it builds). Absent: `defaultValue`.
+ */
+export function queryInteger(name: string, min: number, max: number, defaultValue: number) {
+  const wholeNumber = `${name} must be a whole number`;
+  return z
+    .union([z.string().regex(/^[0-9]{1,9}$/).transform(Number), z.number()], { error: wholeNumber })
+    .pipe(z.number().int(wholeNumber).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
+    .default(defaultValue);
 }
 
-export const offsetSchema = z.coerce
-  .number({ error: "offset must be a number" })
-  .int("offset must be a whole number")
-  .min(0, "offset must be at least 0")
-  .max(1_000_000, "offset must be at most 1000000")
-  .default(0);
+/** Optional `limit` query parameter with a default and a ceiling. */
+export function limitSchema(defaultLimit: number, maxLimit: number) {
+  return queryInteger("limit", 1, maxLimit, defaultLimit);
+}
+
+export const offsetSchema = queryInteger("offset", 0, 1_000_000, 0);
+
+/** Optional `page` query parameter (1-based), digits only. @default 1 */
+export const pageSchema = queryInteger("page", 1, 10_000, 1);
 
 /** The first human-readable message of a failed parse, for the `{ success: false, error }` body. */
 export function firstIssueMessage(error: z.ZodError): string {

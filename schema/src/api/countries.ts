@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, limitSchema, offsetSchema } from "./common.js";
+import { idParamSchema, limitSchema, offsetSchema } from "./common.js";
 import type { OwnCountryJson, PublicCountryJson } from "./countryFields.js";
 
 export type { OwnCountryJson, PublicCountryJson };
@@ -10,7 +10,7 @@ export const countryListQuerySchema = z.object({
   offset: offsetSchema,
 });
 
-export const countryIdParamsSchema = z.object({ id: idSchema });
+export const countryIdParamsSchema = z.object({ id: idParamSchema });
 
 // PublicCountryJson and OwnCountryJson are derived from the one description of the country,
 // COUNTRY_FIELDS (countryFields.ts).

@@ -3,5 +3,7 @@ export * from "./auth.js";
 export * from "./countries.js";
 export * from "./economy.js";
 export * from "./world.js";
+export * from "./news.js";
 export * from "./countryFields.js";
 export * from "./military.js";
+export * from "./text.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
 import type { ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
-import { idSchema, limitSchema } from "./common.js";
+import { idParamSchema, limitSchema } from "./common.js";
 
 export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
 
@@ -11,7 +11,7 @@ export const CHAT_PAGE_DEFAULT = 50;
 export const CHAT_PAGE_MAX = 100;
 
 /** GET /api/chat/channels/{countryId} */
-export const chatChannelsParamsSchema = z.object({ countryId: idSchema });
+export const chatChannelsParamsSchema = z.object({ countryId: idParamSchema });
 
 /** GET /api/chat/messages/{channelId} */
 export const chatMessagesParamsSchema = z.object({
@@ -20,7 +20,7 @@ export const chatMessagesParamsSchema = z.object({
 
 /** ?before= (a message id: only older messages) &limit= */
 export const chatMessagesQuerySchema = z.object({
-  before: idSchema.optional(),
+  before: idParamSchema.optional(),
   limit: limitSchema(CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX),
 });
 

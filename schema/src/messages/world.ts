@@ -3,7 +3,11 @@ import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
 import type { NoticePayload } from "./notice.js";
-import type { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
+import type { ChatChannelState, ChatMessageState, CountrySummaryState, NewsTickerItem, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
+
+/** Global news headlines the world state keeps, newest first (items). */
+export const NEWS_TICKER_SIZE = 10;
+import { plainText } from "../api/text.js";
 
 /** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
 export const WORLD_ROOM = "world";
@@ -31,7 +35,8 @@ const CHANNEL_ID_MAX = 40;
 
 /**
  * A chat post, as the "sendChat" room message and the POST /api/chat/send body:
- * channel one of CHAT_CHANNEL_IDS, content trimmed to 1..CHAT_MAX_LENGTH characters.
+ * channel one of CHAT_CHANNEL_IDS, content trimmed to 1..CHAT_MAX_LENGTH characters without
+ * control characters or text-direction overrides ("Message must not contain ...").
  * Content starting with "/" is a command answered to the sender only.
  */
 export const sendChatSchema = z.object({
@@ -39,11 +44,7 @@ export const sendChatSchema = z.object({
     .string({ error: CHAT_MESSAGES.unknownChannel })
     .max(CHANNEL_ID_MAX, CHAT_MESSAGES.unknownChannel)
     .refine((id) => CHAT_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
-  content: z
-    .string({ error: CHAT_MESSAGES.empty })
-    .trim()
-    .min(1, CHAT_MESSAGES.empty)
-    .max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  content: plainText(z.string({ error: CHAT_MESSAGES.empty }).trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong), "Message"),
 });
 export type SendChatMessage = z.infer<typeof sendChatSchema>;
 
@@ -105,5 +106,7 @@ export type ChatChannelSnapshot = ToJSON<ChatChannelState>;
 export type OnlineUserSnapshot = ToJSON<OnlineUserState>;
 /** The client's own country at a glance (view-filtered: only the owner receives it). */
 export type CountrySummarySnapshot = ToJSON<CountrySummaryState>;
+/** A headline of the world's news ticker. */
+export type NewsTickerSnapshot = ToJSON<NewsTickerItem>;
 /** The whole world state: collections keyed by id, `countries` by session id. */
 export type WorldStateSnapshot = ToJSON<WorldState>;

@@ -17,4 +17,6 @@ export * from "./defense.js";
 export * from "./economy.js";
 export * from "./chat.js";
 export * from "./ranking.js";
+export * from "./news.js";
 export * from "./rng.js";
+export * from "./text.js";

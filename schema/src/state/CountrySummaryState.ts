@@ -25,6 +25,8 @@ export const CountrySummaryState = schema(
     land: t.number().default(0),
     /** user ids this player ignores in chat (/ignore): hide their messages */
     ignoredUserIds: t.array("number"),
+    /** news items this player has not read (global, their alliance's and their own) @default 0 */
+    unreadNews: t.number().default(0),
   },
   "CountrySummaryState",
 );

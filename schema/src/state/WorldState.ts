@@ -4,6 +4,7 @@ import { RankingRow } from "./RankingRow.js";
 import { ChatChannelState } from "./ChatChannelState.js";
 import { OnlineUserState } from "./OnlineUserState.js";
 import { CountrySummaryState } from "./CountrySummaryState.js";
+import { NewsTickerItem } from "./NewsTickerItem.js";
 
 /**
  * The state of a "world" room shard. Every shard shows the same world: each applies the
@@ -23,6 +24,8 @@ export const WorldState = schema(
      * entry, never another player's cash or turns
      */
     countries: t.map(CountrySummaryState).view(),
+    /** the latest global news items, newest first (NEWS_TICKER_SIZE at most) */
+    news: t.array(NewsTickerItem),
   },
   "WorldState",
 );

@@ -9,3 +9,4 @@ export { ChatChannelState } from "./ChatChannelState.js";
 export { ChatMessageState } from "./ChatMessageState.js";
 export { OnlineUserState } from "./OnlineUserState.js";
 export { CountrySummaryState } from "./CountrySummaryState.js";
+export { NewsTickerItem } from "./NewsTickerItem.js";

@@ -1,62 +1,73 @@
 import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /**
- * Fixed-window counters keyed by string. Backed by Redis when the process has one (so every
- * process shares the counts) and by a Map otherwise (embedded default, one process).
+ * Fixed-window limits from rate-limiter-flexible: Redis-backed when the process has Redis (so
+ * every process shares the counts; the increment and its expiry are one atomic script), in
+ * memory otherwise (embedded default, one process). Taking a point is the reservation: a
+ * caller takes before doing the work it limits, so N parallel requests can never all pass a
+ * check made before any of them has counted.
  */
-export interface RateLimiter {
-  /** Current count in the window for a key. */
-  count(key: string): Promise<number>;
-  /** Adds one to a key's count, starting a window of `windowMs` on the first hit. */
-  increment(key: string, windowMs: number): Promise<number>;
-  /** Forgets a key. */
-  reset(key: string): Promise<void>;
+
+/** One named limit: `points` per `durationSeconds` window per key. */
+export interface LimitSpec {
+  /** key prefix in Redis, e.g. "login:addr" */
+  name: string;
+  points: number;
+  durationSeconds: number;
 }
 
-export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+/** A limit keyed by string (an address, a user id, an account and address). */
+export class Limit {
+  constructor(
+    readonly spec: LimitSpec,
+    private readonly limiter: RateLimiterAbstract,
+  ) {}
 
-  async count(key: string): Promise<number> {
-    const window = this.windows.get(key);
-    if (!window || window.endsAt <= Date.now()) return 0;
-    return window.count;
-  }
-
-  async increment(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
-    let window = this.windows.get(key);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + windowMs };
-      this.windows.set(key, window);
-      if (this.windows.size > 100_000) this.sweep(now);
+  /**
+   * Takes `points` for `key` now. True when within the limit; false when over it (the points
+   * stay taken, so a flood keeps the key throttled until its window ends).
+   */
+  async take(key: string, points = 1): Promise<boolean> {
+    try {
+      await this.limiter.consume(key, points);
+      return true;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return false;
+      throw err;
     }
-    window.count += 1;
-    return window.count;
   }
 
-  async reset(key: string): Promise<void> {
-    this.windows.delete(key);
+  /** Gives points back (an attempt that turned out not to count). */
+  async give(key: string, points = 1): Promise<void> {
+    await this.limiter.reward(key, points);
   }
 
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+  /** Forgets a key (e.g. an account's failures after a successful login). */
+  async clear(key: string): Promise<void> {
+    await this.limiter.delete(key);
   }
 }
 
-export class RedisRateLimiter implements RateLimiter {
-  constructor(private readonly redis: Redis, private readonly prefix = "ratelimit:") {}
+/**
+ * Creates limits on one store. With Redis, a Redis that is not connected falls back to a
+ * per-process memory limiter (insurance) instead of queueing the request until it returns.
+ */
+export class RateLimits {
+  private readonly limits = new Map<string, Limit>();
 
-  async count(key: string): Promise<number> {
-    return Number((await this.redis.get(this.prefix + key)) ?? 0);
-  }
+  constructor(private readonly redis: Redis | undefined) {}
 
-  async increment(key: string, windowMs: number): Promise<number> {
-    const fullKey = this.prefix + key;
-    const [[, count]] = (await this.redis.multi().incr(fullKey).pexpire(fullKey, windowMs, "NX").exec()) as [[null, number]];
-    return count;
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+  /** The limit named `spec.name`, created on first use; a second call with the same name returns it. */
+  define(spec: LimitSpec): Limit {
+    let limit = this.limits.get(spec.name);
+    if (limit) return limit;
+    const options = { keyPrefix: `rl:${spec.name}`, points: spec.points, duration: spec.durationSeconds };
+    const limiter = this.redis
+      ? new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+      : new RateLimiterMemory(options);
+    limit = new Limit(spec, limiter);
+    this.limits.set(spec.name, limit);
+    return limit;
   }
 }

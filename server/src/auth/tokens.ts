@@ -4,7 +4,8 @@ import path from "node:path";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
-import { isTokenRevoked, revokeToken } from "../db/users.js";
+import type { Logger } from "../logger.js";
+import { revokeToken } from "../db/users.js";
 
 export const TOKEN_ISSUER = "nation-game";
 export const TOKEN_AUDIENCE = "nation-game-client";
@@ -15,9 +16,11 @@ export interface TokenClaims {
   userId: number;
   jti: string;
   expiresAt: Date;
+  /** the user's country when the token was checked against the database; null without one */
+  countryId: number | null;
 }
 
-/** Raised for any token that must answer 401: missing, malformed, tampered, expired, revoked. */
+/** Raised for any token that must answer 401: missing, malformed, tampered, expired, revoked, unknown user. */
 export class InvalidTokenError extends Error {
   constructor(reason: string) {
     super(reason);
@@ -39,13 +42,81 @@ export function resolveJwtSecret(config: Config): Uint8Array {
   return new TextEncoder().encode(fs.readFileSync(file, "utf8").trim());
 }
 
-/** Issues, verifies and revokes access tokens. One instance per process. */
+/**
+ * How long a verified token's database answer (user exists, not revoked, country id) is
+ * reused without asking again, milliseconds. The bound on how stale a process can be when a
+ * revocation event does not reach it: a revoked token is refused everywhere within this.
+ */
+export const TOKEN_CACHE_MS = 1_000;
+/** Most verified tokens remembered per process (oldest forgotten first). */
+export const TOKEN_CACHE_MAX = 20_000;
+/** Presence topic of revocation events: `{ jti }` or `{ userId }` (every token of a user). */
+const REVOKED_TOPIC = "auth:revoked";
+
+/** A revocation as published to every process. */
+export type Revocation = { jti: string } | { userId: number };
+
+/** The publish/subscribe half of Colyseus presence (local in one process, Redis across processes). */
+export interface RevocationChannel {
+  publish(topic: string, data: unknown): unknown;
+  subscribe(topic: string, callback: (data: Revocation) => void): unknown;
+}
+
+interface CachedVerdict {
+  /** Date.now() after which the entry is asked again */
+  freshUntil: number;
+  claims?: TokenClaims;
+  /** why the token is refused (revoked, no such user) */
+  refusal?: string;
+}
+
+/**
+ * Issues, verifies and revokes access tokens. One instance per process.
+ *
+ * The fast path: an authenticated request repeats the same token many times a second. The
+ * signature check (jose, HS256 with a CryptoKey imported once) runs on the first sight of a
+ * token; one indexed query then answers whether the user still exists, whether the token was
+ * revoked and which country the user has. That verdict is kept for TOKEN_CACHE_MS under the
+ * token's exact text, so a repeat costs one Map lookup. Revoking a token deletes it from this
+ * process's cache and publishes a revocation event that every other process applies at once;
+ * if an event is lost, the entry still expires within TOKEN_CACHE_MS. docs/architecture.md
+ * ("Requests") has the picture; docs/performance.md the measurements.
+ */
 export class TokenService {
+  private readonly key: Promise<CryptoKey>;
+  private readonly verdicts = new Map<string, CachedVerdict>();
+  /** jti -> token text, to find a revoked token's cache entry */
+  private readonly tokensByJti = new Map<string, string>();
+  /**
+   * Bumped by every revocation seen: a verdict read from Postgres before a revocation arrived
+   * may predate it, so it is answered but not kept.
+   */
+  private generation = 0;
+  /** checks in flight, by token text */
+  private readonly checking = new Map<string, Promise<TokenClaims>>();
+
+  private readonly channel: RevocationChannel | undefined;
+  private readonly logger: Logger | undefined;
+
+  /**
+   * @param options.channel where revocations are published and heard (the process's Colyseus
+   *   presence); without one, revocations reach other processes only through cache expiry
+   * @param options.logger reports a failed subscription (revocations then rely on expiry)
+   */
   constructor(
-    private readonly secret: Uint8Array,
+    secret: Uint8Array,
     private readonly db: Db,
     private readonly ttlSeconds: number,
-  ) {}
+    options: { channel?: RevocationChannel; logger?: Logger } = {},
+  ) {
+    // jose with a raw secret imports it as a key on every call (~150 us); import it once.
+    this.key = crypto.webcrypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    this.channel = options.channel;
+    this.logger = options.logger;
+    Promise.resolve(this.channel?.subscribe(REVOKED_TOPIC, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
+      options.logger?.error({ err }, "revocation events unavailable: revoked tokens are refused elsewhere only when cached verdicts expire"),
+    );
+  }
 
   async issue(userId: number): Promise<string> {
     return new SignJWT({})
@@ -56,15 +127,77 @@ export class TokenService {
       .setJti(crypto.randomUUID())
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
-      .sign(this.secret);
+      .sign(await this.key);
   }
 
-  /** Verifies signature (HS256 only), issuer, audience, expiry, subject and revocation. */
-  async verify(token: string | undefined): Promise<TokenClaims> {
+  /**
+   * Verifies signature (HS256 only), issuer, audience, expiry and subject, then that the user
+   * still exists and the token is not revoked; answers the claims with the user's country.
+   */
+  async verify(token: string | undefined, now = Date.now()): Promise<TokenClaims> {
     if (!token) throw new InvalidTokenError("Authentication required");
+    const cached = this.verdicts.get(token);
+    if (cached && cached.freshUntil > now) {
+      if (cached.refusal) throw new InvalidTokenError(cached.refusal);
+      if (cached.claims!.expiresAt.getTime() <= now) throw new InvalidTokenError("Token expired");
+      return cached.claims!;
+    }
+    // Concurrent first uses of one token share one check.
+    let checking = this.checking.get(token);
+    if (!checking) {
+      checking = this.check(token).finally(() => this.checking.delete(token));
+      this.checking.set(token, checking);
+    }
+    return checking;
+  }
+
+  /** Signature, then one query: the user exists, the token is not revoked, the user's country. */
+  private async check(token: string): Promise<TokenClaims> {
+    const { userId, jti, expiresAt } = await this.verifySignature(token);
+    const generation = this.generation;
+    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean }>(
+      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked
+         FROM users u LEFT JOIN countries c ON c.user_id = u.id
+        WHERE u.id = $1`,
+      [userId, jti],
+    );
+    const row = rows[0];
+    const refusal = !row ? "Account no longer exists" : row.revoked ? "Token revoked" : undefined;
+    const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
+    if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal });
+    if (refusal) throw new InvalidTokenError(refusal);
+    return claims!;
+  }
+
+  /** Revokes one token here and, through the revocation channel, in every process. */
+  async revoke(claims: Pick<TokenClaims, "jti" | "expiresAt">): Promise<void> {
+    await revokeToken(this.db, claims.jti, claims.expiresAt);
+    this.forget({ jti: claims.jti });
+    await this.announce({ jti: claims.jti });
+  }
+
+  /**
+   * Drops every cached verdict of a user here and in every process (account deletion; a
+   * password change once it revokes all of a user's tokens): the next request asks Postgres.
+   */
+  async forgetUser(userId: number): Promise<void> {
+    this.forget({ userId });
+    await this.announce({ userId });
+  }
+
+  /** Publishes a revocation; if that fails the revocation stands and expiry bounds the rest. */
+  private async announce(revocation: Revocation): Promise<void> {
+    try {
+      await this.channel?.publish(REVOKED_TOPIC, revocation);
+    } catch (err) {
+      this.logger?.warn({ err }, "revocation event not published: other processes refuse the token when their cached verdict expires");
+    }
+  }
+
+  private async verifySignature(token: string): Promise<{ userId: number; jti: string; expiresAt: Date }> {
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.secret, {
+      ({ payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         issuer: TOKEN_ISSUER,
         audience: TOKEN_AUDIENCE,
@@ -75,15 +208,44 @@ export class TokenService {
       throw new InvalidTokenError("Invalid token");
     }
     const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.jti !== "string") {
+    if (!Number.isSafeInteger(userId) || userId <= 0 || String(userId) !== payload.sub || typeof payload.jti !== "string") {
       throw new InvalidTokenError("Invalid token");
     }
-    if (await isTokenRevoked(this.db, payload.jti)) throw new InvalidTokenError("Token revoked");
     return { userId, jti: payload.jti, expiresAt: new Date(payload.exp! * 1000) };
   }
 
-  async revoke(claims: TokenClaims): Promise<void> {
-    await revokeToken(this.db, claims.jti, claims.expiresAt);
+  private remember(token: string, jti: string, verdict: CachedVerdict): void {
+    // Re-inserting moves the entry to the end, so the Map's order is oldest-first.
+    this.verdicts.delete(token);
+    this.verdicts.set(token, verdict);
+    this.tokensByJti.set(jti, token);
+    while (this.verdicts.size > TOKEN_CACHE_MAX) {
+      const [oldest, entry] = this.verdicts.entries().next().value as [string, CachedVerdict];
+      this.verdicts.delete(oldest);
+      if (entry.claims) this.tokensByJti.delete(entry.claims.jti);
+    }
+    if (this.tokensByJti.size > TOKEN_CACHE_MAX * 2) this.sweepJtiIndex();
+  }
+
+  private forget(revocation: Revocation): void {
+    this.generation++;
+    if ("jti" in revocation) {
+      const token = this.tokensByJti.get(revocation.jti);
+      if (token !== undefined) this.verdicts.delete(token);
+      this.tokensByJti.delete(revocation.jti);
+      return;
+    }
+    for (const [token, verdict] of this.verdicts) {
+      if (verdict.claims?.userId === revocation.userId) {
+        this.verdicts.delete(token);
+        this.tokensByJti.delete(verdict.claims.jti);
+      }
+    }
+  }
+
+  /** Refused verdicts carry no jti to unindex by; drop index entries whose token is gone. */
+  private sweepJtiIndex(): void {
+    for (const [jti, token] of this.tokensByJti) if (!this.verdicts.has(token)) this.tokensByJti.delete(jti);
   }
 }
 

@@ -104,20 +104,14 @@ export function databaseUrl(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-/** pgbench's TPS, and the Postgres CPU per transaction while it ran. */
+/** pgbench's TPS. (Its backends exit with it, so their CPU cannot be read afterwards.) */
 export function runPgbench(url: string, connections: number, seconds: number): number {
-  const before = postgresCpuMs();
   const result = spawnSync("pgbench", ["-N", "-c", String(connections), "-j", "2", "-T", String(seconds), "-n", url], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
   const match = /tps = ([\d.]+)/.exec(result.stdout);
   if (!match) throw new Error(`no tps in pgbench output: ${result.stdout}`);
-  const tps = Number(match[1]);
-  lastPgbenchDatabaseCpuMs = (postgresCpuMs() - before) / (tps * seconds);
-  return tps;
+  return Number(match[1]);
 }
-
-/** Postgres CPU per pgbench transaction in the last pgbench run (ms). */
-export let lastPgbenchDatabaseCpuMs = 0;
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -263,7 +257,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     // BENCH_PHASES=explore (or read, or both) skips pgbench, e.g. to profile one phase.
     const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,read").split(",");
     const pgbenchTps = phases.includes("pgbench") ? [runPgbench(pgbenchUrl, options.connections, options.seconds)] : [Number.NaN, Number.NaN];
-    log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+    log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS`);
 
     // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country:
     // enough players x 150 for the phase, or the refill between phases tops them up.
@@ -282,7 +276,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres CPU ${read.databaseCpuMs.toFixed(3)} ms/read`);
 
     if (phases.includes("pgbench")) pgbenchTps[1] = runPgbench(pgbenchUrl, options.connections, options.seconds);
-    log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+    log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS`);
     const reference = (pgbenchTps[0]! + pgbenchTps[1]!) / 2;
     return { pgbenchTps, explore, read, ratio: explore.perSecond / reference };
   } finally {

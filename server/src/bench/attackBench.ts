@@ -3,7 +3,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { Rng, computeNetworth } from "@game/schema/rules";
 import { rowToState, COUNTRY_COLUMNS, type CountryRow } from "../db/countries.js";
-import { REPO_ROOT, databaseUrl, freePort, lastPgbenchDatabaseCpuMs, loadPhase, psql, request, runPgbench, type PhaseResult } from "./actionBench.js";
+import { REPO_ROOT, databaseUrl, freePort, loadPhase, psql, request, runPgbench, type PhaseResult } from "./actionBench.js";
 
 /**
  * Attacks per second between random pairs of countries, against `pgbench -N` in the same run:
@@ -109,7 +109,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
     log(`  ${players.length} armed countries; ${options.connections} connections; ${options.seconds} s per phase`);
 
     const pgbenchTps = [runPgbench(pgbenchUrl, options.connections, options.seconds)];
-    log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+    log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS`);
 
     // Standard strikes between random pairs (a fixed seed: the same pairs each run).
     const rng = Rng.fromSeed(12_345);
@@ -136,7 +136,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
     const battles = Number((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM battles")).rows[0]!.n);
 
     pgbenchTps.push(runPgbench(pgbenchUrl, options.connections, options.seconds));
-    log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS, Postgres CPU ${lastPgbenchDatabaseCpuMs.toFixed(3)} ms/transaction`);
+    log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS`);
     const reference = (pgbenchTps[0]! + pgbenchTps[1]!) / 2;
     return { pgbenchTps, attack, ratio: attack.perSecond / reference, battles };
   } finally {

@@ -6,7 +6,8 @@
  *   2. REST exploration: requests per second and latency of 1-turn explorations.
  *   3. The action path: pgbench -N and explorations side by side, their ratio and the server's
  *      CPU per action and per authenticated read (`npm run bench:action` runs only this).
- *   4. Attacks: standard strikes between random pairs against pgbench -N (BENCH_ONLY=attack).
+ *   4. Authenticated read: server CPU per GET /api/country/{id}, beside GET /api/health.
+ *   5. Attacks: standard strikes between random pairs against pgbench -N (BENCH_ONLY=attack).
  *
  * A bench section is a function of the scratch database; add new ones to SECTIONS.
  *
@@ -18,9 +19,10 @@
  *   BENCH_PLAYERS       players for the exploration bench @default 50
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
- *   BENCH_ONLY          "tick", "exploration", "action" or "attack" to run one section
  *   BENCH_ATTACK_PLAYERS countries for the attack bench @default 200
  *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
+ *   BENCH_READS         requests per kind in the authenticated-read bench @default 5000
+ *   BENCH_ONLY          "tick", "exploration", "action", "auth-read" or "attack" to run one section
  */
 import crypto from "node:crypto";
 import os from "node:os";
@@ -30,6 +32,7 @@ import { runActionBench } from "./actionBench.js";
 import { runAttackBench } from "./attackBench.js";
 import { runExplorationBench } from "./explorationBench.js";
 import { median, runTickBench } from "./tickBench.js";
+import { runAuthReadBench } from "./authReadBench.js";
 
 const env = (name: string, fallback: string) => process.env[name] || fallback;
 const int = (name: string, fallback: number) => {
@@ -94,6 +97,21 @@ const SECTIONS: Section[] = [
       log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
       log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
       log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
+    },
+  },
+  {
+    // Server CPU per authenticated read (the auth fast path), measured in a child server process.
+    name: "auth-read",
+    async run({ url }) {
+      const requests = int("BENCH_READS", 5_000);
+      const concurrency = int("BENCH_CONCURRENCY", 32);
+      log(`\n== Server CPU per authenticated read (${requests.toLocaleString("en-US")} requests each, ${concurrency} in flight)`);
+      const r = await runAuthReadBench({ databaseUrl: url, requests, concurrency, log });
+      const line = (name: string, m: { cpuMicros: number; requestsPerSecond: number; ok: number; requests: number }) =>
+        log(`  ${name.padEnd(44)} ${(m.cpuMicros / 1000).toFixed(3)} ms CPU/request, ${Math.round(m.requestsPerSecond).toLocaleString("en-US")} req/s, ${m.ok}/${m.requests} ok`);
+      line("GET /api/health (no token, SELECT 1)", r.health);
+      line("GET /api/country/{id} (owner's bearer token)", r.authenticatedRead);
+      log(`  authenticated read / health: ${(r.authenticatedRead.cpuMicros / r.health.cpuMicros).toFixed(2)}x`);
     },
   },
   {

@@ -54,6 +54,8 @@ export async function runExplorationBench(options: ExplorationBenchOptions): Pro
       logLevel: "warn",
       clientDir: path.join(dataDir, "no-client"),
       tickEnabled: false,
+      // the bench registers its players from one address
+      rateLimitRegisterPerHour: 0,
     }),
     { logger: pino({ level: "warn" }) },
   );

@@ -1,66 +1,88 @@
 import type { Db, DbClient } from "./pool.js";
 
 /**
- * The conservation audit: how much money, goods, units, land and turns exist. Every country
- * holds some; a domain that takes things out of countries while keeping them (a market
- * listing's goods, a standing order's budget) registers its escrow in AUDIT_ESCROWS, so the
- * totals stay comparable across an action: a trade between two countries leaves them equal
- * (minus the documented fee sink), a race that creates or loses anything shows up.
+ * The conservation audit: how much money, goods, units, land and turns exist in the world,
+ * summed over every country plus everything held outside countries (escrow). A test reads the
+ * totals before and after what it does and checks the difference against the documented
+ * sources and sinks of what it did: a trade between two countries moves cash and goods and
+ * changes no total (but its fee); a battle moves land; an exploration creates land and spends
+ * turns. Anything else created or lost is a bug (docs/reliability.md, "Audit").
+ *
+ *   const before = await auditTotals(db);
+ *   ... the test's actions ...
+ *   expect(conservationErrors(before, await auditTotals(db), { cash: -fee })).toEqual([]);
  */
-export const AUDITED = ["cash", "food", "oil", "land", "troops", "jets", "turrets", "tanks", "spies", "missiles", "turns", "stored_turns"] as const;
-export type AuditedQuantity = (typeof AUDITED)[number];
-export type AuditTotals = Record<AuditedQuantity, number>;
+
+/** The audited quantities (columns of `countries`). */
+export const AUDITED = ["cash", "food", "oil", "troops", "jets", "turrets", "tanks", "spies", "missiles", "land", "turns", "stored_turns"] as const;
+export type Audited = (typeof AUDITED)[number];
+
+/** Totals of every audited quantity. bigint: a world's cash can exceed 2^53. */
+export type AuditTotals = Record<Audited, bigint>;
 
 /**
- * Something a domain holds on the countries' behalf. `sql` is a SELECT returning one row with
- * any of the AUDITED columns (sums; NULL counts as 0).
+ * Something that holds audited quantities outside the countries' rows: a market listing's
+ * escrowed goods, an alliance treasury. `sql` answers one row with a column per quantity it
+ * holds (numeric or bigint sums; missing columns count 0). A domain that escrows adds its
+ * holding to AUDIT_HOLDINGS in the same change that creates the table.
  */
-export interface EscrowSource {
+export interface AuditHolding {
   name: string;
   sql: string;
 }
 
-/** Every escrow of every domain. Each domain that escrows adds its entry. */
-export const AUDIT_ESCROWS: EscrowSource[] = [];
+/** Every holding outside countries. Empty until a domain escrows something. */
+export const AUDIT_HOLDINGS: AuditHolding[] = [];
 
-const COUNTRY_SUMS = `SELECT ${AUDITED.map((q) => `coalesce(sum(${q}), 0)::bigint AS ${q}`).join(", ")} FROM countries`;
+const COUNTRY_TOTALS_SQL = `SELECT ${AUDITED.map((q) => `COALESCE(sum(${q}), 0)::text AS ${q}`).join(", ")} FROM countries`;
 
-/** Totals in countries plus every escrow, read in one snapshot (REPEATABLE READ). */
-export async function auditTotals(db: Db | DbClient, escrows: readonly EscrowSource[] = AUDIT_ESCROWS): Promise<AuditTotals & { byEscrow: Record<string, Partial<AuditTotals>> }> {
-  const run = async (client: Db | DbClient) => {
-    const totals = Object.fromEntries(AUDITED.map((q) => [q, 0])) as AuditTotals;
-    const add = (row: Record<string, unknown>) => {
-      const part: Partial<AuditTotals> = {};
-      for (const q of AUDITED) {
-        if (row[q] === undefined || row[q] === null) continue;
-        part[q] = Number(row[q]);
-        totals[q] += part[q];
-      }
-      return part;
-    };
-    add((await client.query(COUNTRY_SUMS)).rows[0]);
-    const byEscrow: Record<string, Partial<AuditTotals>> = {};
-    for (const escrow of escrows) byEscrow[escrow.name] = add((await client.query(escrow.sql)).rows[0] ?? {});
-    return { ...totals, byEscrow };
-  };
-  if ("release" in db) return run(db);
-  const client = await db.connect();
+function zero(): AuditTotals {
+  return Object.fromEntries(AUDITED.map((q) => [q, 0n])) as AuditTotals;
+}
+
+/**
+ * The world's totals now: countries plus every holding, read in one REPEATABLE READ snapshot
+ * when given a pool, so a concurrent transfer is counted on exactly one side.
+ */
+export async function auditTotals(db: Db | DbClient, holdings: readonly AuditHolding[] = AUDIT_HOLDINGS): Promise<AuditTotals> {
+  const pooled = !("release" in db);
+  const client = pooled ? await (db as Db).connect() : (db as DbClient);
   try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const result = await run(client);
-    await client.query("COMMIT");
-    return result;
+    if (pooled) await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const totals = zero();
+    for (const sql of [COUNTRY_TOTALS_SQL, ...holdings.map((h) => h.sql)]) {
+      const { rows } = await client.query<Record<string, string | number | null>>(sql);
+      for (const q of AUDITED) {
+        const value = rows[0]?.[q];
+        if (value !== undefined && value !== null) totals[q] += BigInt(String(value).split(".")[0]!);
+      }
+    }
+    if (pooled) await client.query("COMMIT");
+    return totals;
   } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    if (pooled) await client.query("ROLLBACK").catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    if (pooled) (client as DbClient).release();
   }
 }
 
-/** The difference after - before, only the quantities that changed (for test failures people can read). */
-export function auditDifference(before: AuditTotals, after: AuditTotals): Partial<AuditTotals> {
-  const diff: Partial<AuditTotals> = {};
-  for (const q of AUDITED) if (after[q] !== before[q]) diff[q] = after[q] - before[q];
-  return diff;
+/** after - before, per quantity. */
+export function diffTotals(before: AuditTotals, after: AuditTotals): AuditTotals {
+  return Object.fromEntries(AUDITED.map((q) => [q, after[q] - before[q]])) as AuditTotals;
+}
+
+/**
+ * The quantities whose change from `before` to `after` is not the documented change
+ * (`expected`, by quantity; absent means 0): one line each, e.g.
+ * "cash: changed by -120, documented -100". Empty when everything is conserved.
+ */
+export function conservationErrors(before: AuditTotals, after: AuditTotals, expected: Partial<Record<Audited, number | bigint>> = {}): string[] {
+  const delta = diffTotals(before, after);
+  const errors: string[] = [];
+  for (const q of AUDITED) {
+    const documented = BigInt(expected[q] ?? 0);
+    if (delta[q] !== documented) errors.push(`${q}: changed by ${delta[q]}, documented ${documented}`);
+  }
+  return errors;
 }

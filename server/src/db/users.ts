@@ -37,8 +37,3 @@ export async function touchLastLogin(db: Db, id: number): Promise<void> {
 export async function revokeToken(db: Db, jti: string, expiresAt: Date): Promise<void> {
   await db.query("INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING", [jti, expiresAt]);
 }
-
-export async function isTokenRevoked(db: Db, jti: string): Promise<boolean> {
-  const { rowCount } = await db.query("SELECT 1 FROM revoked_tokens WHERE jti = $1", [jti]);
-  return (rowCount ?? 0) > 0;
-}

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
+import compression from "compression";
+import type { Config } from "../config.js";
 import { AppError } from "../errors.js";
 import { InvalidTokenError } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
@@ -13,11 +15,13 @@ import { chatRoutes } from "./chatRoutes.js";
 import { seasonRoutes } from "./seasonRoutes.js";
 import { rankingRoutes } from "./rankingRoutes.js";
 import { militaryRoutes } from "./militaryRoutes.js";
+import { newsRoutes } from "./newsRoutes.js";
+import { apiSecurityHeaders, clientSecurityHeaders } from "./security.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, militaryRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, militaryRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
@@ -32,7 +36,11 @@ export interface AppExtras {
 export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  // No ETag hashing of every JSON answer (CPU on every request; no client revalidates API
+  // answers). Static files keep the ETags serve-static gives them.
+  app.set("etag", false);
   // Behind a proxy the operator sets trust proxy themselves; by default req.ip is the socket address.
+  app.use(apiSecurityHeaders);
   extras.beforeApi?.(app);
 
   const api = express.Router();
@@ -44,7 +52,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.
   });
   app.use("/api", api);
 
-  serveClient(app, ctx.config.clientDir);
+  serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
   return app;
 }
@@ -59,17 +67,48 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   next();
 }
 
-function serveClient(app: express.Express, clientDir: string): void {
+/** Vite's output folder of content-hashed files: a changed file gets a new name. */
+const HASHED_ASSETS = "assets";
+/** Text files worth compressing are larger than this (bytes). */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/**
+ * The built client: compressed (brotli or gzip, as the browser accepts), content-hashed
+ * assets cached for a year as immutable, everything else (index.html, the SPA shell for every
+ * other GET) revalidated on every load, source maps not served unless SERVE_SOURCE_MAPS, and
+ * helmet's strict CSP on all of it.
+ */
+function serveClient(app: express.Express, config: Config): void {
+  const clientDir = config.clientDir;
   const index = path.join(clientDir, "index.html");
   if (!fs.existsSync(index)) {
     // An explicit root route also keeps Colyseus from answering "/" with its banner.
     app.get("/", (_req, res) => res.type("text").send("API running. Build the client (npm run build) to play in the browser."));
     return;
   }
-  app.get("/", (_req, res) => res.sendFile(index, { maxAge: 0 }));
-  app.use(express.static(clientDir, { index: false, maxAge: "1h" }));
+  const pageHeaders = [clientSecurityHeaders(config), compression({ threshold: COMPRESS_THRESHOLD_BYTES })];
+  const sendIndex = (_req: Request, res: Response) => res.sendFile(index, { cacheControl: false, headers: { "Cache-Control": "no-cache" } });
+  const notFound = (_req: Request, res: Response) => res.status(404).type("text").send("Not found");
+  const sourceMapHeader = (res: Response, file: string) => {
+    if (config.serveSourceMaps && file.endsWith(".js") && fs.existsSync(`${file}.map`)) res.setHeader("SourceMap", `${path.basename(file)}.map`);
+  };
+
+  app.get("/", ...pageHeaders, sendIndex);
+  // Vite builds hidden source maps (no sourceMappingURL comment); they stay private unless configured.
+  if (!config.serveSourceMaps) app.get(/\.map$/, notFound);
+  app.use(
+    `/${HASHED_ASSETS}`,
+    ...pageHeaders,
+    express.static(path.join(clientDir, HASHED_ASSETS), { index: false, immutable: true, maxAge: "365d", setHeaders: sourceMapHeader }),
+    notFound, // a missing script is a 404, not the HTML shell
+  );
+  const revalidate = (res: Response, file: string) => {
+    res.setHeader("Cache-Control", "no-cache");
+    sourceMapHeader(res, file);
+  };
+  app.use(...pageHeaders, express.static(clientDir, { index: false, cacheControl: false, setHeaders: revalidate }));
   // The client switches views internally; every other GET gets the shell.
-  app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(index, { maxAge: 0 }));
+  app.get(/^(?!\/api\/).*/, ...pageHeaders, sendIndex);
 }
 
 /** Answers the failure envelope: the message for people and the code for programs. */

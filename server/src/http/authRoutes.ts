@@ -11,7 +11,7 @@ export function authRoutes(ctx: ServiceContext): Router {
   router.post(
     "/auth/register",
     route("Registration failed", async (req, res) => {
-      const result = await registerAccount(ctx, parse(registerRequestSchema, req.body));
+      const result = await registerAccount(ctx, parse(registerRequestSchema, req.body), req.ip ?? "unknown");
       res.status(201);
       return result;
     }),

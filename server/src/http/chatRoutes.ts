@@ -3,7 +3,7 @@ import { chatChannelsParamsSchema, chatMessagesParamsSchema, chatMessagesQuerySc
 import type { ServiceContext } from "../services/context.js";
 import { listChatChannels, listChatHistory, sendChatMessage } from "../services/chat.js";
 import { loadOnlineUsers, toOnlineUserJson } from "../services/world.js";
-import { authenticate, authorizeCountry, parse, route } from "./handler.js";
+import { authenticate, authorizeCountryId, parse, route } from "./handler.js";
 
 /** /chat/channels/{countryId}, /chat/messages/{channelId}, /chat/online-users, /chat/send */
 export function chatRoutes(ctx: ServiceContext): Router {
@@ -13,7 +13,7 @@ export function chatRoutes(ctx: ServiceContext): Router {
     "/chat/channels/:countryId",
     route("Failed to get chat channels", async (req) => {
       const { countryId } = parse(chatChannelsParamsSchema, req.params);
-      const { claims } = await authorizeCountry(ctx, req, countryId);
+      const claims = await authorizeCountryId(ctx, req, countryId);
       return { data: await listChatChannels(ctx, claims.userId) };
     }),
   );

@@ -2,7 +2,6 @@ import { Router } from "express";
 import { countryIdParamsSchema, countryListQuerySchema, type CountryListResponse, type CountryResponse, type ListedCountryJson } from "@game/schema/api";
 import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson, type CountryRow } from "../db/countries.js";
 import { allianceLabels } from "../db/alliances.js";
-import { findCountryByUserId } from "../db/countries.js";
 import { notFound } from "../errors.js";
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, parse, route } from "./handler.js";
@@ -50,9 +49,8 @@ export function countryRoutes(ctx: ServiceContext): Router {
     route("Failed to get countries", async (req) => {
       const claims = await authenticate(ctx, req);
       const { limit, offset } = parse(countryListQuerySchema, req.query);
-      const own = await findCountryByUserId(ctx.db, claims.userId);
       const { rows, total } = await listCountries(ctx.db, { limit, offset });
-      return { countries: await listed(rows), total, ownCountryId: own?.id ?? null } satisfies CountryListResponse;
+      return { countries: await listed(rows), total, ownCountryId: claims.countryId } satisfies CountryListResponse;
     }),
   );
 

@@ -12,7 +12,7 @@ import {
   consumeTurnsRequestSchema,
   convertStoredTurnsRequestSchema,
   exploreRequestSchema,
-  idSchema,
+  idParamSchema,
   limitSchema,
   processProductionRequestSchema,
   researchAllocateRequestSchema,
@@ -43,9 +43,9 @@ import {
   type ActionResult,
 } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
-import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
+import { authenticate, authorizeCountry, authorizeCountryId, ownCountry, parse, route } from "./handler.js";
 
-const countryParams = z.object({ countryId: idSchema });
+const countryParams = z.object({ countryId: idParamSchema });
 const historyQuery = z.object({ limit: limitSchema(20, 100) });
 
 /**
@@ -72,7 +72,7 @@ export function economyRoutes(ctx: ServiceContext): Router {
       path,
       route(fallback, async (req) => {
         const body = parse(schema, req.body);
-        const { claims } = await authorizeCountry(ctx, req, body.countryId);
+        const claims = await authorizeCountryId(ctx, req, body.countryId);
         return act(claims.userId, body);
       }),
     );

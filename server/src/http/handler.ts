@@ -4,7 +4,7 @@ import { firstIssueMessage } from "@game/schema/api";
 import { AppError, badRequest, forbidden, unauthorized } from "../errors.js";
 import { bearerToken, InvalidTokenError, type TokenClaims } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
-import { findCountryByUserId, type CountryRow } from "../db/countries.js";
+import { findCountryById, type CountryRow } from "../db/countries.js";
 
 /** Marks a thrown error with the route's fallback message for the 500 answer. */
 export class RouteFailure extends Error {
@@ -49,19 +49,27 @@ export async function authenticate(ctx: ServiceContext, req: Request): Promise<T
 
 /**
  * Authenticates and checks that `countryId` (from the path or the body) is the caller's own
- * country: 403 otherwise, before anything is read or changed.
+ * country: 403 otherwise, before anything is read or changed. The caller's country comes with
+ * the verified token (no query); actions check ownership again under the row lock.
  */
-export async function authorizeCountry(ctx: ServiceContext, req: Request, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
+export async function authorizeCountryId(ctx: ServiceContext, req: Request, countryId: number): Promise<TokenClaims> {
   const claims = await authenticate(ctx, req);
-  const country = await findCountryByUserId(ctx.db, claims.userId);
-  if (!country || country.id !== countryId) throw forbidden();
+  if (claims.countryId !== countryId) throw forbidden();
+  return claims;
+}
+
+/** authorizeCountryId, then the country's row (read models computed from it). */
+export async function authorizeCountry(ctx: ServiceContext, req: Request, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
+  const claims = await authorizeCountryId(ctx, req, countryId);
+  const country = await findCountryById(ctx.db, countryId);
+  if (!country || country.user_id !== claims.userId) throw forbidden();
   return { claims, country };
 }
 
 /** The caller's own country (for routes without a country id), or 404 if they have none. */
 export async function ownCountry(ctx: ServiceContext, req: Request): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authenticate(ctx, req);
-  const country = await findCountryByUserId(ctx.db, claims.userId);
-  if (!country) throw new AppError(404, "You have no country", "country/none");
+  const country = claims.countryId === null ? undefined : await findCountryById(ctx.db, claims.countryId);
+  if (!country || country.user_id !== claims.userId) throw new AppError(404, "You have no country", "country/none");
   return { claims, country };
 }

@@ -34,6 +34,24 @@ describe("GET /metrics", () => {
       expect(ok.status).toBe(200);
       expect(ok.type).toMatch(/^text\/plain; version=0\.0\.4/);
     });
+
+    it("finding 13: serves prom-client's default process metrics plus the game's, still only with the token", async () => {
+      const player = await registerPlayer(server, "prom");
+      await server.api("POST", "/exploration/explore", { countryId: player.countryId, turnsToSpend: 1 }, player.token);
+      expect((await getMetrics(server)).status).toBe(401);
+      const { text } = await getMetrics(server, "operator-token-123");
+      // prom-client's defaults
+      for (const name of ["process_cpu_user_seconds_total", "process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_p99_seconds", "nodejs_active_handles_total", "nodejs_version_info"]) {
+        expect(text, name).toContain(`# TYPE ${name} `);
+      }
+      // ours, with their labels
+      expect(text).toMatch(/^game_actions_total\{action="explore"\} 1$/m);
+      expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/auth\/register",status="201"\} 1$/m);
+      expect(text).toMatch(/^process_uptime_seconds \d/m);
+      // each metric family once, even with several servers in one process
+      const families = text.split("\n").filter((l) => l.startsWith("# TYPE ")).map((l) => l.split(" ")[2]);
+      expect(new Set(families).size).toBe(families.length);
+    });
   });
 
   describe("public", () => {
@@ -55,7 +73,8 @@ describe("GET /metrics", () => {
       expect(text).toContain('http_requests_total{method="POST",route="/api/auth/register",status="201"} 1');
       expect(text).toContain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
       expect(text).not.toContain(`/api/country/${player.countryId}"`);
-      expect(text).toMatch(/http_request_duration_seconds_bucket\{method="GET",route="\/api\/country\/:id",status="200",le="\+Inf"\} 1/);
+      // prom-client writes `le` first; Prometheus does not mind the order of labels
+      expect(text).toMatch(/http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/country\/:id",status="200"\} 1/);
       const counter = server.server.ctx.metrics.httpRequests;
       expect(counter.get({ method: "GET", route: "/api/country/:id", status: "200" })).toBe(1);
     });

@@ -30,7 +30,7 @@ function tokenMatches(header: string | undefined, expected: string): boolean {
  * with only a token, the request must carry `Authorization: Bearer <token>` (401 otherwise).
  */
 export function metricsHandler(config: Pick<Config, "metricsPublic" | "metricsToken">, metrics: GameMetrics) {
-  return (req: Request, res: Response, _next: NextFunction): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     if (!metricsEnabled(config)) {
       res.status(404).type("text").send("Not found");
       return;
@@ -39,7 +39,7 @@ export function metricsHandler(config: Pick<Config, "metricsPublic" | "metricsTo
       res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text").send("Unauthorized");
       return;
     }
-    res.status(200).set("Content-Type", PROMETHEUS_CONTENT_TYPE).set("Cache-Control", "no-store").send(metrics.render());
+    metrics.render().then((text) => res.status(200).set("Content-Type", PROMETHEUS_CONTENT_TYPE).set("Cache-Control", "no-store").send(text), next);
   };
 }
 

@@ -13,6 +13,7 @@ import { PresenceProjection } from "./world/PresenceProjection.js";
 import { RankingsProjection } from "./world/RankingsProjection.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
 import { SummaryProjection } from "./world/SummaryProjection.js";
+import { NewsProjection } from "./world/NewsProjection.js";
 import type { WorldClient, WorldHost, WorldProjection } from "./world/types.js";
 
 /**
@@ -61,7 +62,8 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     const rankings = new RankingsProjection(host, presence);
     const chat = new ChatProjection(host, presence);
     this.summaries = new SummaryProjection(host, chat, presence);
-    this.projections = [season, presence, rankings, chat, this.summaries];
+    // News after summaries: it writes the unread count into the client's summary entry.
+    this.projections = [season, presence, rankings, chat, this.summaries, new NewsProjection(host)];
 
     // Subscribe before loading so no event falls between the load and the subscription.
     this.subscribe(WORLD_TOPIC, (event: WorldEvent) => {

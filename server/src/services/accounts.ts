@@ -5,14 +5,16 @@ import { withTransaction } from "../db/pool.js";
 import { findCountryByUserId, insertCountry, type CountryRow } from "../db/countries.js";
 import { countryChangedEvents } from "./actions.js";
 import { findUserByEmail, findUserById, insertUser, touchLastLogin, type UserRow } from "../db/users.js";
+import { insertCountryNameKey, insertUsernameKey, NAME_KEY_CONSTRAINTS, takenRegistrationFields } from "../db/names.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../auth/passwords.js";
 import type { TokenClaims } from "../auth/tokens.js";
 import { conflict, isUniqueViolation, tooManyRequests, unauthorized } from "../errors.js";
 import type { ServiceContext } from "./context.js";
 
-/** Login throttling: failures per address, and per account from one address. */
+/** Login throttling: attempts per address, and per account from one address. */
 export const LOGIN_LIMITS = {
-  windowMs: 15 * 60 * 1000,
+  /** window of both limits, seconds */
+  windowSeconds: 15 * 60,
   /** failed logins from one address, any account */
   perAddress: 30,
   /**
@@ -21,6 +23,11 @@ export const LOGIN_LIMITS = {
    */
   perAccountAndAddress: 5,
 } as const;
+
+const LOGIN_ADDRESS_LIMIT = { name: "login:addr", points: LOGIN_LIMITS.perAddress, durationSeconds: LOGIN_LIMITS.windowSeconds };
+const LOGIN_ACCOUNT_LIMIT = { name: "login:acct", points: LOGIN_LIMITS.perAccountAndAddress, durationSeconds: LOGIN_LIMITS.windowSeconds };
+/** Registrations per address per hour: config RATE_LIMIT_REGISTER_PER_HOUR (0: unlimited). */
+const registerLimit = (perHour: number) => ({ name: "register:addr", points: perHour, durationSeconds: 3600 });
 
 export function toUserJson(user: UserRow, country: CountryRow | undefined): UserJson {
   return {
@@ -42,20 +49,39 @@ export function toUserJson(user: UserRow, country: CountryRow | undefined): User
 /**
  * Creates the user and their country in one transaction. Starting resources and government
  * are the server's (the request's governmentType and startingResources are ignored).
+ *
+ * Cheap before expensive: the address's registration allowance is taken, then one indexed
+ * query refuses a taken email, username or country name (409), and only then is the
+ * password hashed (argon2id, ~50 ms of CPU). The unique indexes still decide races.
  */
-export async function registerAccount(ctx: ServiceContext, request: RegisterRequest) {
+export async function registerAccount(ctx: ServiceContext, request: RegisterRequest, address: string) {
+  const perHour = ctx.config.rateLimitRegisterPerHour;
+  if (perHour > 0 && !(await ctx.limiter.define(registerLimit(perHour)).take(address))) {
+    throw tooManyRequests(AUTH_MESSAGES.tooManyRegistrations, "auth/too_many_registrations");
+  }
+  const taken = await takenRegistrationFields(ctx.db, request);
+  if (taken.email) throw conflict(AUTH_MESSAGES.emailTaken, "auth/email_taken");
+  if (taken.username) throw conflict(AUTH_MESSAGES.usernameTaken, "auth/username_taken");
+  if (taken.countryName) throw conflict(AUTH_MESSAGES.countryNameTaken, "country/name_taken");
+
   const passwordHash = await hashPassword(request.password);
   const { user, country } = await withTransaction(ctx.db, async (client) => {
     try {
       const user = await insertUser(client, { email: request.email, username: request.username, passwordHash });
+      await insertUsernameKey(client, user.id, user.username);
       const country = await insertCountry(client, user.id, request.countryName, startingCountry(), {
         protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
       });
+      await insertCountryNameKey(client, country.id, country.name);
       return { user, country };
     } catch (err) {
       if (isUniqueViolation(err, "users_email_key")) throw conflict(AUTH_MESSAGES.emailTaken, "auth/email_taken");
-      if (isUniqueViolation(err, "users_username_key")) throw conflict(AUTH_MESSAGES.usernameTaken, "auth/username_taken");
-      if (isUniqueViolation(err, "countries_name_key")) throw conflict(AUTH_MESSAGES.countryNameTaken, "country/name_taken");
+      if (isUniqueViolation(err, "users_username_key") || isUniqueViolation(err, NAME_KEY_CONSTRAINTS.username)) {
+        throw conflict(AUTH_MESSAGES.usernameTaken, "auth/username_taken");
+      }
+      if (isUniqueViolation(err, "countries_name_key") || isUniqueViolation(err, NAME_KEY_CONSTRAINTS.country)) {
+        throw conflict(AUTH_MESSAGES.countryNameTaken, "country/name_taken");
+      }
       throw err;
     }
   });
@@ -65,25 +91,28 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
   return { token, user: toUserJson(user, country) };
 }
 
+/**
+ * Logs in. The attempt is reserved before the password is verified: one point of the
+ * address's and of the account-and-address's allowance each, taken atomically in the limiter,
+ * so 100 parallel guesses evaluate at most `perAccountAndAddress` passwords and the rest
+ * answer 429 without touching argon2. A success gives its points back (only failures count);
+ * a refused attempt gives back the point it took from the other key.
+ */
 export async function login(ctx: ServiceContext, request: LoginRequest, address: string) {
   const email = request.email.toLowerCase();
-  const addressKey = `login:addr:${address}`;
-  const accountKey = `login:acct:${email}:${address}`;
-  const [addressFailures, accountFailures] = await Promise.all([ctx.limiter.count(addressKey), ctx.limiter.count(accountKey)]);
-  if (addressFailures >= LOGIN_LIMITS.perAddress || accountFailures >= LOGIN_LIMITS.perAccountAndAddress) {
+  const byAddress = ctx.limiter.define(LOGIN_ADDRESS_LIMIT);
+  const byAccount = ctx.limiter.define(LOGIN_ACCOUNT_LIMIT);
+  const accountKey = `${email}:${address}`;
+  const [addressOk, accountOk] = await Promise.all([byAddress.take(address), byAccount.take(accountKey)]);
+  if (!addressOk || !accountOk) {
+    await Promise.all([addressOk && byAddress.give(address), accountOk && byAccount.give(accountKey)]);
     throw tooManyRequests(AUTH_MESSAGES.tooManyAttempts, "auth/too_many_attempts");
   }
   const user = await findUserByEmail(ctx.db, email);
   // Verify against a dummy hash when the email is unknown so both paths take the same time.
   const valid = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), request.password);
-  if (!user || !valid) {
-    await Promise.all([
-      ctx.limiter.increment(addressKey, LOGIN_LIMITS.windowMs),
-      ctx.limiter.increment(accountKey, LOGIN_LIMITS.windowMs),
-    ]);
-    throw unauthorized(AUTH_MESSAGES.invalidCredentials, "auth/invalid_credentials");
-  }
-  await ctx.limiter.reset(accountKey);
+  if (!user || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials, "auth/invalid_credentials");
+  await Promise.all([byAccount.clear(accountKey), byAddress.give(address)]);
   await touchLastLogin(ctx.db, user.id);
   const fresh = (await findUserById(ctx.db, user.id))!;
   const country = await findCountryByUserId(ctx.db, user.id);

@@ -59,7 +59,7 @@ describe("runCountriesAction", () => {
     const players = await Promise.all(Array.from({ length: 6 }, (_, i) => registerPlayer(t, `pair${i}`)));
     const ids = players.map((p) => p.countryId);
     const before = await totals(ids);
-    const retriesBefore = t.server.ctx.metrics.render().match(/game_action_retries_total\{action="test_transfer"\} (\d+)/)?.[1] ?? "0";
+    const retriesBefore = (await t.server.ctx.metrics.render()).match(/game_action_retries_total\{action="test_transfer"\} (\d+)/)?.[1] ?? "0";
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < 100; i++) {
       const a = players[i % players.length]!;
@@ -75,7 +75,7 @@ describe("runCountriesAction", () => {
     expect(settled.length).toBeGreaterThanOrEqual(160);
     expect(await totals(ids)).toEqual(before);
     // Not even retried: ordered locking means no deadlock happened at all.
-    const retriesAfter = t.server.ctx.metrics.render().match(/game_action_retries_total\{action="test_transfer"\} (\d+)/)?.[1] ?? "0";
+    const retriesAfter = (await t.server.ctx.metrics.render()).match(/game_action_retries_total\{action="test_transfer"\} (\d+)/)?.[1] ?? "0";
     expect(retriesAfter).toBe(retriesBefore);
   });
 

@@ -47,6 +47,9 @@ import { currentSeason } from "./season.js";
 /** What a send did: a message was posted, or a command was answered to the sender only. */
 export type ChatSendResult = { kind: "message"; message: ChatMessagePayload } | { kind: "command"; reply: ChatCommandReply };
 
+/** CHAT_RATE_LIMIT_MESSAGES per CHAT_RATE_LIMIT_WINDOW_MS per user, across REST and every room and process. */
+const CHAT_LIMIT = { name: "chat", points: CHAT_RATE_LIMIT_MESSAGES, durationSeconds: CHAT_RATE_LIMIT_WINDOW_MS / 1000 };
+
 /** Names listed by /who (names); the rest are counted. */
 const WHO_LIST_LIMIT = 50;
 
@@ -60,8 +63,7 @@ export async function sendChatMessage(ctx: ServiceContext, userId: number, input
   if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error), "chat/invalid");
   const { channel, content } = parsed.data;
 
-  const sent = await ctx.limiter.increment(`chat:${userId}`, CHAT_RATE_LIMIT_WINDOW_MS);
-  if (sent > CHAT_RATE_LIMIT_MESSAGES) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
+  if (!(await ctx.limiter.define(CHAT_LIMIT).take(String(userId)))) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
 
   const member = await requireMember(ctx, userId);
   const command = parseChatCommand(content);

@@ -3,7 +3,7 @@ import type { BattleReportJson } from "@game/schema/api";
 import { UNIT_TYPES } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
-import { auditDifference, auditTotals, type AuditTotals } from "../db/audit.js";
+import { auditTotals, conservationErrors, type Audited } from "../db/audit.js";
 
 /**
  * Races: many attacks at once never create or lose anything that the battles do not account
@@ -30,10 +30,10 @@ async function armedPlayer(prefix: string, patch: Record<string, number> = {}) {
   return p;
 }
 
-/** What the battles since `sinceId` account for, as an audit difference. */
-async function battleLedger(sinceId: number): Promise<Partial<AuditTotals>> {
+/** What the battles since `sinceId` account for: the documented change of each audited quantity. */
+async function battleLedger(sinceId: number): Promise<Partial<Record<Audited, number>>> {
   const { rows } = await sql("SELECT report, economy, land_destroyed FROM battles WHERE id > $1", [sinceId]);
-  const ledger: AuditTotals = { cash: 0, food: 0, oil: 0, land: 0, troops: 0, jets: 0, turrets: 0, tanks: 0, spies: 0, missiles: 0, turns: 0, stored_turns: 0 };
+  const ledger: Record<Audited, number> = { cash: 0, food: 0, oil: 0, land: 0, troops: 0, jets: 0, turrets: 0, tanks: 0, spies: 0, missiles: 0, turns: 0, stored_turns: 0 };
   for (const { report, economy, land_destroyed } of rows) {
     ledger.turns -= economy.turnsSpent;
     ledger.cash += economy.netCashChange;
@@ -45,7 +45,7 @@ async function battleLedger(sinceId: number): Promise<Partial<AuditTotals>> {
       ledger[u] += (economy.militaryProduced[u] ?? 0) - economy.unitsLost[u] - report.attackerCasualties[u] - report.defenderCasualties[u];
     }
   }
-  return Object.fromEntries(Object.entries(ledger).filter(([, v]) => v !== 0));
+  return ledger;
 }
 
 async function lastBattleId(): Promise<number> {
@@ -53,8 +53,8 @@ async function lastBattleId(): Promise<number> {
   return Number(rows[0].id);
 }
 
-function retries(): number {
-  const m = t.server.ctx.metrics.render().match(/game_action_retries_total\{action="attack"\} (\d+)/);
+async function retries(): Promise<number> {
+  const m = (await t.server.ctx.metrics.render()).match(/game_action_retries_total\{action="attack"\} (\d+)/);
   return m ? Number(m[1]) : 0;
 }
 
@@ -63,7 +63,7 @@ describe("attacks in parallel", () => {
     const attackers = await Promise.all(Array.from({ length: 10 }, (_, i) => armedPlayer(`mass${i}`, { troops: 12_000 })));
     const defender = await armedPlayer("massDef", { troops: 1_500, turrets: 300 });
     const since = await lastBattleId();
-    const retriesBefore = retries();
+    const retriesBefore = await retries();
     const before = await auditTotals(t.server.database.pool);
     const defenderLandBefore = Number((await sql("SELECT land FROM countries WHERE id = $1", [defender.countryId])).rows[0].land);
 
@@ -78,10 +78,10 @@ describe("attacks in parallel", () => {
     // every call either fought (200) or was refused by a rule (400); never a 5xx
     expect(statuses.filter((s) => s !== 200 && s !== 400)).toEqual([]);
     expect(statuses.filter((s) => s === 200).length).toBe(50);
-    expect(retries()).toBe(retriesBefore);
+    expect(await retries()).toBe(retriesBefore);
 
     const after = await auditTotals(t.server.database.pool);
-    expect(auditDifference(before, after)).toEqual(await battleLedger(since));
+    expect(conservationErrors(before, after, await battleLedger(since))).toEqual([]);
 
     // the defender lost at most 15% of its land (+2 acres of rounding to whole buildings)
     const reports: BattleReportJson[] = answers.map((r) => r.body.report);
@@ -99,7 +99,7 @@ describe("attacks in parallel", () => {
     const a = await armedPlayer("duelA");
     const b = await armedPlayer("duelB");
     const since = await lastBattleId();
-    const retriesBefore = retries();
+    const retriesBefore = await retries();
     const before = await auditTotals(t.server.database.pool);
     const calls: Promise<{ status: number; body: { report: BattleReportJson } }>[] = [];
     for (let i = 0; i < 10; i++) {
@@ -108,9 +108,9 @@ describe("attacks in parallel", () => {
     }
     const answers = await Promise.all(calls);
     expect(answers.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
-    expect(retries()).toBe(retriesBefore);
+    expect(await retries()).toBe(retriesBefore);
     const after = await auditTotals(t.server.database.pool);
-    expect(auditDifference(before, after)).toEqual(await battleLedger(since));
+    expect(conservationErrors(before, after, await battleLedger(since))).toEqual([]);
     const { rows } = await sql("SELECT id, total_battles FROM countries WHERE id IN ($1, $2) ORDER BY id", [a.countryId, b.countryId]);
     expect(rows.map((r) => r.total_battles)).toEqual([20, 20]);
   });
@@ -127,10 +127,10 @@ describe("attacks in parallel", () => {
     );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     const after = await auditTotals(t.server.database.pool);
-    const diff = auditDifference(before, after);
-    expect(diff).toEqual(await battleLedger(since));
-    expect(diff.missiles).toBe(-10);
+    const ledger = await battleLedger(since);
+    expect(conservationErrors(before, after, ledger)).toEqual([]);
+    expect(after.missiles - before.missiles).toBe(-10n);
     expect(answers.reduce((s, r) => s + r.body.report.landCaptured, 0)).toBe(0);
-    expect(answers.reduce((s, r) => s + r.body.report.landDestroyed, 0)).toBe(-(diff.land ?? 0));
+    expect(BigInt(answers.reduce((s, r) => s + r.body.report.landDestroyed, 0))).toBe(before.land - after.land);
   });
 });

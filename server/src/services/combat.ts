@@ -72,6 +72,7 @@ import { runCountriesAction, type ActionTransaction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { buildTurnResult } from "./turnResults.js";
+import { recordNewsBatch } from "./news.js";
 import { strikeSchedulerFor } from "../tick/strikes.js";
 
 /**
@@ -312,6 +313,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
 
         const report = toBattleReportJson(row, attackerId);
         emitBattleEvents(tx, row, a.row, d.row, r, strike);
+        await recordBattleNews(tx, row, d.row.land);
         return {
           next: new Map([
             [attackerId, outcome.attacker],
@@ -466,6 +468,39 @@ function emitBattleEvents(tx: ActionTransaction, row: BattleRow, attacker: Count
   if (defender.alliance_id !== null && defender.alliance_id !== attacker.alliance_id) {
     tx.emit(allianceTopic(defender.alliance_id), { type: "battleResolved", allianceId: defender.alliance_id, side: "defender", battle });
   }
+}
+
+/** A battle makes global news when it moves this many acres, or this share of the defender's land. */
+export const MAJOR_BATTLE_ACRES = 100;
+export const MAJOR_BATTLE_SHARE_PCT = 5;
+
+/**
+ * The battle's news, in the battle's transaction (services/news.ts): the winner's and the
+ * loser's personal items, and a global item for a major battle (100 acres or more, or 5% of
+ * the defender's land).
+ */
+async function recordBattleNews(tx: ActionTransaction, row: BattleRow, defenderLandBefore: number): Promise<void> {
+  const attacker = { id: row.attacker_id, name: row.attacker_name };
+  const defender = { id: row.defender_id, name: row.defender_name };
+  const participants = [
+    { id: attacker.id, name: attacker.name, type: "country" as const, role: "attacker" },
+    { id: defender.id, name: defender.name, type: "country" as const, role: "defender" },
+  ];
+  const land = row.land_captured + row.land_destroyed;
+  const records: Parameters<typeof recordNewsBatch>[1][number][] =
+    row.outcome === "attacker_victory"
+      ? [
+          { kind: "battle_won", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants, countryId: attacker.id },
+          { kind: "battle_lost", params: { attacker, defender, landLost: land, landBefore: defenderLandBefore, role: "defender" }, participants, countryId: defender.id },
+        ]
+      : [
+          { kind: "battle_lost", params: { attacker, defender, landLost: 0, landBefore: defenderLandBefore, role: "attacker" }, participants, countryId: attacker.id },
+          { kind: "battle_repelled", params: { attacker, defender }, participants, countryId: defender.id },
+        ];
+  if (row.outcome === "attacker_victory" && (land >= MAJOR_BATTLE_ACRES || land * 100 >= defenderLandBefore * MAJOR_BATTLE_SHARE_PCT)) {
+    records.push({ kind: "major_battle", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants });
+  }
+  await recordNewsBatch(tx, records);
 }
 
 // ---------------------------------------------------------------------------------------

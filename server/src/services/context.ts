@@ -2,7 +2,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
 import type { Logger } from "../logger.js";
 import type { TokenService } from "../auth/tokens.js";
-import type { RateLimiter } from "../auth/rateLimiter.js";
+import type { RateLimits } from "../auth/rateLimiter.js";
 import type { EventBus } from "../events.js";
 import type { GameMetrics } from "../metrics.js";
 
@@ -12,7 +12,8 @@ export interface ServiceContext {
   db: Db;
   logger: Logger;
   tokens: TokenService;
-  limiter: RateLimiter;
+  /** named rate limits (login, registration, chat), shared across processes with Redis */
+  limiter: RateLimits;
   events: EventBus;
   metrics: GameMetrics;
 }

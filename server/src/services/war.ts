@@ -8,6 +8,7 @@ import { tickNumberAt } from "../tick/clock.js";
 import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
+import { recordNews } from "./news.js";
 
 /**
  * War declarations: declare (both countries locked), end after 48 hours, list. The cost of
@@ -27,6 +28,18 @@ export function warJson(row: WarRow, viewerCountryId: number, now: number): WarD
 
 function publicWar(row: Pick<WarRow, "id" | "declarer_id" | "declarer_name" | "target_id" | "target_name">, at: number): PublicWarEvent {
   return { declarationId: row.id, declarerId: row.declarer_id, declarerName: row.declarer_name, targetId: row.target_id, targetName: row.target_name, at };
+}
+
+/** The global news of a war's end. */
+export function peaceNews(row: Pick<WarRow, "declarer_id" | "declarer_name" | "target_id" | "target_name">) {
+  return {
+    kind: "peace_made" as const,
+    params: { a: { id: row.declarer_id, name: row.declarer_name }, b: { id: row.target_id, name: row.target_name } },
+    participants: [
+      { id: row.declarer_id, name: row.declarer_name, type: "country" as const, role: "declarer" },
+      { id: row.target_id, name: row.target_name, type: "country" as const, role: "target" },
+    ],
+  };
 }
 
 /** GET /war/declarations: the caller's wars, declared and received. */
@@ -81,6 +94,14 @@ export async function declareWar(ctx: ServiceContext, userId: number, declarerId
         },
       });
       tx.emit(WORLD_TOPIC, { type: "warDeclared", war: publicWar(war, now) });
+      await recordNews(tx, {
+        kind: "war_declared",
+        params: { aggressor: { id: declarer.id, name: declarer.name }, target: { id: target.id, name: target.name }, kind: "country" },
+        participants: [
+          { id: declarer.id, name: declarer.name, type: "country", role: "aggressor" },
+          { id: target.id, name: target.name, type: "country", role: "target" },
+        ],
+      });
       // Declaring war ends one's own new-player protection.
       const patch = declarer.protected_until.getTime() > now ? new Map([[declarerId, { protected_until: tx.now }]]) : undefined;
       return { next: new Map(), patches: patch, result: warJson(war, declarerId, now) };
@@ -114,6 +135,7 @@ export async function endWar(ctx: ServiceContext, userId: number, countryId: num
         notice: { id: `war-${row.id}-ended`, kind: "war_ended", severity: "success", title: `${row.declarer_name} made peace`, body: "The war declared on you has ended.", at: now, view: "war-room", refId: row.id },
       });
       tx.emit(WORLD_TOPIC, { type: "warEnded", war: publicWar(row, now), reason: "declared_peace" });
+      await recordNews(tx, peaceNews(row));
       return { next: new Map(), result: warJson(row, countryId, now) };
     },
   });

@@ -68,10 +68,11 @@ export interface TestServer {
 
 /**
  * Starts a real server on a random port against a fresh Postgres database (or a given one).
- * Pass `redisDb` to run with Redis presence, driver and tick queue on that database index.
+ * Pass `redisDb` to run with Redis presence, driver and tick queue on that database index,
+ * `logger` to see what the server logs.
  */
-export async function startTestServer(overrides: Partial<Config> & { redisDb?: number; databaseUrl?: string } = {}): Promise<TestServer> {
-  const { redisDb, ...configOverrides } = overrides;
+export async function startTestServer(overrides: Partial<Config> & { redisDb?: number; databaseUrl?: string; logger?: pino.Logger } = {}): Promise<TestServer> {
+  const { redisDb, logger, ...configOverrides } = overrides;
   const database = configOverrides.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = configOverrides.databaseUrl ?? database!.url;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-test-"));
@@ -84,9 +85,11 @@ export async function startTestServer(overrides: Partial<Config> & { redisDb?: n
     logLevel: "silent",
     clientDir: path.join(dataDir, "no-client"),
     tickEnabled: false,
+    // Test files register many players from 127.0.0.1; the limit's own test turns it on.
+    rateLimitRegisterPerHour: 0,
     ...configOverrides,
   });
-  const server = await startGameServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
+  const server = await startGameServer(config, { logger: logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
   const baseUrl = `http://127.0.0.1:${server.port}`;
   return {
     server,

@@ -93,7 +93,7 @@ describe("load tester against a test server", () => {
     expect(spent).toBe(Object.values(actions).reduce((n, a) => n + a.turnsConsumed, 0));
   });
 
-  it("measures chat fan-out through the world room and agrees with the server's chat count", () => {
+  it("measures chat fan-out through the world room and agrees with the server's chat count", async () => {
     const { chat, actions, consistency, websocket } = result.report;
     expect(chat.sent).toBe(actions.chat!.count);
     expect(chat.delivered).toBe(actions.chat!.ok);
@@ -105,7 +105,7 @@ describe("load tester against a test server", () => {
     expect(chat.fanoutMs.p50).toBeGreaterThan(0);
     expect(consistency.chat.serverChatMessages).toBe(chat.delivered);
     expect(chat.observers).toBe(COUNTRIES);
-    expect(sumSamples(parsePrometheusText(server.server.ctx.metrics.render()), "chat_messages_total")).toBe(chat.delivered);
+    expect(sumSamples(parsePrometheusText(await server.server.ctx.metrics.render()), "chat_messages_total")).toBe(chat.delivered);
     expect(websocket.connectedAtStart).toBe(COUNTRIES);
     expect(websocket.connectedAtEnd).toBe(COUNTRIES);
     expect(websocket.disconnectsDuringRun).toBe(0);

@@ -86,7 +86,8 @@ describe("tick phases (real Postgres)", () => {
     const [id] = await insertCountries(pool, 1, 10, 0);
     const n = tickAt(200, 12);
     const first = await runTick(ctx, n, { phases: PHASES });
-    expect(first.phases).toEqual({ turns: 1, test_counter: 1, test_daily_cost: 1 });
+    // Domains append their own phases to TICK_PHASES: only these three are asserted.
+    expect(first.phases).toMatchObject({ turns: 1, test_counter: 1, test_daily_cost: 1 });
     const again = await runTick(ctx, n, { phases: PHASES });
     expect(again.applied).toEqual([]);
     expect(again.phases).toEqual({});

@@ -3,6 +3,7 @@ import type { DbClient } from "../db/pool.js";
 import type { EventTopic, GameEvent } from "../events.js";
 import { tickDueAt } from "./clock.js";
 import { warCostsPhase } from "./warCosts.js";
+import { newsRetentionPhase } from "./shellPhases.js";
 
 /**
  * The turn tick is an ordered list of phases, each set-based SQL inside the tick's one
@@ -130,4 +131,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, warCostsPhase];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, warCostsPhase];

@@ -3,6 +3,8 @@ import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js
 import { idList, sqlLiteral } from "../db/sqlLiteral.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 import type { CollapsingPhase } from "./phases.js";
+import { recordNewsBatch } from "../services/news.js";
+import { peaceNews } from "../services/war.js";
 
 interface DueWar {
   id: number;
@@ -40,6 +42,7 @@ export const warCostsPhase: CollapsingPhase = {
     const { rows: declarers } = await client.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id IN (${idList(declarerIds)}) ORDER BY id FOR UPDATE`);
     const endedAt = new Date(at);
     const statements: string[] = [];
+    const peace: ReturnType<typeof peaceNews>[] = [];
     for (const declarer of declarers) {
       const state = rowToState(declarer);
       let spent = 0;
@@ -66,6 +69,7 @@ export const warCostsPhase: CollapsingPhase = {
           notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "success", title: `${declarer.name} made peace`, body: "They could not pay for the war any longer.", at, view: "war-room", refId: war.id },
         });
         emit(WORLD_TOPIC, { type: "warEnded", war: event, reason: "bankrupt" });
+        peace.push(peaceNews({ declarer_id: declarer.id, declarer_name: declarer.name, target_id: war.target_id, target_name: war.target_name }));
       }
       if (spent > 0) {
         const next = { ...state, cash: state.cash - spent };
@@ -75,6 +79,7 @@ export const warCostsPhase: CollapsingPhase = {
       }
     }
     await client.query(statements.join(";\n"));
+    if (peace.length > 0) await recordNewsBatch({ client, emit, now: endedAt }, peace);
     return wars.length;
   },
 };

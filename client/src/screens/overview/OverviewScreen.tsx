@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { GOVERNMENTS, computeMsToNextTick } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
-import { useSeason } from "../../realtime/hooks";
+import { useNewsTicker, useSeason } from "../../realtime/hooks";
+import { useNewsList } from "../../api/news";
+import { ago } from "../news/NewsScreen";
 import { useNow } from "../../components/Clock";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { daysText, durationText, fmt, money } from "../../components/format";
@@ -53,6 +55,47 @@ export function RoundEnds() {
   if (!season || !season.endsAt) return <span data-testid="round-ends">Round end: waiting for season data...</span>;
   if (season.endsAt <= now) return <span data-testid="round-ends">The round has ended.</span>;
   return <span data-testid="round-ends">The round ends in {daysText(season.endsAt - now)} days</span>;
+}
+
+/** The player's latest personal news (attacked, overtaken, starving, bankrupt, research...). */
+function Happenings({ onNavigate }: { onNavigate(route: Route): void }) {
+  const personal = useNewsList({ category: "personal", type: "all", page: 1, limit: 5 });
+  if (personal.isPending) return <p className="muted">Loading happenings...</p>;
+  const items = personal.data?.data ?? [];
+  if (items.length === 0) return <p className="muted">No new happenings</p>;
+  return (
+    <div className="stack" style={{ gap: "0.4rem", marginBottom: "0.6rem" }}>
+      <ul className="ticker" data-testid="happenings">
+        {items.map((n) => (
+          <li key={n.id} className={n.isRead ? "faint" : undefined}>
+            {!n.isRead && <span className="unread-dot" aria-label="Unread" />}
+            <span>{n.title}</span>
+            <span className="faint small">{ago(n.timestamp)}</span>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="link-btn small" style={{ alignSelf: "flex-start" }} onClick={() => onNavigate({ view: "news" })}>
+        All news
+      </button>
+    </div>
+  );
+}
+
+/** The world's latest global headlines, live from the world room. */
+function WorldNews() {
+  const ticker = useNewsTicker();
+  if (ticker.length === 0) return <p className="muted">No world news yet.</p>;
+  return (
+    <ul className="ticker" data-testid="news-ticker">
+      {ticker.slice(0, 5).map((n) => (
+        <li key={n.id}>
+          <span className={`badge ${n.priority === "critical" ? "bad" : n.priority === "high" ? "warn" : ""}`}>{n.type}</span>
+          <span>{n.title}</span>
+          <span className="faint small">{ago(new Date(n.timestamp).toISOString())}</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
@@ -107,7 +150,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           </p>
         </Panel>
         <Panel title="Happenings">
-          <p className="muted">No new happenings</p>
+          <Happenings onNavigate={onNavigate} />
           {shortcuts.length > 0 && (
             <div className="row">
               {shortcuts.map((s) => (
@@ -117,6 +160,9 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
               ))}
             </div>
           )}
+        </Panel>
+        <Panel title="World News">
+          <WorldNews />
         </Panel>
       </div>
     </div>

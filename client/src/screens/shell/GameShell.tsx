@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import { useConnectionMessage, useConnectionStatus } from "../../realtime/hooks";
+import { useConnectionMessage, useConnectionStatus, useUnreadNews } from "../../realtime/hooks";
 import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
@@ -52,8 +52,15 @@ export function StatusBar() {
   );
 }
 
+/** Counters shown beside menu entries (the News entry's unread count), by view. */
+function useMenuBadges(): Partial<Record<Route["view"], { count: number; label: string }>> {
+  const unread = useUnreadNews();
+  return unread ? { news: { count: unread, label: `${unread} unread news` } } : {};
+}
+
 function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void }) {
   const groups = availableMenu();
+  const badges = useMenuBadges();
   return (
     <nav id="side-menu" className={`sidebar ${open ? "open" : ""}`} aria-label="Main menu">
       {groups.map((group) => (
@@ -73,6 +80,11 @@ function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: b
                   {entry.icon}
                 </span>
                 {entry.label}
+                {badges[entry.view] && !entry.intent && (
+                  <span className="menu-badge" aria-label={badges[entry.view]!.label} data-testid={`menu-badge-${entry.view}`}>
+                    {badges[entry.view]!.count > 99 ? "99+" : badges[entry.view]!.count}
+                  </span>
+                )}
               </button>
             );
           })}

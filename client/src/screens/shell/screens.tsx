@@ -7,6 +7,7 @@ import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
 import { MilitaryScreen } from "../military/MilitaryScreen";
 import { WarRoomScreen } from "../warroom/WarRoomScreen";
+import { NewsScreen } from "../news/NewsScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -27,4 +28,5 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
   military: ({ route }) => <MilitaryScreen intent={route.intent} />,
   "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
+  news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
 };

@@ -5,7 +5,9 @@ import { sql as turnResults } from "./004_turn_results.js";
 import { sql as researchCategories } from "./005_research_categories.js";
 import { sql as countriesFillfactor } from "./006_countries_fillfactor.js";
 import { sql as platform } from "./007_platform.js";
+import { sql as hardening } from "./008_hardening.js";
 import { sql as military } from "./009_military.js";
+import { sql as shell } from "./013_shell.js";
 
 export interface Migration {
   version: number;
@@ -25,5 +27,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "research_categories", sql: researchCategories },
   { version: 6, name: "countries_fillfactor", sql: countriesFillfactor },
   { version: 7, name: "platform", sql: platform },
+  { version: 8, name: "hardening", sql: hardening },
   { version: 9, name: "military", sql: military },
+  { version: 13, name: "shell", sql: shell },
 ];

@@ -55,7 +55,7 @@ export class ChatProjection implements WorldProjection {
   }
 
   /** A member joined, left or changed role: alliance subscriptions follow. */
-  membershipChanged(client: WorldClient, before: number | null, after: number | null): void {
+  membershipChanged(_client: WorldClient, before: number | null, after: number | null): void {
     if (before === after) return;
     if (after) this.alliances.retain(after);
     if (before) this.alliances.release(before);

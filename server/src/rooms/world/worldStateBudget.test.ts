@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Encoder, StateView } from "@colyseus/schema";
-import { CHAT_CHANNELS, CHAT_MAX_LENGTH, CHAT_RECENT_MESSAGES, RANKINGS_DEFAULT_LIMIT } from "@game/schema/messages";
+import { CHAT_CHANNELS, CHAT_MAX_LENGTH, CHAT_RECENT_MESSAGES, NEWS_TICKER_SIZE, RANKINGS_DEFAULT_LIMIT } from "@game/schema/messages";
+import { NEWS_TITLE_MAX } from "@game/schema/rules";
 import { COUNTRY_NAME_MAX, USERNAME_MAX } from "@game/schema/api";
-import { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, WorldState } from "@game/schema/state";
+import { ChatChannelState, ChatMessageState, CountrySummaryState, NewsTickerItem, OnlineUserState, RankingRow, WorldState } from "@game/schema/state";
 import { ONLINE_USERS_LIMIT } from "../../services/world.js";
 import { WORLD_ENCODER_BUFFER_BYTES } from "../WorldRoom.js";
 
@@ -88,6 +89,11 @@ function worldStateAtCaps(): WorldState {
       }),
     );
   }
+  for (let i = 0; i < NEWS_TICKER_SIZE; i++) {
+    state.news.push(
+      new NewsTickerItem({ id: String(BIG - i), kind: "season_ending_soon", type: "achievement", title: wide(NEWS_TITLE_MAX), priority: "critical", impact: "historic", timestamp: BIG }),
+    );
+  }
   return state;
 }
 
@@ -100,7 +106,7 @@ describe("world state size", () => {
       const state = worldStateAtCaps();
       const encoder = new Encoder(state);
       // A joining client's own summary, in its view, as the room adds it.
-      const summary = new CountrySummaryState({ countryId: BIG, name: wide(COUNTRY_NAME_MAX), turns: BIG, cash: BIG, networth: BIG });
+      const summary = new CountrySummaryState({ countryId: BIG, name: wide(COUNTRY_NAME_MAX), turns: BIG, cash: BIG, networth: BIG, unreadNews: BIG });
       summary.ignoredUserIds.push(...Array.from({ length: 100 }, () => BIG));
       state.countries.set("session", summary);
       const view = new StateView();
