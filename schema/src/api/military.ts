@@ -12,7 +12,7 @@ import {
 } from "../rules/military.js";
 import type { DefenseReview, DefenseSystem, StrategicObjective, ThreatAssessment } from "../rules/defense.js";
 import type { WarStatus, WarEndReason } from "../rules/war.js";
-import { idSchema, limitSchema, offsetSchema } from "./common.js";
+import { idParamSchema, idSchema, limitSchema, offsetSchema } from "./common.js";
 import type { OwnCountryJson } from "./countryFields.js";
 
 /**
@@ -123,7 +123,7 @@ export const attackLaunchRequestSchema = attackPreviewRequestSchema.extend({
 export const cancelStrikeRequestSchema = z.object({ strikeId: idSchema });
 
 /** GET /api/attack/allies/{countryId}?targetCountryId= */
-export const alliesQuerySchema = z.object({ targetCountryId: idSchema.optional() });
+export const alliesQuerySchema = z.object({ targetCountryId: idParamSchema.optional() });
 
 /** Battle report outcomes. */
 export const BATTLE_OUTCOMES = ["attacker_victory", "defender_victory"] as const;
@@ -139,8 +139,11 @@ export const battleReportQuerySchema = z.object({
   offset: offsetSchema,
 });
 
+/** GET /api/military/status/{countryId}, /military/brigades/{countryId}, /attack/allies/{countryId} */
+export const militaryCountryParamsSchema = z.object({ countryId: idParamSchema });
+
 /** GET /api/battle-reports/{id} */
-export const battleReportParamsSchema = z.object({ id: idSchema });
+export const battleReportParamsSchema = z.object({ id: idParamSchema });
 
 /** POST /api/war/declare */
 export const declareWarRequestSchema = z.object({ targetCountryId: idSchema.nullish() });

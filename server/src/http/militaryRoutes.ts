@@ -14,7 +14,7 @@ import {
   deploymentRequestSchema,
   endWarRequestSchema,
   gdiRequestSchema,
-  idSchema,
+  militaryCountryParamsSchema,
   validateTurnsRequestSchema,
   type AttackPreviewResponse,
   type BattleReportResponse,
@@ -40,7 +40,7 @@ import { declareWar, endWar, warsOf } from "../services/war.js";
 import type { ServiceContext } from "../services/context.js";
 import { authorizeCountry, ownCountry, parse, route } from "./handler.js";
 
-const countryParams = z.object({ countryId: idSchema });
+const countryParams = militaryCountryParamsSchema;
 
 /**
  * Military, attack, battle report and war routes: parse, authorize, call the service, answer.
