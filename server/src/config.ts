@@ -30,7 +30,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Serve /metrics without a token (loopback load tests). @default false */
   metricsPublic: boolean;
-  /** Whether the periodic turn tick runs in this process. @default true */
+  /** Whether background work runs in this process: the turn tick and the planned and scheduled strikes. @default true */
   tickEnabled: boolean;
   /** Largest JSON body accepted, bytes. @default 102400 */
   maxBodyBytes: number;
