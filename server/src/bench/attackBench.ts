@@ -55,7 +55,9 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
 
     const port = await freePort();
     const dataDir = fs.mkdtempSync("/tmp/game-attack-bench-");
-    child = spawn(process.execPath, ["--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
+    // BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) on exit.
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+    child = spawn(process.execPath, [...profile, "--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
       env: {
         ...process.env,
         PORT: String(port),
