@@ -12,8 +12,6 @@ import { readinessClass } from "./CommandPanel";
 function row(patch: Partial<ListedCountryJson> & { id: number; name: string }): TargetRow {
   const base = countryJson({ id: patch.id, name: patch.name });
   const country = {
-    id: base.id,
-    name: base.name,
     government_type: base.government_type,
     networth: "4812",
     land: "100",
