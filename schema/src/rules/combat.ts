@@ -694,8 +694,10 @@ function emptyTally(): UnitTally {
   return { troops: 0, jets: 0, turrets: 0, tanks: 0, spies: 0 };
 }
 
+const UNIT_SINGULAR: Readonly<Record<UnitType, string>> = { troops: "troop", jets: "jet", turrets: "turret", tanks: "tank", spies: "spy" };
+
 function unitList(t: Partial<Record<UnitType, number>>): string {
-  const parts = UNIT_TYPES.filter((u) => (t[u] ?? 0) > 0).map((u) => `${fmt(t[u]!)} ${u}`);
+  const parts = UNIT_TYPES.filter((u) => (t[u] ?? 0) > 0).map((u) => `${fmt(t[u]!)} ${t[u] === 1 ? UNIT_SINGULAR[u] : u}`);
   return parts.length ? parts.join(", ") : "no units";
 }
 
