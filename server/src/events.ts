@@ -1,5 +1,5 @@
 import type { Presence } from "@colyseus/core";
-import type { AllianceRole, NoticePayload } from "@game/schema/messages";
+import type { AllianceRole, MarketChangedPayload, NoticePayload } from "@game/schema/messages";
 import type { NewsItemJson } from "@game/schema/api";
 import type { Logger } from "./logger.js";
 
@@ -121,7 +121,9 @@ export type WorldEvent =
   | { type: "battleResolved"; battle: PublicBattleEvent }
   /** a war was declared, or ended (by the declarer, or automatically when it could not pay) */
   | { type: "warDeclared"; war: PublicWarEvent }
-  | { type: "warEnded"; war: PublicWarEvent; reason: "declared_peace" | "bankrupt" };
+  | { type: "warEnded"; war: PublicWarEvent; reason: "declared_peace" | "bankrupt" }
+  /** listings, the public order book or trades of one item changed (forwarded to clients watching the market) */
+  | { type: "marketChanged"; change: MarketChangedPayload };
 
 /** Events on `country:{id}`: one player's private news, for the rooms that player has open. */
 export type CountryEvent =

@@ -7,3 +7,4 @@ export * from "./news.js";
 export * from "./countryFields.js";
 export * from "./military.js";
 export * from "./text.js";
+export * from "./market.js";

@@ -6,3 +6,4 @@ export * from "./world.js";
 // needs one import to render the chat.
 export * from "../rules/chat.js";
 export * from "../rules/ranking.js";
+export * from "./market.js";

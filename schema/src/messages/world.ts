@@ -3,6 +3,7 @@ import type { ToJSON } from "@colyseus/schema";
 import { CHAT_CHANNEL_IDS, CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
 import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
 import type { NoticePayload } from "./notice.js";
+import { MarketMessage, type MarketChangedPayload, type MarketWatch } from "./market.js";
 import type { ChatChannelState, ChatMessageState, CountrySummaryState, NewsTickerItem, OnlineUserState, RankingRow, SeasonState, WorldState } from "../state/index.js";
 
 /** Global news headlines the world state keeps, newest first (items). */
@@ -79,6 +80,7 @@ export interface ChatMessagePayload {
 /** What a client sends to the world room, by message name: `room.send(name, payload)`. */
 export interface WorldClientMessages {
   [WorldMessage.sendChat]: SendChatMessage;
+  [MarketMessage.marketWatch]: MarketWatch;
 }
 
 /** What the world room sends to one client, by message name: `room.onMessage(name, ...)`. */
@@ -87,6 +89,7 @@ export interface WorldServerMessages {
   [WorldMessage.chatMessage]: ChatMessagePayload;
   [WorldMessage.error]: RoomErrorPayload;
   [WorldMessage.notice]: NoticePayload;
+  [MarketMessage.marketChanged]: MarketChangedPayload;
 }
 
 /*

@@ -20,3 +20,4 @@ export * from "./ranking.js";
 export * from "./news.js";
 export * from "./rng.js";
 export * from "./text.js";
+export * from "./market.js";

@@ -11,8 +11,10 @@ import { median } from "./tickBench.js";
  *   1. `pgbench -N` (simple-update TPC-B, no branch/teller updates) on a scratch database;
  *   2. the game server as its own process on another scratch database, 1-turn explorations
  *      (POST /api/exploration/explore) from `connections` keep-alive connections;
- *   3. authenticated reads (GET /api/country/{id}) the same way;
- *   4. `pgbench -N` again (the reference is the mean of both runs, so drift shows).
+ *   3. public-market purchases (POST /api/market/listings/{id}/buy), each on a distinct
+ *      listing of one unit, buyer and seller two different countries locked together;
+ *   4. authenticated reads (GET /api/country/{id}) the same way;
+ *   5. `pgbench -N` again (the reference is the mean of both runs, so drift shows).
  *
  * Prints explorations per second as a fraction of pgbench's TPS, and the server's CPU time
  * per action and per read, from /proc/<pid>/stat (user + system) over each phase. The load
@@ -21,7 +23,7 @@ import { median } from "./tickBench.js";
 export interface ActionBenchOptions {
   /** admin connection string; scratch databases are created beside it */
   adminUrl: string;
-  /** players (one country each) @default 50 */
+  /** players (one country each; 150 turns each per phase) @default 200 */
   players: number;
   /** connections for pgbench and for the game load @default 16 */
   connections: number;
@@ -47,9 +49,16 @@ export interface PhaseResult {
 export interface ActionBenchResult {
   pgbenchTps: number[];
   explore: PhaseResult;
+  /** purchases on distinct listings */
+  buy: PhaseResult;
   read: PhaseResult;
   ratio: number;
+  /** purchases per second over pgbench's TPS */
+  buyRatio: number;
 }
+
+/** One-unit troop listings prepared for the purchase phase (more than the phase can buy). */
+const BENCH_LISTINGS = 60_000;
 
 const CLK_TCK = 100;
 export const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
@@ -153,6 +162,7 @@ export async function loadPhase(
 ): Promise<PhaseResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
+  let ok = 0;
   let cursor = 0;
   const serverBefore = processCpuMs(pid);
   const clientBefore = selfCpuMs();
@@ -165,7 +175,8 @@ export async function loadPhase(
         const t0 = performance.now();
         const res = await fire(cursor++);
         latencies.push(performance.now() - t0);
-        if (res.status !== 200) {
+        if (res.status === 200) ok += 1;
+        else {
           const key = `${res.status} ${res.body?.error ?? ""}`.trim();
           failures[key] = (failures[key] ?? 0) + 1;
         }
@@ -180,7 +191,8 @@ export async function loadPhase(
   return {
     requests: sorted.length,
     failures,
-    perSecond: sorted.length / elapsed,
+    // Only answered actions count: a refusal (no turns left) is cheaper and would flatter the rate.
+    perSecond: ok / elapsed,
     p50Ms: median(sorted),
     p99Ms: percentile(sorted, 99),
     serverCpuMs: serverCpu / sorted.length,
@@ -250,17 +262,18 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         }
       }),
     );
+    players.sort((a, b) => a.countryId - b.countryId);
     const refill = () => psql(gameUrl, "UPDATE countries SET turns = 150, cash = 1000000000000");
     refill();
     log(`  ${players.length} players; ${options.connections} connections; ${options.seconds} s per phase`);
 
     // BENCH_PHASES=explore (or read, or both) skips pgbench, e.g. to profile one phase.
-    const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,read").split(",");
+    const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,buy,read").split(",");
     const pgbenchTps = phases.includes("pgbench") ? [runPgbench(pgbenchUrl, options.connections, options.seconds)] : [Number.NaN, Number.NaN];
     log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS`);
 
-    // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country:
-    // enough players x 150 for the phase, or the refill between phases tops them up.
+    // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country
+    // (players x 150 per phase, refilled between phases); refusals are reported, not counted.
     const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0 };
     const explore = !phases.includes("explore") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
       const p = players[i % players.length]!;
@@ -268,6 +281,38 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     });
     log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres CPU ${explore.databaseCpuMs.toFixed(3)} ms/action`);
     refill();
+
+    // Purchases on distinct listings: one-unit listings escrowed from their sellers (as the
+    // listing service would), each bought once by the player half the list away from its
+    // seller, so the purchases in flight (consecutive listings) lock distinct countries.
+    let buy = skipped;
+    if (phases.includes("buy")) {
+      psql(
+        gameUrl,
+        `UPDATE countries SET troops = 1000000;
+         INSERT INTO market_listings (seller_id, item_type, quantity, listed_quantity, price_per_unit, held_quantity, listed_at, expires_at)
+         SELECT c.id, 'troops', 1, 1, 100, 1, now(), now() + interval '7 days'
+           FROM generate_series(1, ${BENCH_LISTINGS}) AS g
+           JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n, count(*) OVER () AS total FROM countries) c ON c.n = g % c.total;
+         UPDATE countries c SET troops = troops - l.held FROM (SELECT seller_id, sum(held_quantity) AS held FROM market_listings GROUP BY seller_id) l WHERE l.seller_id = c.id;`,
+      );
+      // Settled tables, so autovacuum of the fresh rows does not run inside the phase.
+      psql(gameUrl, "VACUUM ANALYZE market_listings");
+      psql(gameUrl, "VACUUM ANALYZE countries");
+      const listings = spawnSync("psql", [gameUrl, "-Atc", "SELECT id || ',' || seller_id FROM market_listings WHERE status = 'open' ORDER BY id"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+        .stdout.trim()
+        .split("\n")
+        .map((line) => line.split(",").map(Number) as [number, number]);
+      const byCountry = new Map(players.map((p, i) => [p.countryId, i]));
+      buy = await loadPhase(pid, options.connections, options.seconds, (i) => {
+        const [listingId, sellerId] = listings[i % listings.length]!;
+        const p = players[(byCountry.get(sellerId)! + Math.floor(players.length / 2)) % players.length]!;
+        return request(port, "POST", `/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token);
+      });
+      log(`  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres CPU ${buy.databaseCpuMs.toFixed(3)} ms/purchase`);
+      if (buy.requests > listings.length) log(`  (only ${listings.length} listings: later purchases were refusals)`);
+      refill();
+    }
 
     const read = !phases.includes("read") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
       const p = players[i % players.length]!;
@@ -278,7 +323,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     if (phases.includes("pgbench")) pgbenchTps[1] = runPgbench(pgbenchUrl, options.connections, options.seconds);
     log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS`);
     const reference = (pgbenchTps[0]! + pgbenchTps[1]!) / 2;
-    return { pgbenchTps, explore, read, ratio: explore.perSecond / reference };
+    return { pgbenchTps, explore, buy, read, ratio: explore.perSecond / reference, buyRatio: buy.perSecond / reference };
   } finally {
     if (child && child.exitCode === null) {
       child.kill("SIGTERM");

@@ -4,8 +4,9 @@
  *
  *   1. Turn tick: 100,000 countries, the tick beside a bare UPDATE of the same rows.
  *   2. REST exploration: requests per second and latency of 1-turn explorations.
- *   3. The action path: pgbench -N and explorations side by side, their ratio and the server's
- *      CPU per action and per authenticated read (`npm run bench:action` runs only this).
+ *   3. The action path: pgbench -N, explorations and market purchases on distinct listings side
+ *      by side, their ratios and the server's CPU per action, per purchase and per authenticated
+ *      read (`npm run bench:action` runs only this).
  *   4. Authenticated read: server CPU per GET /api/country/{id}, beside GET /api/health.
  *   5. Attacks: standard strikes between random pairs against pgbench -N (BENCH_ONLY=attack).
  *
@@ -16,7 +17,7 @@
  *                       @default postgres://postgres@127.0.0.1:5432/postgres
  *   BENCH_COUNTRIES     countries for the tick @default 100000
  *   BENCH_ROUNDS        tick / bare UPDATE rounds @default 3
- *   BENCH_PLAYERS       players for the exploration bench @default 50
+ *   BENCH_PLAYERS       players for the exploration bench @default 50 (the action bench: 200)
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
  *   BENCH_ATTACK_PLAYERS countries for the attack bench @default 200
@@ -83,20 +84,20 @@ const SECTIONS: Section[] = [
     name: "action",
     async run() {
       const connections = int("BENCH_CONNECTIONS", 16);
-      log(`\n== Action path: 1-turn explorations and authenticated reads against pgbench -N (${connections} connections)`);
+      log(`\n== Action path: 1-turn explorations, market purchases and authenticated reads against pgbench -N (${connections} connections)`);
       const r = await runActionBench({
         adminUrl: env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
-        players: int("BENCH_PLAYERS", 50),
+        players: int("BENCH_PLAYERS", 200),
         connections,
         seconds: int("BENCH_SECONDS", 10),
         log,
       });
-      for (const [phase, result] of [["explore", r.explore], ["read", r.read]] as const) {
+      for (const [phase, result] of [["explore", r.explore], ["buy", r.buy], ["read", r.read]] as const) {
         for (const [reason, count] of Object.entries(result.failures)) log(`  ${phase} refused ${count}x: ${reason}`);
       }
-      log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
-      log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
-      log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
+      log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%, market buy / pgbench -N = ${(r.buyRatio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
+      log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.buy.serverCpuMs.toFixed(3)} ms per purchase, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
+      log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.buy.clientCpuMs.toFixed(3)} ms per purchase, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
     },
   },
   {

@@ -1,4 +1,5 @@
 import type { Db, DbClient } from "./pool.js";
+import { MARKET_HOLDINGS } from "./market.js";
 
 /**
  * The conservation audit: how much money, goods, units, land and turns exist in the world,
@@ -31,8 +32,8 @@ export interface AuditHolding {
   sql: string;
 }
 
-/** Every holding outside countries. Empty until a domain escrows something. */
-export const AUDIT_HOLDINGS: AuditHolding[] = [];
+/** Every holding outside countries: each domain that escrows adds its entries. */
+export const AUDIT_HOLDINGS: AuditHolding[] = [...MARKET_HOLDINGS];
 
 const COUNTRY_TOTALS_SQL = `SELECT ${AUDITED.map((q) => `COALESCE(sum(${q}), 0)::text AS ${q}`).join(", ")} FROM countries`;
 

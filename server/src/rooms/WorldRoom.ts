@@ -1,6 +1,6 @@
 import { ServerError, type AuthContext } from "@colyseus/core";
 import { Encoder } from "@colyseus/schema";
-import { sendChatSchema, WorldMessage } from "@game/schema/messages";
+import { MarketMessage, marketWatchSchema, sendChatSchema, WorldMessage } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
@@ -14,6 +14,7 @@ import { RankingsProjection } from "./world/RankingsProjection.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
 import { SummaryProjection } from "./world/SummaryProjection.js";
 import { NewsProjection } from "./world/NewsProjection.js";
+import { MarketProjection } from "./world/MarketProjection.js";
 import type { WorldClient, WorldHost, WorldProjection } from "./world/types.js";
 
 /**
@@ -62,8 +63,9 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     const rankings = new RankingsProjection(host, presence);
     const chat = new ChatProjection(host, presence);
     this.summaries = new SummaryProjection(host, chat, presence);
+    const market = new MarketProjection();
     // News after summaries: it writes the unread count into the client's summary entry.
-    this.projections = [season, presence, rankings, chat, this.summaries, new NewsProjection(host)];
+    this.projections = [season, presence, rankings, chat, this.summaries, new NewsProjection(host), market];
 
     // Subscribe before loading so no event falls between the load and the subscription.
     this.subscribe(WORLD_TOPIC, (event: WorldEvent) => {
@@ -77,6 +79,9 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
       const result = await sendChatMessage(this.ctx, client.auth!.userId, payload);
       if (result.kind === "command") client.send(WorldMessage.chatCommand, result.reply);
     });
+    this.handle(MarketMessage.marketWatch, marketWatchSchema, { fallback: "Failed to get market listings", invalidCode: "market/invalid" }, (client, payload) =>
+      market.setWatching(client, payload.watching),
+    );
   }
 
   async onJoin(client: WorldClient): Promise<void> {

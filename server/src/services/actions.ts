@@ -103,8 +103,15 @@ export function randomSeed(): number {
   return seedPool[--seedsLeft]!;
 }
 
+/**
+ * What an action needs of the process: the database, the event bus, metrics and the logger
+ * (a ServiceContext has them; so does the tick's context, which runs system actions after it
+ * commits).
+ */
+export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "logger">;
+
 /** Runs one action over one or several countries (see the module comment). */
-export async function runCountriesAction<R>(ctx: ServiceContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
+export async function runCountriesAction<R>(ctx: ActionContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
   const seed = action.seed ?? randomSeed();
   for (let attempt = 1; ; attempt++) {
     const events: TopicEvent[] = [];
@@ -127,7 +134,7 @@ export async function runCountriesAction<R>(ctx: ServiceContext, action: Countri
   }
 }
 
-async function attemptAction<R>(ctx: ServiceContext, action: CountriesAction<R>, seed: number, events: TopicEvent[]): Promise<CountriesActionResult<R>> {
+async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, events: TopicEvent[]): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
     // Round trip 1: BEGIN and the ordered locks.
@@ -183,7 +190,7 @@ async function attemptAction<R>(ctx: ServiceContext, action: CountriesAction<R>,
  * Publishes a country's current numbers after a write made outside runCountriesAction (an
  * operator's tool, a test that sets up a row): the rooms showing it catch up.
  */
-export async function announceCountryChange(ctx: ServiceContext, countryId: number, reason: string): Promise<void> {
+export async function announceCountryChange(ctx: ActionContext, countryId: number, reason: string): Promise<void> {
   const row = await findCountryById(ctx.db, countryId);
   if (row) ctx.events.publishAll(countryChangedEvents(row, reason));
 }

@@ -137,6 +137,36 @@ describe("tick phases (real Postgres)", () => {
     expect(periods.rows.map((r) => Number(r.period))).toEqual([day, day + 1, day + 2, day + 3, day + 4]);
   });
 
+  it("a phase's after-commit work runs once the tick committed, only when it applied ticks, and its failure leaves the tick applied", async () => {
+    const ctx = tickContext(pool, config);
+    await insertCountries(pool, 1, 10, 0);
+    const seen: number[] = [];
+    const sweeping: CollapsingPhase = {
+      name: "test_sweep",
+      catchUp: "collapse",
+      run: async () => 0,
+      async afterCommit(c) {
+        // Runs after COMMIT: another connection sees the tick's row.
+        const { rows } = await c.db.query("SELECT count(*)::int AS n FROM turn_ticks");
+        seen.push(rows[0].n);
+      },
+    };
+    const failing: CollapsingPhase = {
+      name: "test_failing_sweep",
+      catchUp: "collapse",
+      run: async () => 0,
+      afterCommit: async () => {
+        throw new Error("sweep failed");
+      },
+    };
+    const n = tickAt(600, 12);
+    const first = await runTick(ctx, n, { phases: [...PHASES, failing, sweeping] });
+    expect(first.applied).toEqual([n]);
+    expect(seen).toEqual([1]);
+    await runTick(ctx, n, { phases: [...PHASES, failing, sweeping] });
+    expect(seen).toEqual([1]);
+  });
+
   it("events a phase emits are published after the tick commits, and not when it rolls back", async () => {
     const ctx = tickContext(pool, config);
     const [id] = await insertCountries(pool, 1, 10, 0);

@@ -1,9 +1,11 @@
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import type { EventTopic, GameEvent } from "../events.js";
+import type { TickContext } from "./turnTick.js";
 import { tickDueAt } from "./clock.js";
 import { warCostsPhase } from "./warCosts.js";
 import { newsRetentionPhase } from "./shellPhases.js";
+import { MARKET_PHASES } from "./marketPhases.js";
 
 /**
  * The turn tick is an ordered list of phases, each set-based SQL inside the tick's one
@@ -50,6 +52,13 @@ export interface PeriodicPhaseContext extends TickPhaseContext {
 interface PhaseBase {
   /** unique, stable: periodic phases record their periods under it */
   name: string;
+  /**
+   * Work after the tick committed, when it applied ticks: a domain's own actions on what the
+   * phase decided (each its own transaction, e.g. runCountriesAction per country). It must be
+   * a sweep of durable state, safe to run again: a crash between the commit and this hook is
+   * repaired by the next tick's run. A failure is logged; the tick stays applied.
+   */
+  afterCommit?(ctx: TickContext): Promise<void>;
 }
 
 export interface CollapsingPhase extends PhaseBase {
@@ -131,4 +140,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, warCostsPhase];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES, warCostsPhase];

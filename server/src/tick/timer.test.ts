@@ -50,6 +50,10 @@ describe("turn tick without Redis (in-process timer)", () => {
     await insertCountries(server.server.ctx.db, 2, 100, 0, "timer");
     await insertCountries(server.server.ctx.db, 1, 149, 0, "at149");
     await insertCountries(server.server.ctx.db, 1, 150, 179, "nearfull");
+    // A tick in flight during the inserts may have run its UPDATE before they committed and
+    // commit after a snapshot: start counting once a tick begun after the inserts has committed.
+    const seen = (await snapshot(server.server.ctx.db)).last ?? 0;
+    await waitFor("a tick begun after the inserts", async () => (((await snapshot(server.server.ctx.db)).last ?? 0) >= seen + 2 ? true : undefined));
     const before = await snapshot(server.server.ctx.db);
     await sleep(5 * INTERVAL_MS);
     const after = await snapshot(server.server.ctx.db);

@@ -165,7 +165,10 @@ async function runTickTransaction(
     try {
       const partial = await withTransaction(ctx.db, (client) => work(client, events));
       const result: TickResult = { skipped: 0, ...partial, durationMs: performance.now() - started };
-      if (result.applied.length > 0) afterTick(ctx, result, events);
+      if (result.applied.length > 0) {
+        afterTick(ctx, result, events);
+        await runAfterCommitHooks(ctx, options.phases ?? TICK_PHASES);
+      }
       await options.hooks?.afterCommit?.(result);
       return result;
     } catch (err) {
@@ -174,6 +177,18 @@ async function runTickTransaction(
       // A game action locked countries in another order than the tick's scan: Postgres broke
       // the deadlock by aborting us. Nothing was written; run the whole tick again.
       ctx.logger.warn({ err, attempt }, "turn tick retried");
+    }
+  }
+}
+
+/** The phases' after-commit sweeps, in phase order; a failure is logged and the next tick repairs it. */
+async function runAfterCommitHooks(ctx: TickContext, phases: readonly TickPhase[]): Promise<void> {
+  for (const phase of phases) {
+    if (!phase.afterCommit) continue;
+    try {
+      await phase.afterCommit(ctx);
+    } catch (err) {
+      ctx.logger.error({ err, phase: phase.name }, "tick phase after-commit work failed; the next tick runs it again");
     }
   }
 }

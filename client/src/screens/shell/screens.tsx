@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { Route, ViewId } from "./navigation";
 import { OverviewScreen } from "../overview/OverviewScreen";
 import { ExploreScreen } from "../explore/ExploreScreen";
@@ -8,6 +8,10 @@ import { RankingsScreen } from "../rankings/RankingsScreen";
 import { MilitaryScreen } from "../military/MilitaryScreen";
 import { WarRoomScreen } from "../warroom/WarRoomScreen";
 import { NewsScreen } from "../news/NewsScreen";
+import { Loading } from "../../components/ui";
+
+/** The market and its chart library load when the Market is first opened, not with the shell. */
+const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -29,4 +33,9 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   military: ({ route }) => <MilitaryScreen intent={route.intent} />,
   "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
+  market: ({ route }) => (
+    <Suspense fallback={<Loading text="Loading market interface..." />}>
+      <MarketScreen key={route.intent ?? ""} intent={route.intent} />
+    </Suspense>
+  ),
 };

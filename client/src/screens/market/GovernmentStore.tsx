@@ -1,0 +1,167 @@
+import { useState } from "react";
+import type { StoreItemJson } from "@game/schema/api";
+import { STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
+import { marketApi, useStore } from "../../api/market";
+import { Loading, Panel, Stat, Tabs } from "../../components/ui";
+import { fmt, money } from "../../components/format";
+import { ActionMessage, shortDate, useMarketAction } from "./common";
+
+type Category = "military" | "resources";
+
+/**
+ * Government Store (spec): available cash and the military tech discount badge; tabs Military
+ * Units and Resources; on the military tab a banner with the purchase discount and sell bonus;
+ * item cards with owned, buy and sell price, quick-buy and quick-sell; 'Currently Unavailable'
+ * and 'Available on Express servers only'; the last 5 store transactions.
+ */
+export function GovernmentStore({ countryId, country }: { countryId: number; country: CountryState }) {
+  const store = useStore(countryId);
+  const [category, setCategory] = useState<Category>("military");
+  const action = useMarketAction(countryId);
+  if (store.isPending) return <Loading text="Loading private market..." />;
+  if (store.error) return <div className="alert error">{store.error.message}</div>;
+  const data = store.data;
+  const discount = data.militaryTechDiscountPct;
+  const trade = (side: "buy" | "sell", item: StoreItemJson, quantity: number) =>
+    action.run(
+      `${side}-${item.id}-${quantity}`,
+      () => marketApi.storeTrade(side, countryId, item.id, quantity),
+      (r) => `${side === "buy" ? "Bought" : "Sold"} ${fmt(r.transaction.quantity)} ${item.name.toLowerCase()} for ${money(r.transaction.totalCost)}.`,
+    );
+  return (
+    <div className="stack" data-testid="government-store">
+      <div className="row between">
+        <div>
+          <span className="label">Available cash</span> <span className="big-number" data-testid="store-cash">{money(country.cash)}</span>
+        </div>
+        {discount > 0 ? <span className="badge ok">Military tech discount {discount}%</span> : null}
+      </div>
+      <Tabs<Category>
+        label="Store category"
+        value={category}
+        onChange={setCategory}
+        tabs={[
+          { id: "military", label: "Military Units" },
+          { id: "resources", label: "Resources" },
+        ]}
+      />
+      {category === "military" ? (
+        <div className="alert info small">
+          Purchase discount: {discount}% · Sell price bonus: +{discount}% (1% per military tech level)
+        </div>
+      ) : null}
+      <ActionMessage message={action.message} />
+      <div className="grid">
+        {data.items
+          .filter((i) => i.category === category)
+          .map((item) => (
+            <StoreCard key={item.id} item={item} country={country} busy={action.busy} onTrade={(side, q) => void trade(side, item, q)} />
+          ))}
+      </div>
+      <Panel title="Recent Transactions">
+        {data.recentTransactions.length === 0 ? (
+          <p className="muted">No store transactions yet</p>
+        ) : (
+          data.recentTransactions.map((t) => (
+            <div key={t.id} className="stat">
+              <span className="k">
+                {shortDate(t.timestamp)} · {t.transactionType === "buy" ? "Bought" : "Sold"} {fmt(t.quantity)} {t.itemName}
+              </span>
+              <span className="v">{money(t.totalCost)}</span>
+            </div>
+          ))
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function StoreCard({ item, country, busy, onTrade }: { item: StoreItemJson; country: CountryState; busy: string | null; onTrade(side: "buy" | "sell", quantity: number): void }) {
+  const capacity = storeStockCapacity(item.id);
+  return (
+    <section className="panel" data-testid={`store-item-${item.id}`}>
+      <div className="row between">
+        <h3 style={{ margin: 0 }}>{item.name}</h3>
+        {!item.inStock ? <span className="badge bad">{STORE_MESSAGES.unavailable}</span> : null}
+      </div>
+      <p className="faint small">{item.description}</p>
+      {item.expressOnly ? <p className="reason">{STORE_MESSAGES.expressOnly}</p> : null}
+      <Stat label="Owned" value={fmt(item.owned)} />
+      <Stat label="Buy price" value={<span data-testid={`buy-price-${item.id}`}>{money(item.price.buy)}</span>} />
+      <Stat label="Sell price" value={money(item.price.sell)} />
+      {!item.expressOnly ? (
+        <>
+          <Stat label="In stock" value={`${fmt(item.stock)} / ${fmt(capacity)}`} />
+          <Stat label="Max purchase" value={item.maxPurchase === null ? "—" : fmt(item.maxPurchase)} />
+          <div className="label" style={{ marginTop: "0.6rem" }}>
+            Quick buy
+          </div>
+          <QuickButtons
+            amounts={quickBuyAmounts(item.maxPurchase)}
+            refusal={(q) => checkStoreBuy(country, { item: item.id, quantity: q, stock: item.stock })?.message}
+            busy={busy}
+            busyKey={(q) => `buy-${item.id}-${q}`}
+            label={(q) => `+${fmt(q)}`}
+            variant=""
+            onClick={(q) => onTrade("buy", q)}
+          />
+          <div className="label" style={{ marginTop: "0.6rem" }}>
+            Quick sell
+          </div>
+          {quickSellAmounts(item.owned).length === 0 ? <span className="faint small">Nothing to sell</span> : null}
+          <QuickButtons
+            amounts={quickSellAmounts(item.owned)}
+            refusal={(q) => checkStoreSell(country, item.id, q)?.message}
+            busy={busy}
+            busyKey={(q) => `sell-${item.id}-${q}`}
+            label={(q) => `−${fmt(q)}`}
+            variant="ghost"
+            onClick={(q) => onTrade("sell", q)}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** A row of quick-trade buttons; each refused one is disabled, and the reasons are said once under the row. */
+function QuickButtons(props: {
+  amounts: number[];
+  refusal(quantity: number): string | undefined;
+  busy: string | null;
+  busyKey(quantity: number): string;
+  label(quantity: number): string;
+  variant: "" | "ghost";
+  onClick(quantity: number): void;
+}) {
+  const buttons = props.amounts.map((q) => ({ q, reason: props.refusal(q) }));
+  const reasons = new Set(buttons.flatMap((b) => (b.reason ? [b.reason] : [])));
+  return (
+    <>
+      <div className="row">
+        {buttons.map(({ q, reason }) => {
+          const key = props.busyKey(q);
+          return (
+            <button
+              key={q}
+              type="button"
+              className={`btn small ${props.variant}`}
+              disabled={Boolean(reason) || props.busy !== null}
+              title={reason}
+              aria-busy={props.busy === key || undefined}
+              data-testid={key}
+              onClick={() => props.onClick(q)}
+            >
+              {props.busy === key ? "..." : props.label(q)}
+            </button>
+          );
+        })}
+      </div>
+      {[...reasons].map((r) => (
+        <span key={r} className="reason" role="note">
+          {r}
+        </span>
+      ))}
+    </>
+  );
+}
