@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -29,7 +30,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Serve /metrics without a token (loopback load tests). @default false */
   metricsPublic: boolean;
-  /** Whether the periodic turn tick runs in this process. @default true */
+  /** Whether background work runs in this process: the turn tick and the planned and scheduled strikes. @default true */
   tickEnabled: boolean;
   /** Largest JSON body accepted, bytes. @default 102400 */
   maxBodyBytes: number;
@@ -38,6 +39,11 @@ export interface Config {
    * docs/performance.md ("Real-time world") has the measurements behind it. @default 500
    */
   worldShardSize: number;
+  /**
+   * Hours a new country is protected from attacks and war declarations (it may attack; doing
+   * so ends its protection). 0 turns protection off. @default 72
+   */
+  newPlayerProtectionHours: number;
   /**
    * Registrations accepted from one address per hour; 0 turns the limit off (load tests on
    * loopback register thousands of countries). @default 10
@@ -114,6 +120,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     tickEnabled: optional("TICK_ENABLED") !== "false",
     maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
     worldShardSize: intFromEnv("WORLD_SHARD_SIZE", 500),
+    newPlayerProtectionHours: countFromEnv("NEW_PLAYER_PROTECTION_HOURS", DEFAULT_NEW_PLAYER_PROTECTION_HOURS),
     rateLimitRegisterPerHour: countFromEnv("RATE_LIMIT_REGISTER_PER_HOUR", 10),
     corsOrigins: originsFromEnv("CORS_ORIGINS"),
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",

@@ -75,6 +75,35 @@ export interface NewsEventItem extends Omit<NewsItemJson, "isRead"> {
   countryId: number | null;
 }
 
+/**
+ * A battle as everyone may know it (news, rankings, alliance rooms): who attacked whom, how,
+ * who won and the land that changed hands. Never forces or casualties.
+ */
+export interface PublicBattleEvent {
+  battleId: number;
+  attackerId: number;
+  attackerName: string;
+  defenderId: number;
+  defenderName: string;
+  attackType: string;
+  outcome: "attacker_victory" | "defender_victory";
+  landCaptured: number;
+  landDestroyed: number;
+  /** epoch ms */
+  at: number;
+}
+
+/** A war declaration as everyone may know it. */
+export interface PublicWarEvent {
+  declarationId: number;
+  declarerId: number;
+  declarerName: string;
+  targetId: number;
+  targetName: string;
+  /** epoch ms */
+  at: number;
+}
+
 /** Events on the `world` topic: public, every world room shard applies them. */
 export type WorldEvent =
   /** a country's public numbers changed (an action, a battle, a trade): rankings, online list */
@@ -88,6 +117,11 @@ export type WorldEvent =
   | { type: "newsPublished"; item: NewsEventItem }
   | { type: "userOnline"; user: OnlineUserEvent }
   | { type: "userOffline"; userId: number }
+  /** a battle was fought (public fields only): news, rankings */
+  | { type: "battleResolved"; battle: PublicBattleEvent }
+  /** a war was declared, or ended (by the declarer, or automatically when it could not pay) */
+  | { type: "warDeclared"; war: PublicWarEvent }
+  | { type: "warEnded"; war: PublicWarEvent; reason: "declared_peace" | "bankrupt" }
   /** listings, the public order book or trades of one item changed (forwarded to clients watching the market) */
   | { type: "marketChanged"; change: MarketChangedPayload };
 
@@ -135,7 +169,9 @@ export type AllianceEvent =
   /** the last member left: every connection closes */
   | { type: "allianceDisbanded"; allianceId: number }
   /** a news item for the alliance's members */
-  | { type: "newsPublished"; item: NewsEventItem };
+  | { type: "newsPublished"; item: NewsEventItem }
+  /** a member fought a battle, as attacker or defender (for the alliance room) */
+  | { type: "battleResolved"; allianceId: number; side: "attacker" | "defender"; battle: PublicBattleEvent };
 
 /** Any event, for code that handles several topics. */
 export type GameEvent = WorldEvent | CountryEvent | AllianceEvent;

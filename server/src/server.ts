@@ -21,6 +21,8 @@ import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
+import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
+import { executeStrike } from "./services/combat.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
 const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -102,10 +104,13 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   defineRooms(gameServer, ctx);
   installCorsPolicy(config);
   let background: BackgroundWork;
+  let strikes: StrikeScheduler | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
+    // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
+    strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.
@@ -129,6 +134,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     port,
     close() {
       closed ??= (async () => {
+        await strikes?.stop();
         // 1. stop accepting connections; `drained` resolves once every open one has ended
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);

@@ -73,6 +73,7 @@ export function countryJson(overrides: Partial<OwnCountryJson> = {}): OwnCountry
     tutorial_completed: true,
     last_active: new Date().toISOString(),
     created_at: new Date().toISOString(),
+    protected_until: new Date().toISOString(),
     ...overrides,
   };
 }

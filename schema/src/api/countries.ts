@@ -20,9 +20,16 @@ export type CountryResponse =
   | { country: OwnCountryJson; message: "Own country" }
   | { country: PublicCountryJson; message: "Public view" };
 
+/**
+ * A country as the target lists read it (spec: the target fields): the public view plus the
+ * name of its alliance (null without one). protection_status, is_ai and last_active are public
+ * fields already.
+ */
+export type ListedCountryJson = PublicCountryJson & { alliance_name: string | null };
+
 /** GET /countries (and /countries/ai): one page of public views by networth. */
 export interface CountryListResponse {
-  countries: PublicCountryJson[];
+  countries: ListedCountryJson[];
   /** countries in the whole list */
   total: number;
   /** the caller's own country (GET /countries only) */

@@ -1,4 +1,5 @@
 import type { GovernmentType } from "../rules/country.js";
+import type { CombatProtectionStatus } from "../rules/combat.js";
 
 /**
  * The country, described once. Each entry is one column of the server's `countries` table
@@ -105,6 +106,8 @@ export const COUNTRY_FIELDS = [
   f("created_at", "time", "public"),
   f("updated_at", "time", "internal"),
   f("last_active", "time", "public"),
+  // end of new-player protection (military: protection_status below)
+  f("protected_until", "time", "public"),
 ] as const;
 
 type Fields = (typeof COUNTRY_FIELDS)[number];
@@ -144,10 +147,12 @@ export type CountryFieldsRow = {
 };
 
 /**
- * Protection status shown on target lists, with the underscore replaced by a space on screen.
- * The military rules add their states to this union.
+ * Protection status shown on target lists, with the underscore replaced by a space on screen:
+ * new-player protection (until protected_until), GDI membership, or none. Computed by the
+ * military rules (computeProtectionStatus); what depends on the viewer (the attack band, the
+ * daily land cap) is in the target analysis instead.
  */
-export type ProtectionStatus = "gdi_protected" | "unprotected";
+export type ProtectionStatus = CombatProtectionStatus;
 
 /**
  * What anybody may see of a country: identity, government, size and record. Never cash,

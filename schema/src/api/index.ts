@@ -5,6 +5,7 @@ export * from "./economy.js";
 export * from "./world.js";
 export * from "./news.js";
 export * from "./countryFields.js";
+export * from "./military.js";
 export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";

@@ -286,3 +286,175 @@ describe("readiness, offense, defense", () => {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------
+// Brigades, deployment, defense allocation, missiles, GDI (designed; docs/rules.md)
+
+import {
+  ALERT_EFFECTS,
+  BRIGADE_COUNT,
+  BRIGADE_DUTY_MS,
+  DEFAULT_DEFENSE_ALLOCATION,
+  DEFAULT_DEPLOYMENT,
+  GDI_MIN_MEMBERSHIP_MS,
+  GDI_REJOIN_COOLDOWN_MS,
+  HOUR_MS,
+  MISSILE_PRICE,
+  PLANNED_STRIKE_REHAB_MS,
+  applyAttackFatigue,
+  applyBuyMissiles,
+  applyRecoverReadiness,
+  applyReduceReadiness,
+  applySliderChange,
+  applyUseBrigade,
+  availableForAttack,
+  brigadeStatus,
+  checkBuyMissiles,
+  checkDefenseAllocation,
+  checkDeployment,
+  checkJoinGdi,
+  checkLeaveGdi,
+  checkRecoverReadiness,
+  checkReduceReadiness,
+  checkUseBrigade,
+  completeBrigades,
+  computeBrigadeReadiness,
+  computeDeploymentGroups,
+  computeEffectiveReadiness,
+  computeGdiFee,
+  computeMissileCapacity,
+  computePostureEffects,
+  computeRecoveryCost,
+  countReadyBrigades,
+  defaultBrigade,
+  pickAttackBrigade,
+  type BrigadeRecord,
+} from "./military.js";
+
+describe("brigades", () => {
+  const now = 100 * HOUR_MS;
+  it("five brigades, fresh ones at full readiness and ready", () => {
+    const all = completeBrigades([]);
+    expect(all).toHaveLength(BRIGADE_COUNT);
+    expect(all.map((b) => brigadeStatus(b, now))).toEqual(["ready", "ready", "ready", "ready", "ready"]);
+    expect(countReadyBrigades(all, now)).toBe(5);
+  });
+
+  it("readiness recovers 10 points per full hour, up to 100", () => {
+    const b: BrigadeRecord = { ...defaultBrigade(1), readiness: 30, readinessAt: now };
+    expect(computeBrigadeReadiness(b, now + HOUR_MS - 1)).toBe(30);
+    expect(computeBrigadeReadiness(b, now + 3 * HOUR_MS)).toBe(60);
+    expect(computeBrigadeReadiness(b, now + 30 * HOUR_MS)).toBe(100);
+    expect(brigadeStatus(b, now)).toBe("recovering");
+    expect(brigadeStatus(b, now + HOUR_MS)).toBe("ready");
+  });
+
+  it("an attack tires its brigade by 30 (planned: 50 and 12 hours of rehabilitation)", () => {
+    const b = defaultBrigade(2);
+    expect(applyAttackFatigue(b, now, false)).toMatchObject({ readiness: 70, readinessAt: now, lastDeployed: now, rehabUntil: null });
+    const planned = applyAttackFatigue(b, now, true);
+    expect(planned).toMatchObject({ readiness: 50, rehabUntil: now + PLANNED_STRIKE_REHAB_MS });
+    expect(brigadeStatus(planned, now + 1)).toBe("recovering");
+  });
+
+  it("the readiest ready brigade leads; none ready is refused", () => {
+    const tired = [1, 2, 3, 4, 5].map((slot) => ({ ...defaultBrigade(slot), readiness: slot === 4 ? 90 : 10, readinessAt: now }));
+    expect((pickAttackBrigade(tired, now) as BrigadeRecord).slot).toBe(4);
+    const exhausted = tired.map((b) => ({ ...b, readiness: 0 }));
+    expect(pickAttackBrigade(exhausted, now)).toEqual({ code: "brigade/none_ready", message: "No brigade ready: every brigade is deployed or recovering" });
+    expect((pickAttackBrigade(tired, now, 1) as { code: string }).code).toBe("brigade/recovering");
+  });
+
+  it("use-brigade: 12 hours of defensive duty for 20 readiness; reduce-readiness recalls it", () => {
+    expect(checkUseBrigade([], 1, now)).toBeNull();
+    const deployed = applyUseBrigade([], 1, now);
+    expect(deployed).toMatchObject({ readiness: 80, deployedUntil: now + BRIGADE_DUTY_MS });
+    expect(brigadeStatus(deployed, now)).toBe("deployed");
+    expect(brigadeStatus(deployed, now + BRIGADE_DUTY_MS)).toBe("ready");
+    expect(checkUseBrigade([deployed], 1, now)?.message).toBe("Brigade Alpha is already deployed");
+    expect((pickAttackBrigade([deployed], now, 1) as { code: string }).code).toBe("brigade/deployed");
+    expect(checkReduceReadiness([], 1, now)?.message).toBe("Brigade Alpha is not deployed");
+    expect(checkReduceReadiness([deployed], 1, now)).toBeNull();
+    expect(brigadeStatus(applyReduceReadiness([deployed], 1, now), now)).toBe("ready");
+    expect(checkUseBrigade([], 6, now)?.code).toBe("brigade/unknown");
+    expect(checkUseBrigade([{ ...defaultBrigade(2), readiness: 19, readinessAt: now }], 2, now)?.message).toBe("Brigade Bravo is too exhausted to deploy");
+  });
+
+  it("recover-readiness: missing points x 24 turns of upkeep / 100, at least 100 a turn", () => {
+    const b = { ...defaultBrigade(3), readiness: 40, readinessAt: now };
+    expect(computeRecoveryCost(b, now, 1_000)).toBe(Math.ceil((60 * 24 * 1_000) / 100));
+    expect(computeRecoveryCost(b, now, 10)).toBe(Math.ceil((60 * 24 * 100) / 100));
+    expect(checkRecoverReadiness([b], 3, now, 14_399, 1_000)?.message).toBe("Insufficient funds. Need $1 more.");
+    expect(checkRecoverReadiness([b], 3, now, 14_400, 1_000)).toBeNull();
+    expect(applyRecoverReadiness([b], 3, now, 1_000)).toEqual({ brigade: { ...b, readiness: 100, readinessAt: now }, cost: 14_400 });
+    expect(checkRecoverReadiness([], 3, now, 1e9, 1_000)?.message).toBe("Brigade Charlie is already at full readiness");
+  });
+
+  it("effective readiness never exceeds the country's (cash against 24 turns of upkeep)", () => {
+    expect(computeEffectiveReadiness(100, 30)).toBe(30);
+    expect(computeEffectiveReadiness(40, 100)).toBe(40);
+  });
+
+  it("units in rehabilitation defend but cannot attack", () => {
+    const c = { ...startingCountry(), troops: 100, jets: 5, tanks: 10, missiles: 2 };
+    expect(availableForAttack(c, { troops: 30, jets: 10, tanks: 0 })).toEqual({ troops: 70, jets: 0, tanks: 10, turrets: 100, spies: 0, missiles: 2 });
+  });
+});
+
+describe("deployment, defense allocation, alert level", () => {
+  it("the spec's defaults and the 100% cap", () => {
+    expect(DEFAULT_DEPLOYMENT).toEqual({ garrison: 40, patrol: 30, reserve: 20, expedition: 10 });
+    expect(DEFAULT_DEFENSE_ALLOCATION).toEqual({ garrison: 40, perimeter: 30, airDefense: 20, counterIntel: 10 });
+    expect(checkDeployment({ garrison: 50, patrol: 30, reserve: 20, expedition: 10 })?.message).toBe("Deployment cannot exceed 100% (now 110%)");
+    expect(checkDeployment({ garrison: 0, patrol: 0, reserve: 0, expedition: 0 })).toBeNull();
+    expect(checkDefenseAllocation({ garrison: 101, perimeter: 0, airDefense: 0, counterIntel: 0 })?.code).toBe("military/invalid_defense");
+  });
+
+  it("a slider change that would push the total above 100 is ignored", () => {
+    const d = { ...DEFAULT_DEPLOYMENT };
+    expect(applySliderChange(d, "garrison", 41)).toBe(d);
+    expect(applySliderChange(d, "garrison", 30)).toEqual({ ...d, garrison: 30 });
+    expect(applySliderChange({ ...d, garrison: 30 }, "patrol", 40)).toEqual({ ...d, garrison: 30, patrol: 40 });
+  });
+
+  it("each share gives a quarter of itself: defaults +10% defence, +2.5% attack, -7.5% land lost, -5% losses", () => {
+    const e = computePostureEffects(DEFAULT_DEPLOYMENT, DEFAULT_DEFENSE_ALLOCATION, "medium");
+    expect(e).toMatchObject({ defensePct: 110, attackPct: 102.5, landLossPct: 92.5, casualtiesPct: 95, defendingCasualtiesPct: 90, groundDefensePct: 107.5, airDefensePct: 105, spyDefensePct: 105, missileInterceptPct: 5 });
+    const critical = computePostureEffects(DEFAULT_DEPLOYMENT, DEFAULT_DEFENSE_ALLOCATION, "critical");
+    expect(critical.defensePct).toBeCloseTo(110 * ALERT_EFFECTS.critical.defensePct / 100);
+    expect(critical.attackPct).toBeCloseTo(102.5 * 0.75);
+  });
+
+  it("unit counts per group", () => {
+    expect(computeDeploymentGroups({ troops: 101, jets: 10, turrets: 0, tanks: 3 }, DEFAULT_DEPLOYMENT).garrison).toEqual({ troops: 40, jets: 4, turrets: 0, tanks: 1 });
+  });
+});
+
+describe("missiles", () => {
+  it("stored 2 per military base, $20,000 each", () => {
+    const c = { ...startingCountry(), buildings: { ...emptyBuildings(), military_bases: 3 } };
+    expect(computeMissileCapacity(c)).toBe(6);
+    expect(checkBuyMissiles(startingCountry(), 1)?.code).toBe("missiles/no_bases");
+    expect(checkBuyMissiles(c, 7)?.message).toBe("Your military bases store 6 missiles: room for 6 more");
+    expect(checkBuyMissiles(c, 0)?.code).toBe("missiles/invalid_quantity");
+    expect(checkBuyMissiles({ ...c, cash: 39_999 }, 2)?.message).toBe("Insufficient funds. Need $1 more.");
+    expect(checkBuyMissiles(c, 5)).toBeNull();
+    expect(applyBuyMissiles(c, 5)).toMatchObject({ missiles: 5, cash: 100_000 - 5 * MISSILE_PRICE });
+  });
+});
+
+describe("GDI", () => {
+  const now = 1_000 * HOUR_MS;
+  it("joining costs $100 an acre (at least $5,000); leaving waits 24 hours of membership; rejoining waits 24 hours", () => {
+    expect(computeGdiFee(10)).toBe(5_000);
+    expect(computeGdiFee(300)).toBe(30_000);
+    const c = startingCountry();
+    expect(checkJoinGdi(c, { member: false, joinedAt: null, leftAt: null }, now)).toBeNull();
+    expect(checkJoinGdi({ ...c, cash: 4_000 }, { member: false, joinedAt: null, leftAt: null }, now)?.message).toBe("Insufficient funds. Need $6,000 more.");
+    expect(checkJoinGdi(c, { member: true, joinedAt: now, leftAt: null }, now)?.code).toBe("gdi/already_member");
+    expect(checkJoinGdi(c, { member: false, joinedAt: null, leftAt: now - GDI_REJOIN_COOLDOWN_MS + HOUR_MS }, now)?.message).toBe("You left the GDI recently: you can join again in 1 hour(s)");
+    expect(checkLeaveGdi({ member: true, joinedAt: now - GDI_MIN_MEMBERSHIP_MS + 1, leftAt: null }, now)?.code).toBe("gdi/min_membership");
+    expect(checkLeaveGdi({ member: true, joinedAt: now - GDI_MIN_MEMBERSHIP_MS, leftAt: null }, now)).toBeNull();
+    expect(checkLeaveGdi({ member: false, joinedAt: null, leftAt: null }, now)?.code).toBe("gdi/not_member");
+  });
+});

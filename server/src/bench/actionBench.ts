@@ -61,10 +61,10 @@ export interface ActionBenchResult {
 const BENCH_LISTINGS = 60_000;
 
 const CLK_TCK = 100;
-const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+export const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
 
 /** user + system CPU of a process, in ms (Linux /proc). */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // fields[11] = utime, fields[12] = stime (1-based 14 and 15 in proc(5))
@@ -72,7 +72,7 @@ function processCpuMs(pid: number): number {
 }
 
 /** user + system CPU of every Postgres process on this machine, in ms (Linux /proc). */
-function postgresCpuMs(): number {
+export function postgresCpuMs(): number {
   let total = 0;
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -86,12 +86,12 @@ function postgresCpuMs(): number {
   return total;
 }
 
-function selfCpuMs(): number {
+export function selfCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -102,19 +102,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-function psql(url: string, sql: string): void {
+export function psql(url: string, sql: string): void {
   const result = spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-qc", sql], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
 }
 
-function databaseUrl(adminUrl: string, name: string): string {
+export function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
 /** pgbench's TPS. (Its backends exit with it, so their CPU cannot be read afterwards.) */
-function runPgbench(url: string, connections: number, seconds: number): number {
+export function runPgbench(url: string, connections: number, seconds: number): number {
   const result = spawnSync("pgbench", ["-N", "-c", String(connections), "-j", "2", "-T", String(seconds), "-n", url], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`pgbench failed: ${result.stderr}`);
   const match = /tps = ([\d.]+)/.exec(result.stdout);
@@ -122,9 +122,9 @@ function runPgbench(url: string, connections: number, seconds: number): number {
   return Number(match[1]);
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function request(port: number, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+export function request(port: number, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = {};
@@ -154,7 +154,7 @@ function request(port: number, method: string, path: string, body?: unknown, tok
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
-async function loadPhase(
+export async function loadPhase(
   pid: number,
   connections: number,
   seconds: number,

@@ -8,6 +8,7 @@
  *      by side, their ratios and the server's CPU per action, per purchase and per authenticated
  *      read (`npm run bench:action` runs only this).
  *   4. Authenticated read: server CPU per GET /api/country/{id}, beside GET /api/health.
+ *   5. Attacks: standard strikes between random pairs against pgbench -N (BENCH_ONLY=attack).
  *
  * A bench section is a function of the scratch database; add new ones to SECTIONS.
  *
@@ -19,15 +20,17 @@
  *   BENCH_PLAYERS       players for the exploration bench @default 50 (the action bench: 200)
  *   BENCH_CONCURRENCY   explorations in flight @default 32
  *   BENCH_SECONDS       exploration duration @default 10
+ *   BENCH_ATTACK_PLAYERS countries for the attack bench @default 200
  *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
  *   BENCH_READS         requests per kind in the authenticated-read bench @default 5000
- *   BENCH_ONLY          "tick", "exploration", "action" or "auth-read" to run one section
+ *   BENCH_ONLY          "tick", "exploration", "action", "auth-read" or "attack" to run one section
  */
 import crypto from "node:crypto";
 import os from "node:os";
 import pg from "pg";
 import { runMigrations } from "../db/migrate.js";
 import { runActionBench } from "./actionBench.js";
+import { runAttackBench } from "./attackBench.js";
 import { runExplorationBench } from "./explorationBench.js";
 import { median, runTickBench } from "./tickBench.js";
 import { runAuthReadBench } from "./authReadBench.js";
@@ -110,6 +113,24 @@ const SECTIONS: Section[] = [
       line("GET /api/health (no token, SELECT 1)", r.health);
       line("GET /api/country/{id} (owner's bearer token)", r.authenticatedRead);
       log(`  authenticated read / health: ${(r.authenticatedRead.cpuMicros / r.health.cpuMicros).toFixed(2)}x`);
+    },
+  },
+  {
+    // Battles at the database's pace: standard strikes between random pairs against pgbench -N.
+    name: "attack",
+    async run() {
+      const connections = int("BENCH_CONNECTIONS", 16);
+      log(`\n== Attacks: standard strikes between random pairs against pgbench -N (${connections} connections)`);
+      const r = await runAttackBench({
+        adminUrl: env("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        players: int("BENCH_ATTACK_PLAYERS", 200),
+        connections,
+        seconds: int("BENCH_SECONDS", 10),
+        log,
+      });
+      for (const [reason, count] of Object.entries(r.attack.failures)) log(`  attack refused ${count}x: ${reason}`);
+      log(`  ${r.battles.toLocaleString("en-US")} battles fought; attacks / pgbench -N = ${(r.ratio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
+      log(`  server CPU ${r.attack.serverCpuMs.toFixed(3)} ms per attack, Postgres CPU ${r.attack.databaseCpuMs.toFixed(3)} ms per attack, load generator ${r.attack.clientCpuMs.toFixed(3)} ms`);
     },
   },
 ];

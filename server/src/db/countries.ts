@@ -6,7 +6,7 @@ import {
   type PublicCountryJson,
 } from "@game/schema/api";
 import type { CountryState } from "@game/schema/rules";
-import { computeNetworth } from "@game/schema/rules";
+import { computeNetworth, computeProtectionStatus } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
 import { idList, sqlLiteral } from "./sqlLiteral.js";
 
@@ -65,9 +65,14 @@ function mergeState(row: CountryRow, state: CountryState, now: Date): CountryRow
 }
 
 /** Inserts a new country for a user; networth is computed from the state. */
-export async function insertCountry(client: DbClient, userId: number, name: string, state: CountryState): Promise<CountryRow> {
+export async function insertCountry(client: DbClient, userId: number, name: string, state: CountryState, options: { protectedUntil?: Date } = {}): Promise<CountryRow> {
   const columns = ["user_id", "name", ...STATE_COLUMNS];
-  const values = [userId, name, ...stateValues(state)];
+  const values: unknown[] = [userId, name, ...stateValues(state)];
+  // new-player protection (military): the column's default is "now", i.e. unprotected
+  if (options.protectedUntil) {
+    columns.push("protected_until");
+    values.push(options.protectedUntil);
+  }
   const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
   const { rows } = await client.query<CountryRow>(
     `INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING ${COUNTRY_COLUMNS}`,
@@ -174,10 +179,10 @@ const OWN_FIELDS = COUNTRY_FIELDS.filter((field) => field.view === "own");
  * What anybody may see of a country: identity, government, size and record. Never cash,
  * food, oil, population, units or spies: those are private (STYLE.md practice 5).
  */
-export function toPublicCountryJson(row: CountryRow): PublicCountryJson {
+export function toPublicCountryJson(row: CountryRow, now: number = Date.now()): PublicCountryJson {
   return {
     ...viewJson(row, PUBLIC_FIELDS),
-    protection_status: row.gdi_protection ? "gdi_protected" : "unprotected",
+    protection_status: computeProtectionStatus({ protectedUntil: row.protected_until.getTime(), gdiMember: row.gdi_protection }, now),
   } as PublicCountryJson;
 }
 

@@ -1,6 +1,7 @@
 import { Router } from "express";
-import { countryIdParamsSchema, countryListQuerySchema, type CountryListResponse, type CountryResponse } from "@game/schema/api";
-import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson } from "../db/countries.js";
+import { countryIdParamsSchema, countryListQuerySchema, type CountryListResponse, type CountryResponse, type ListedCountryJson } from "@game/schema/api";
+import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson, type CountryRow } from "../db/countries.js";
+import { allianceLabels } from "../db/alliances.js";
 import { notFound } from "../errors.js";
 import type { ServiceContext } from "../services/context.js";
 import { authenticate, parse, route } from "./handler.js";
@@ -8,6 +9,14 @@ import { authenticate, parse, route } from "./handler.js";
 /** /country/{id}, /countries/{id}, /countries, /countries/ai */
 export function countryRoutes(ctx: ServiceContext): Router {
   const router = Router();
+
+  /** Public views for the target lists, with each country's alliance name. */
+  const listed = async (rows: CountryRow[]): Promise<ListedCountryJson[]> => {
+    const now = Date.now();
+    const ids = [...new Set(rows.map((r) => r.alliance_id).filter((id): id is number => id !== null))];
+    const labels = ids.length ? await allianceLabels(ctx.db, ids) : new Map();
+    return rows.map((row) => ({ ...toPublicCountryJson(row, now), alliance_name: row.alliance_id === null ? null : (labels.get(row.alliance_id)?.name ?? null) }));
+  };
 
   /** The owner sees everything; anyone else sees public fields only. */
   const showCountry = route("Failed to get country data", async (req) => {
@@ -29,7 +38,7 @@ export function countryRoutes(ctx: ServiceContext): Router {
       await authenticate(ctx, req);
       const { limit, offset } = parse(countryListQuerySchema, req.query);
       const { rows, total } = await listCountries(ctx.db, { limit, offset, aiOnly: true });
-      return { countries: rows.map(toPublicCountryJson), total } satisfies CountryListResponse;
+      return { countries: await listed(rows), total } satisfies CountryListResponse;
     }),
   );
   router.get("/country/:id", showCountry);
@@ -41,7 +50,7 @@ export function countryRoutes(ctx: ServiceContext): Router {
       const claims = await authenticate(ctx, req);
       const { limit, offset } = parse(countryListQuerySchema, req.query);
       const { rows, total } = await listCountries(ctx.db, { limit, offset });
-      return { countries: rows.map(toPublicCountryJson), total, ownCountryId: claims.countryId } satisfies CountryListResponse;
+      return { countries: await listed(rows), total, ownCountryId: claims.countryId } satisfies CountryListResponse;
     }),
   );
 

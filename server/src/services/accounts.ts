@@ -69,7 +69,9 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
     try {
       const user = await insertUser(client, { email: request.email, username: request.username, passwordHash });
       await insertUsernameKey(client, user.id, user.username);
-      const country = await insertCountry(client, user.id, request.countryName, startingCountry());
+      const country = await insertCountry(client, user.id, request.countryName, startingCountry(), {
+        protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
+      });
       await insertCountryNameKey(client, country.id, country.name);
       return { user, country };
     } catch (err) {

@@ -58,6 +58,11 @@ export interface StepOutcome<R> {
   next: ReadonlyMap<number, CountryState>;
   /** row-only columns to write beside a changed state (records, counters) */
   patches?: ReadonlyMap<number, CountryRowPatch>;
+  /**
+   * the step's own writes as SQL text with checked literals (db/sqlLiteral.ts), sent with the
+   * country writes and COMMIT in the last round trip (a battle report, a strike's new state)
+   */
+  statements?: readonly string[];
   /** the step's answer, returned to the caller */
   result: R;
 }
@@ -167,6 +172,7 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
       changed.push(...countryChangedEvents(write.after, action.name));
     }
     for (const { countryId, result } of turnResults) statements.push(...turnResultStatements(countryId, result, Math.random()));
+    if (outcome.statements) statements.push(...outcome.statements);
     statements.push("COMMIT");
     await client.query(statements.join(";\n"));
     // State events first, so a room applies the numbers before it handles what the step says.

@@ -4,6 +4,7 @@ import type { EventTopic, GameEvent } from "../events.js";
 import type { TickContext } from "./turnTick.js";
 import { tickDueAt } from "./clock.js";
 import { ALLIANCE_TICK_PHASES } from "./alliancePhases.js";
+import { warCostsPhase } from "./warCosts.js";
 import { newsRetentionPhase } from "./shellPhases.js";
 import { MARKET_PHASES } from "./marketPhases.js";
 
@@ -140,4 +141,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES, ...ALLIANCE_TICK_PHASES];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES, warCostsPhase, ...ALLIANCE_TICK_PHASES];

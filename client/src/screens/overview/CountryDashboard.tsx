@@ -11,10 +11,12 @@ import {
   computeNetworth,
   computeProductionBonuses,
   computeResearchPointsPerTurn,
+  BRIGADE_RECOVERY_PER_HOUR,
 } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useSeason } from "../../realtime/hooks";
 import { useProductionStatus, useTurnHistory } from "../../api/queries";
+import { useBattleReports, useMilitaryStatus } from "../../api/military";
 import { Panel, Stat } from "../../components/ui";
 import { fmt, money, percent, signed, signedMoney, titleCase } from "../../components/format";
 
@@ -95,9 +97,6 @@ export function CountryDashboard() {
           <Stat label="Jets" value={fmt(country.jets)} />
           <Stat label="Turrets" value={fmt(country.turrets)} />
           <Stat label="Military strength" value={fmt(computeMilitaryStrength(countryState))} />
-          <Stat label="Victories" value={fmt(country.victories)} />
-          <Stat label="Defeats" value={fmt(country.defeats)} />
-          <Stat label="Win rate" value={battles > 0 ? percent(winRate) : "No battles yet"} />
         </Panel>
       </div>
       <div className="grid">
@@ -130,10 +129,14 @@ export function CountryDashboard() {
         </Panel>
         <Panel title="Combat Record">
           <Stat label="Total battles" value={fmt(country.totalBattles)} />
+          <Stat label="Victories" value={fmt(country.victories)} testId="dash-victories" />
+          <Stat label="Defeats" value={fmt(country.defeats)} testId="dash-defeats" />
+          <Stat label="Win rate" value={battles > 0 ? percent(winRate) : "No battles yet"} testId="dash-winrate" />
           <Stat label="Land captured" value={`${fmt(country.totalLandCaptured)} acres`} />
           <Stat label="Combat efficiency" value={country.totalBattles > 0 ? percent(country.combatEfficiency, 0) : "—"} />
           {country.totalBattles === 0 && <p className="muted small" style={{ marginTop: "0.5rem" }}>No recent combat activity</p>}
         </Panel>
+        <CombatRecovery countryId={country.id} />
         <Panel title="Recent Turn Reports">
           {history.isPending && <p className="muted">Loading...</p>}
           {history.isError && <p className="muted">{history.error.message}</p>}
@@ -153,5 +156,41 @@ export function CountryDashboard() {
         </Panel>
       </div>
     </div>
+  );
+}
+
+/** Hours a brigade needs from its readiness to 100 (it recovers 10 points an hour). */
+function hoursToFull(readiness: number): number {
+  return Math.ceil((100 - readiness) / BRIGADE_RECOVERY_PER_HOUR);
+}
+
+/**
+ * Combat damage and recovery from real data (the spec's dashboard had placeholders): what the
+ * last day's attacks took, the last week's losses, and how long until the brigades are ready
+ * and the units in rehabilitation return.
+ */
+function CombatRecovery({ countryId }: { countryId: number }) {
+  const status = useMilitaryStatus(countryId);
+  const reports = useBattleReports({});
+  const now = Date.now();
+  if (!status.data || !reports.data) return <Panel title="Combat Damage and Recovery"><p className="muted">Loading war data...</p></Panel>;
+  const mine = reports.data.reports;
+  const dayAgo = now - 86_400_000;
+  const weekAgo = now - 7 * 86_400_000;
+  const landLost = mine.filter((r) => r.isPlayerDefender && Date.parse(r.timestamp) > dayAgo).reduce((s, r) => s + r.landCaptured + r.landDestroyed, 0);
+  const unitsLost = mine
+    .filter((r) => Date.parse(r.timestamp) > weekAgo)
+    .reduce((s, r) => s + Object.values(r.isPlayerAttacker ? r.attackerCasualties : r.defenderCasualties).reduce((a, b) => a + b, 0), 0);
+  const b = status.data.brigades;
+  const slowest = Math.max(0, ...b.brigades.map((x) => hoursToFull(x.readiness)));
+  const rehab = status.data.rehabilitation;
+  return (
+    <Panel title="Combat Damage and Recovery" testId="combat-recovery">
+      <Stat label="Land lost to attacks (24 h)" value={`${fmt(landLost)} acres`} />
+      <Stat label="Units lost in battle (7 days)" value={fmt(unitsLost)} />
+      <Stat label="Brigades ready" value={`${fmt(b.ready)} of ${b.brigades.length}`} />
+      <Stat label="Full readiness in" value={slowest > 0 ? `${slowest} hour(s)` : "ready now"} />
+      <Stat label="In rehabilitation" value={rehab.until ? `${fmt(rehab.troops + rehab.tanks + rehab.jets)} units until ${new Date(rehab.until).toLocaleTimeString("en-US")}` : "none"} />
+    </Panel>
   );
 }

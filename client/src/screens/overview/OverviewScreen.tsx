@@ -9,10 +9,11 @@ import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { daysText, durationText, fmt, money } from "../../components/format";
 import { AVAILABLE_VIEWS, type Route, type ViewId } from "../shell/navigation";
 import { CountryDashboard } from "./CountryDashboard";
+import { useBrigades } from "../../api/military";
 
 /** Overview shortcut buttons of the spec and the views they open (only existing views are shown). */
-const SHORTCUTS: { label: string; view: ViewId }[] = [
-  { label: "Defending", view: "military" },
+const SHORTCUTS: { label: string; view: ViewId; intent?: string }[] = [
+  { label: "Defending", view: "military", intent: "defense" },
   { label: "Alliance", view: "alliances" },
   { label: "Spy", view: "spy-center" },
   { label: "Market", view: "market" },
@@ -100,6 +101,7 @@ function WorldNews() {
 function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
   const { country, countryError } = useGame();
   const now = useNow();
+  const brigades = useBrigades(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading country data..." />;
   const shortcuts = SHORTCUTS.filter((s) => AVAILABLE_VIEWS.has(s.view));
   const date = new Date(now);
@@ -131,6 +133,8 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           <Stat label="Tanks" value={fmt(country.tanks)} testId="overview-tanks" />
           <Stat label="Turrets" value={fmt(country.turrets)} />
           <Stat label="Spies" value={fmt(country.spies)} />
+          <Stat label="Missiles" value={fmt(country.missiles)} />
+          <Stat label="Brigades" value={brigades.data ? `${fmt(brigades.data.ready)} Available` : "..."} testId="overview-brigades" />
         </Panel>
       </div>
       <div className="grid">
@@ -150,7 +154,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           {shortcuts.length > 0 && (
             <div className="row">
               {shortcuts.map((s) => (
-                <button key={s.label} type="button" className="btn small" onClick={() => onNavigate({ view: s.view })}>
+                <button key={s.label} type="button" className="btn small" onClick={() => onNavigate({ view: s.view, intent: s.intent })}>
                   {s.label}
                 </button>
               ))}

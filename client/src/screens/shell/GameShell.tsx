@@ -8,6 +8,7 @@ import { PRODUCT_TITLE } from "../entry/EntryScreen";
 import { availableMenu, useRoute, type Route } from "./navigation";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
+import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
   idle: "Offline",
@@ -151,6 +152,7 @@ export function GameShell() {
       <TurnProgressPopup cards={game.cards} onDismiss={game.dismissCard} onOpenReport={game.openReport} />
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
       <NoticeToasts onOpen={(view) => go({ view })} />
+      <MilitaryLiveUpdates />
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { ExploreScreen } from "../explore/ExploreScreen";
 import { BuildingsScreen } from "../build/BuildingsScreen";
 import { ChatScreen } from "../chat/ChatScreen";
 import { RankingsScreen } from "../rankings/RankingsScreen";
+import { MilitaryScreen } from "../military/MilitaryScreen";
+import { WarRoomScreen } from "../warroom/WarRoomScreen";
 import { NewsScreen } from "../news/NewsScreen";
 import { Loading } from "../../components/ui";
 
@@ -29,6 +31,8 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
   rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  military: ({ route }) => <MilitaryScreen intent={route.intent} />,
+  "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
   market: ({ route }) => (
     <Suspense fallback={<Loading text="Loading market interface..." />}>

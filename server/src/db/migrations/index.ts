@@ -6,6 +6,7 @@ import { sql as researchCategories } from "./005_research_categories.js";
 import { sql as countriesFillfactor } from "./006_countries_fillfactor.js";
 import { sql as platform } from "./007_platform.js";
 import { sql as hardening } from "./008_hardening.js";
+import { sql as military } from "./009_military.js";
 import { sql as market } from "./011_market.js";
 import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
@@ -29,6 +30,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: "countries_fillfactor", sql: countriesFillfactor },
   { version: 7, name: "platform", sql: platform },
   { version: 8, name: "hardening", sql: hardening },
+  { version: 9, name: "military", sql: military },
   { version: 11, name: "market", sql: market },
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },

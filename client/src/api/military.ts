@@ -1,0 +1,201 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import type {
+  AlliesResponse,
+  AttackLaunchResponse,
+  AttackPreviewResponse,
+  BattleReportsResponse,
+  BattleReportJson,
+  BrigadeActionResponse,
+  BrigadesResponse,
+  CountryListResponse,
+  ListedCountryJson,
+  MilitaryStatusJson,
+  MilitaryStatusResponse,
+  StrikeJson,
+  StrikesResponse,
+  ValidateTurnsResponse,
+  WarDeclarationJson,
+  WarDeclarationsResponse,
+  OwnCountryJson,
+} from "@game/schema/api";
+import type { AlertLevel, AttackTypeId, AttackUnits, DefenseAllocation, Deployment } from "@game/schema/rules";
+import { apiRequest } from "./http";
+import { mapCountry, type Country } from "./country";
+import { queryKeys } from "./queries";
+
+/**
+ * The military and war calls (REST) and their react-query hooks. Fallback messages are the
+ * spec's where it gives one (document 1, section 8: 'Failed to get military status', 'Failed
+ * to use brigade', 'Attack failed', ...).
+ */
+export const MILITARY_FALLBACK = {
+  status: "Failed to get military status",
+  brigades: "Failed to get brigade status",
+  useBrigade: "Failed to use brigade",
+  recoverReadiness: "Failed to recover readiness",
+  reduceReadiness: "Failed to reduce readiness",
+  attack: "Attack failed",
+  reports: "Failed to get battle reports",
+  wars: "Failed to get war declarations",
+  declare: "Failed to declare war",
+  endWar: "Failed to end the war",
+  countries: "Failed to get countries",
+  deployment: "Failed to update deployment",
+  defense: "Failed to update defense configuration",
+  missiles: "Failed to buy missiles",
+  gdi: "Failed to change GDI membership",
+  strikes: "Failed to get strikes",
+  cancel: "Failed to cancel the strike",
+  allies: "Failed to get alliance support",
+} as const;
+
+export const militaryKeys = {
+  status: (id: number) => ["military-status", id] as const,
+  brigades: (id: number) => ["military-brigades", id] as const,
+  reports: (filter: string) => ["battle-reports", filter] as const,
+  reportsAll: ["battle-reports"] as const,
+  wars: ["war-declarations"] as const,
+  strikes: ["strikes"] as const,
+  targets: ["target-countries"] as const,
+  allies: (id: number, target: number | null) => ["allies", id, target] as const,
+  preview: (key: string) => ["attack-preview", key] as const,
+};
+
+/** An attack order as the screens build it. */
+export interface AttackRequest {
+  countryId: number;
+  targetCountryId: number | null;
+  attackType: AttackTypeId | null;
+  units: AttackUnits;
+  allianceSupport?: boolean | { enabled: boolean; allies?: number[] };
+  scheduledFor?: string | null;
+  brigadeId?: number | null;
+}
+
+export const militaryApi = {
+  async status(countryId: number): Promise<MilitaryStatusJson> {
+    return (await apiRequest<MilitaryStatusResponse>("GET", `/military/status/${countryId}`, { fallback: MILITARY_FALLBACK.status })).status;
+  },
+  brigades(countryId: number): Promise<BrigadesResponse> {
+    return apiRequest<BrigadesResponse>("GET", `/military/brigades/${countryId}`, { fallback: MILITARY_FALLBACK.brigades });
+  },
+  brigadeAction(action: "use-brigade" | "recover-readiness" | "reduce-readiness", countryId: number, brigadeId: number): Promise<BrigadeActionResponse> {
+    const fallback = action === "use-brigade" ? MILITARY_FALLBACK.useBrigade : action === "recover-readiness" ? MILITARY_FALLBACK.recoverReadiness : MILITARY_FALLBACK.reduceReadiness;
+    return apiRequest<BrigadeActionResponse>("POST", `/military/${action}`, { fallback, body: { countryId, brigadeId } });
+  },
+  setDeployment(countryId: number, deployment: Deployment) {
+    return apiRequest<{ deployment: Deployment }>("POST", "/military/deployment", { fallback: MILITARY_FALLBACK.deployment, body: { countryId, ...deployment } });
+  },
+  setDefense(countryId: number, change: { alertLevel?: AlertLevel; allocation?: DefenseAllocation }) {
+    return apiRequest<{ alertLevel: AlertLevel; allocation: DefenseAllocation }>("POST", "/military/defense", { fallback: MILITARY_FALLBACK.defense, body: { countryId, ...change } });
+  },
+  async setAllocation(countryId: number, allocation: { troops: number; jets: number; turrets: number; tanks: number }): Promise<Country> {
+    const res = await apiRequest<{ country: OwnCountryJson }>("POST", "/production/allocation", { fallback: "Failed to update production allocation", body: { countryId, ...allocation } });
+    return mapCountry(res.country);
+  },
+  async buyMissiles(countryId: number, quantity: number): Promise<Country> {
+    const res = await apiRequest<{ country: OwnCountryJson }>("POST", "/military/missiles/buy", { fallback: MILITARY_FALLBACK.missiles, body: { countryId, quantity } });
+    return mapCountry(res.country);
+  },
+  async gdi(countryId: number, join: boolean): Promise<Country> {
+    const res = await apiRequest<{ country: OwnCountryJson }>("POST", `/military/gdi/${join ? "join" : "leave"}`, { fallback: MILITARY_FALLBACK.gdi, body: { countryId } });
+    return mapCountry(res.country);
+  },
+  validateTurns(countryId: number, attackType: AttackTypeId): Promise<ValidateTurnsResponse> {
+    return apiRequest<ValidateTurnsResponse>("POST", "/attack/validate-turns", { fallback: MILITARY_FALLBACK.attack, body: { countryId, attackType } });
+  },
+  preview(order: AttackRequest): Promise<AttackPreviewResponse> {
+    return apiRequest<AttackPreviewResponse>("POST", "/attack/preview", { fallback: MILITARY_FALLBACK.attack, body: order });
+  },
+  launch(order: AttackRequest): Promise<AttackLaunchResponse> {
+    return apiRequest<AttackLaunchResponse>("POST", "/attack/launch", { fallback: MILITARY_FALLBACK.attack, body: order });
+  },
+  async strikes(): Promise<StrikeJson[]> {
+    return (await apiRequest<StrikesResponse>("GET", "/attack/strikes", { fallback: MILITARY_FALLBACK.strikes })).strikes;
+  },
+  async cancelStrike(strikeId: number): Promise<StrikeJson> {
+    return (await apiRequest<{ strike: StrikeJson }>("POST", "/attack/cancel", { fallback: MILITARY_FALLBACK.cancel, body: { strikeId } })).strike;
+  },
+  allies(countryId: number, targetCountryId: number | null): Promise<AlliesResponse> {
+    const q = targetCountryId ? `?targetCountryId=${targetCountryId}` : "";
+    return apiRequest<AlliesResponse>("GET", `/attack/allies/${countryId}${q}`, { fallback: MILITARY_FALLBACK.allies });
+  },
+  reports(filter: { attackType?: string; outcome?: string; limit?: number } = {}): Promise<BattleReportsResponse> {
+    const q = new URLSearchParams();
+    if (filter.attackType) q.set("attackType", filter.attackType);
+    if (filter.outcome) q.set("outcome", filter.outcome);
+    q.set("limit", String(filter.limit ?? 50));
+    return apiRequest<BattleReportsResponse>("GET", `/battle-reports?${q.toString()}`, { fallback: MILITARY_FALLBACK.reports });
+  },
+  async report(id: number): Promise<BattleReportJson> {
+    return (await apiRequest<{ report: BattleReportJson }>("GET", `/battle-reports/${id}`, { fallback: MILITARY_FALLBACK.reports })).report;
+  },
+  async wars(): Promise<WarDeclarationJson[]> {
+    return (await apiRequest<WarDeclarationsResponse>("GET", "/war/declarations", { fallback: MILITARY_FALLBACK.wars })).declarations;
+  },
+  declareWar(targetCountryId: number) {
+    return apiRequest<{ declaration: WarDeclarationJson }>("POST", "/war/declare", { fallback: MILITARY_FALLBACK.declare, body: { targetCountryId } });
+  },
+  endWar(declarationId: number) {
+    return apiRequest<{ declaration: WarDeclarationJson }>("POST", "/war/end", { fallback: MILITARY_FALLBACK.endWar, body: { declarationId } });
+  },
+  /** GET /countries: the target lists (public fields only; the own country is left out by the screens). */
+  async countries(): Promise<{ countries: ListedCountryJson[]; ownCountryId: number | null }> {
+    const res = await apiRequest<Partial<CountryListResponse>>("GET", "/countries?limit=500", { fallback: MILITARY_FALLBACK.countries });
+    return { countries: res.countries ?? [], ownCountryId: res.ownCountryId ?? null };
+  },
+};
+
+const enabledId = (id: number | null | undefined): id is number => typeof id === "number" && id > 0;
+
+export function useMilitaryStatus(countryId: number | null | undefined) {
+  return useQuery({ queryKey: militaryKeys.status(countryId ?? 0), queryFn: () => militaryApi.status(countryId!), enabled: enabledId(countryId) });
+}
+
+export function useBrigades(countryId: number | null | undefined) {
+  return useQuery({ queryKey: militaryKeys.brigades(countryId ?? 0), queryFn: () => militaryApi.brigades(countryId!), enabled: enabledId(countryId) });
+}
+
+export function useBattleReports(filter: { attackType?: string; outcome?: string }, enabled = true) {
+  return useQuery({ queryKey: militaryKeys.reports(JSON.stringify(filter)), queryFn: () => militaryApi.reports(filter), enabled });
+}
+
+export function useWarDeclarations(enabled = true) {
+  return useQuery({ queryKey: militaryKeys.wars, queryFn: () => militaryApi.wars(), enabled });
+}
+
+export function useStrikes(enabled = true) {
+  return useQuery({ queryKey: militaryKeys.strikes, queryFn: () => militaryApi.strikes(), enabled });
+}
+
+export function useTargetCountries(enabled = true) {
+  return useQuery({ queryKey: militaryKeys.targets, queryFn: () => militaryApi.countries(), enabled, staleTime: 10_000 });
+}
+
+export function useAllies(countryId: number | null | undefined, targetId: number | null) {
+  return useQuery({ queryKey: militaryKeys.allies(countryId ?? 0, targetId), queryFn: () => militaryApi.allies(countryId!, targetId), enabled: enabledId(countryId) });
+}
+
+/**
+ * Refreshes everything a battle or a war changes: the own country, the military status and
+ * brigades, the war log, wars, strikes, targets (their networth and land moved) and the turn
+ * history. Called after the player's own actions and when a live notice says something
+ * happened to the country.
+ */
+export function useMilitaryRefresh(countryId: number | null | undefined) {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    if (enabledId(countryId)) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.country(countryId) });
+      void queryClient.invalidateQueries({ queryKey: militaryKeys.status(countryId) });
+      void queryClient.invalidateQueries({ queryKey: militaryKeys.brigades(countryId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.productionStatus(countryId) });
+    }
+    void queryClient.invalidateQueries({ queryKey: militaryKeys.reportsAll });
+    void queryClient.invalidateQueries({ queryKey: militaryKeys.wars });
+    void queryClient.invalidateQueries({ queryKey: militaryKeys.strikes });
+    void queryClient.invalidateQueries({ queryKey: militaryKeys.targets });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.turnHistory });
+  }, [countryId, queryClient]);
+}

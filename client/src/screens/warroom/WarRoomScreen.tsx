@@ -1,0 +1,239 @@
+import { useMemo, useState } from "react";
+import type { WarDeclarationJson } from "@game/schema/api";
+import { WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { useGame } from "../../game/GameContext";
+import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
+import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
+import { durationText, fmt, money } from "../../components/format";
+import { useTargets, protectionText, type TargetRow } from "../military/TargetPanel";
+import { selection } from "../military/selection";
+import type { Route } from "../shell/navigation";
+import { viewerWon } from "../military/BattleReportView";
+
+type RoomTab = "targets" | "declarations" | "strategy" | "intel";
+
+const STATUS_BADGE: Record<WarDeclarationJson["status"], string> = { active: "bad", cooldown: "warn", ended: "" };
+
+/**
+ * The War Room: active wars, military power, ready brigades and potential targets; Target
+ * Analysis with war declarations (a target under an active declaration shows the +10% bonus),
+ * War Declarations with their status and time, Battle Strategy and Military Intel.
+ */
+export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }) {
+  const { country, countryError } = useGame();
+  const [tab, setTab] = useState<RoomTab>("targets");
+  const wars = useWarDeclarations(Boolean(country));
+  const brigades = useBrigades(country?.id);
+  const active = useMemo(() => new Set((wars.data ?? []).filter((w) => w.isDeclarer && w.status === "active").map((w) => w.targetId)), [wars.data]);
+  const { rows, query } = useTargets(country, active);
+  if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading war data..." />;
+  const attackable = rows.filter((r) => r.country.protection_status === "unprotected" || active.has(r.country.id));
+  return (
+    <div className="stack" data-testid="war-room">
+      <div className="page-header">
+        <h1>War Room</h1>
+      </div>
+      <div className="grid">
+        <Panel title="Command Summary">
+          <Stat label="Active wars" value={fmt(active.size)} testId="wr-active-wars" />
+          <Stat label="Military power" value={fmt(warRoomPower(country))} />
+          <Stat label="Brigades ready" value={brigades.data ? fmt(brigades.data.ready) : "..."} testId="wr-brigades" />
+          <Stat label="Potential targets" value={query.isPending ? "..." : fmt(attackable.length)} />
+        </Panel>
+      </div>
+      <Tabs
+        label="War room sections"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { id: "targets", label: "Target Analysis" },
+          { id: "declarations", label: "War Declarations" },
+          { id: "strategy", label: "Battle Strategy" },
+          { id: "intel", label: "Military Intel" },
+        ]}
+      />
+      {tab === "targets" && (query.isPending ? <Loading text="Loading potential targets..." /> : <TargetAnalysisTab rows={attackable} active={active} declarations={wars.data ?? []} onAttack={(r) => {
+        selection.selectTarget({ id: r.country.id, name: r.country.name });
+        onNavigate({ view: "military", intent: "combat" });
+      }} />)}
+      {tab === "declarations" && <DeclarationsTab wars={wars} />}
+      {tab === "strategy" && <StrategyTab />}
+      {tab === "intel" && <IntelTab />}
+    </div>
+  );
+}
+
+function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: TargetRow[]; active: ReadonlySet<number>; declarations: WarDeclarationJson[]; onAttack(r: TargetRow): void }) {
+  const { country } = useGame();
+  const refresh = useMilitaryRefresh(country?.id);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
+  if (!country) return null;
+  const declare = async (r: TargetRow) => {
+    setBusy(r.country.id);
+    setMessage(null);
+    try {
+      await militaryApi.declareWar(r.country.id);
+      refresh();
+      setMessage({ kind: "info", text: `War declared on ${r.country.name}.` });
+    } catch (err) {
+      setMessage({ kind: "error", text: err instanceof Error ? err.message : "Failed to declare war" });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const now = Date.now();
+  return (
+    <Panel title="Target Analysis">
+      {message && <div className={`alert ${message.kind}`}>{message.text}</div>}
+      {rows.length === 0 ? (
+        <div className="center muted">
+          <p>No countries match your search criteria</p>
+          <p className="hint">Try adjusting your filters</p>
+        </div>
+      ) : (
+        <ul className="target-list">
+          {rows.map((r) => {
+            const atWar = active.has(r.country.id);
+            const rejection = atWar
+              ? null
+              : checkDeclareWar({
+                  declarerId: country.id,
+                  target: { id: r.country.id, land: r.land, isEliminated: r.country.is_eliminated, protectedUntil: Date.parse(r.country.protected_until), allianceId: r.country.alliance_id },
+                  declarerAllianceId: country.allianceId,
+                  cash: country.cash,
+                  existing: declarations.filter((d) => d.isDeclarer && d.targetId === r.country.id).map((d) => ({ declarerId: d.declarerId, targetId: d.targetId, declaredAt: Date.parse(d.declaredAt), endedAt: d.endedAt ? Date.parse(d.endedAt) : null })),
+                  activeWars: active.size,
+                  now,
+                });
+            return (
+              <li key={r.country.id} className="target-row static" data-testid={`wr-target-${r.country.id}`}>
+                <span className="target-name">
+                  {r.country.name} {atWar && <span className="badge bad">At war: +{WAR_ATTACK_BONUS_PCT}% attack</span>}
+                </span>
+                <span className="small muted">
+                  {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)} · {r.analysis.threat} ({r.analysis.successChance}%)
+                </span>
+                <div className="row">
+                  <button type="button" className="btn small" onClick={() => onAttack(r)}>
+                    Attack
+                  </button>
+                  {!atWar && (
+                    <ActionButton variant="danger" className="small" disabledReason={rejection?.message ?? null} busy={busy === r.country.id} busyLabel="..." onClick={() => declare(r)}>
+                      Declare war ({money(WAR_COST_PER_ACRE_PER_TURN * r.land)}/turn)
+                    </ActionButton>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+function DeclarationsTab({ wars }: { wars: ReturnType<typeof useWarDeclarations> }) {
+  const { country } = useGame();
+  const refresh = useMilitaryRefresh(country?.id);
+  const [error, setError] = useState<string | null>(null);
+  if (wars.isPending) return <Loading text="Loading war data..." />;
+  if (wars.isError) return <div className="alert error">{wars.error.message}</div>;
+  const end = async (w: WarDeclarationJson) => {
+    setError(null);
+    try {
+      await militaryApi.endWar(w.id);
+      refresh();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : "Failed to end the war");
+    }
+  };
+  return (
+    <Panel title="War Declarations">
+      {error && <div className="alert error">{error}</div>}
+      {wars.data.length === 0 ? (
+        <p className="muted">No wars declared by or on your country.</p>
+      ) : (
+        <ul className="plain-list" data-testid="war-declarations">
+          {wars.data.map((w) => (
+            <li key={w.id} className="war-row">
+              <div className="row between">
+                <strong>{w.isDeclarer ? `You declared war on ${w.targetName}` : `${w.declarerName} declared war on you`}</strong>
+                <span className={`badge ${STATUS_BADGE[w.status]}`}>{w.status}</span>
+              </div>
+              <div className="small muted">
+                Declared {new Date(w.declaredAt).toLocaleString("en-US")} · {money(w.totalCost)} paid · {money(w.costPerTurn)} per turn
+                {w.endReason === "bankrupt" ? " · ended: could not pay" : ""}
+              </div>
+              {w.status !== "ended" && w.remainingTime > 0 && (
+                <div className="small">{w.status === "active" ? `Minimum duration: ${durationText(w.remainingTime * 1000)} left` : `Cooldown: ${durationText(w.remainingTime * 1000)} left`}</div>
+              )}
+              {w.isDeclarer && w.status === "active" && (
+                <ActionButton variant="" className="small" disabledReason={w.canEnd ? null : "A war lasts at least 48 hours"} onClick={() => end(w)}>
+                  Make peace
+                </ActionButton>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="hint">
+        A war costs ${WAR_COST_PER_ACRE_PER_TURN} per target acre per turn, gives +{WAR_ATTACK_BONUS_PCT}% attack against the target and passes its GDI protection. It lasts at least 48 hours; peace comes
+        automatically when you cannot pay.
+      </p>
+    </Panel>
+  );
+}
+
+function StrategyTab() {
+  return (
+    <div className="grid">
+      <Panel title="Battle Strategy">
+        <ul style={{ margin: 0, paddingLeft: "1.1rem" }}>
+          <li>An attack wins when its power exceeds the defence by 5%.</li>
+          <li>Standard strikes take 3-8% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than 15% of its land in a day.</li>
+          <li>Planned strikes prepare 12 hours for +50% strength; their units rest 12 hours after.</li>
+          <li>Guerrilla strikes fight troops only; bombing runs meet only turrets; artillery meets only tanks.</li>
+          <li>Missiles destroy land and people instead of capturing them; SDI, air defense and turrets intercept.</li>
+        </ul>
+      </Panel>
+      <Panel title="Power Ratio Bands">
+        {[
+          ["2.0 and above", "OVERWHELMING"],
+          ["1.5", "SUPERIOR"],
+          ["1.2", "FAVORABLE"],
+          ["0.8", "EVEN"],
+          ["0.5", "CHALLENGING"],
+          ["below 0.5", "DANGEROUS"],
+        ].map(([k, v]) => (
+          <Stat key={v} label={k} value={v} />
+        ))}
+        <p className="hint">Your power: troops + jets x 10 + tanks x 5 + turrets x 8. A target's power is known only from intelligence.</p>
+      </Panel>
+    </div>
+  );
+}
+
+function IntelTab() {
+  const reports = useBattleReports({});
+  const recent = (reports.data?.reports ?? []).slice(0, 5);
+  return (
+    <div className="grid">
+      <Panel title="Military Intel">
+        <p className="muted">No intelligence data available</p>
+        <p className="hint">Spy reports on a target's forces sharpen the attack preview and the target analysis.</p>
+      </Panel>
+      <Panel title="Recent Combat">
+        {reports.isPending ? (
+          <p className="muted">Loading battle reports...</p>
+        ) : recent.length === 0 ? (
+          <p className="muted">No recent combat activity</p>
+        ) : (
+          recent.map((r) => (
+            <Stat key={r.id} label={r.isPlayerAttacker ? `vs ${r.defenderName}` : `by ${r.attackerName}`} value={<span className={viewerWon(r) ? "ok" : "bad"}>{viewerWon(r) ? "Victory" : "Defeat"}</span>} />
+          ))
+        )}
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { computeNetworth, computeWarCost, warTurnsToCharge } from "@game/schema/rules";
+import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
+import { idList, sqlLiteral } from "../db/sqlLiteral.js";
+import { countryTopic, WORLD_TOPIC } from "../events.js";
+import type { CollapsingPhase } from "./phases.js";
+import { recordNewsBatch } from "../services/news.js";
+import { peaceNews } from "../services/war.js";
+
+interface DueWar {
+  id: number;
+  declarer_id: number;
+  target_id: number;
+  declared_tick: number;
+  charged_through_tick: number;
+  target_land: number;
+  target_name: string;
+}
+
+/**
+ * War costs: $10 per target acre per turn (tick) for every active war, charged to the
+ * declarer. Collapsing: each war is charged for the ticks after the last one it was charged
+ * through (`charged_through_tick`), so k caught-up ticks charge k turns in one run and a
+ * retried or duplicated tick charges nothing (its row already records the tick). Wars of a
+ * declarer are charged oldest first; a war the remaining cash cannot pay ends at once
+ * (automatic peace when bankrupt, the spec's rule), charged nothing, and both sides are told.
+ * Declarers are locked in ascending id order; networth is recomputed by the shared rule.
+ */
+export const warCostsPhase: CollapsingPhase = {
+  name: "war_costs",
+  catchUp: "collapse",
+  async run({ client, ticks, at, emit }) {
+    const lastTick = ticks[ticks.length - 1]!;
+    const { rows: wars } = await client.query<DueWar>(
+      `SELECT w.id, w.declarer_id, w.target_id, w.declared_tick, w.charged_through_tick, t.land AS target_land, t.name AS target_name
+         FROM war_declarations w JOIN countries t ON t.id = w.target_id
+        WHERE w.ended_at IS NULL AND GREATEST(w.declared_tick, w.charged_through_tick) < $1
+        ORDER BY w.declarer_id, w.id`,
+      [lastTick],
+    );
+    if (wars.length === 0) return 0;
+    const declarerIds = [...new Set(wars.map((w) => w.declarer_id))].sort((a, b) => a - b);
+    const { rows: declarers } = await client.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id IN (${idList(declarerIds)}) ORDER BY id FOR UPDATE`);
+    const endedAt = new Date(at);
+    const statements: string[] = [];
+    const peace: ReturnType<typeof peaceNews>[] = [];
+    for (const declarer of declarers) {
+      const state = rowToState(declarer);
+      let spent = 0;
+      for (const war of wars.filter((w) => w.declarer_id === declarer.id)) {
+        const turns = warTurnsToCharge(war.declared_tick, war.charged_through_tick, lastTick);
+        const cost = computeWarCost(war.target_land, turns);
+        if (cost <= state.cash - spent) {
+          spent += cost;
+          statements.push(`UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, total_cost = total_cost + ${sqlLiteral(cost)} WHERE id = ${sqlLiteral(war.id)}`);
+          continue;
+        }
+        statements.push(
+          `UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, ended_at = ${sqlLiteral(endedAt)}, end_reason = 'bankrupt' WHERE id = ${sqlLiteral(war.id)}`,
+        );
+        const event = { declarationId: war.id, declarerId: declarer.id, declarerName: declarer.name, targetId: war.target_id, targetName: war.target_name, at };
+        emit(countryTopic(declarer.id), {
+          type: "notice",
+          countryId: declarer.id,
+          notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "warning", title: `Peace with ${war.target_name}`, body: `You could not pay the war's $${cost.toLocaleString("en-US")}: the war has ended.`, at, view: "war-room", refId: war.id },
+        });
+        emit(countryTopic(war.target_id), {
+          type: "notice",
+          countryId: war.target_id,
+          notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "success", title: `${declarer.name} made peace`, body: "They could not pay for the war any longer.", at, view: "war-room", refId: war.id },
+        });
+        emit(WORLD_TOPIC, { type: "warEnded", war: event, reason: "bankrupt" });
+        peace.push(peaceNews({ declarer_id: declarer.id, declarer_name: declarer.name, target_id: war.target_id, target_name: war.target_name }));
+      }
+      if (spent > 0) {
+        const next = { ...state, cash: state.cash - spent };
+        statements.push(
+          `UPDATE countries SET cash = ${sqlLiteral(next.cash)}, networth = ${sqlLiteral(computeNetworth(next))}, war_expenses = war_expenses + ${sqlLiteral(spent)}, updated_at = now() WHERE id = ${sqlLiteral(declarer.id)}`,
+        );
+      }
+    }
+    await client.query(statements.join(";\n"));
+    if (peace.length > 0) await recordNewsBatch({ client, emit, now: endedAt }, peace);
+    return wars.length;
+  },
+};
