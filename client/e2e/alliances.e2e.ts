@@ -2,7 +2,7 @@
  * Alliances in Debian's Chromium against the built server on a real Postgres: two players in
  * two browser contexts (the leader at desktop size, the ally at phone width) found an alliance,
  * invite and accept, coordinate an operation live (the ally sees it planned, the leader sees
- * the ally join, both see it ready, then launched), chat in the alliance room, open diplomacy
+ * the ally join, both see it ready, then launched: two real attacks on the target), chat in the alliance room, open diplomacy
  * from the Relations menu, and a kick takes the ally out at once. Screenshots of each screen at
  * desktop and phone width go to .e2e-artifacts/screenshots (not committed).
  *
@@ -73,7 +73,8 @@ async function signedIn(player: Player, viewport: { width: number; height: numbe
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
+  // New countries are not protected here, so the operation's attacks can land.
+  server = await startServer({ NEW_PLAYER_PROTECTION_HOURS: "0" });
   [leader, ally, enemy] = await Promise.all([server.registerPlayer("lead"), server.registerPlayer("ally"), server.registerPlayer("enemy")]);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -141,7 +142,7 @@ describe("alliances in the browser", () => {
     await leaderPage.getByRole("button", { name: "Plan Operation" }).click();
     const plan = leaderPage.getByTestId("plan-operation");
     await plan.getByLabel("Operation name").fill("Night Watch");
-    await plan.getByLabel("Operation type").selectOption("reconnaissance");
+    await plan.getByLabel("Operation type").selectOption("coordinated_attack");
     await plan.getByLabel("Find target").fill(enemy.body.countryName);
     await expect.poll(async () => (await plan.getByLabel("Target", { exact: true }).locator("option").allTextContents()).some((t) => t.includes(enemy.body.countryName)), { timeout: 10_000 }).toBe(true);
     await plan.getByLabel("Target", { exact: true }).selectOption({ label: enemy.body.countryName });
@@ -178,7 +179,10 @@ describe("alliances in the browser", () => {
     await expect.poll(() => allyPage.getByText("No active military operations").isVisible(), { timeout: LIVE_MS }).toBe(true);
     await allyPage.getByRole("tab", { name: "War History" }).click();
     const done = allyPage.locator("[data-testid^=operation-]").filter({ hasText: "Night Watch" });
-    await expect.poll(() => done.getByText(`Reconnaissance of ${enemy.body.countryName} complete`).isVisible(), { timeout: LIVE_MS }).toBe(true);
+    // Two real attacks on the enemy, one per participant, each with its battle report.
+    await expect.poll(() => done.getByText(new RegExp(`^2 of 2 attacks struck ${enemy.body.countryName}`)).isVisible(), { timeout: LIVE_MS }).toBe(true);
+    const battles = await server.sql("SELECT attacker_id FROM battles WHERE defender_id = $1 ORDER BY id", [enemy.countryId]);
+    expect(battles.map((b) => Number(b.attacker_id)).sort()).toEqual([leader.countryId, ally.countryId].sort());
     await shot(allyPage, "07-history");
     // The alliance earned its bonus points.
     await leaderPage.getByRole("tab", { name: "Bonuses" }).click();

@@ -19,7 +19,6 @@ import {
   checkRespondDefense,
   checkRespondOperation,
   computeAllianceEffects,
-  computeAlliedContribution,
   computeBonusCost,
   computeDailyActivityPoints,
   computeDefenseUrgency,
@@ -334,20 +333,6 @@ describe("alliance chat access (spec section 5)", () => {
     expect(checkAllianceChat({ channelId: "general", role: "member", announcement: true })?.code).toBe("alliance/forbidden");
     expect(canAccessAllianceChannel({ accessLevel: "all" }, null)).toBe(false);
     expect(canAccessAllianceChannel({ accessLevel: "owner" }, "manager")).toBe(false);
-  });
-});
-
-describe("allied contribution (spec: 25% of each ally, floored, capped by the own force)", () => {
-  it("adds floor(25%) per ally and never exceeds the own force (property)", () => {
-    expect(computeAlliedContribution(1000, [3, 400, 401])).toBe(0 + 100 + 100);
-    fc.assert(
-      fc.property(fc.nat(1_000_000), fc.array(fc.nat(1_000_000), { maxLength: 10 }), (own, allies) => {
-        const c = computeAlliedContribution(own, allies);
-        expect(c).toBeLessThanOrEqual(own);
-        expect(c).toBeGreaterThanOrEqual(0);
-        expect(Number.isInteger(c)).toBe(true);
-      }),
-    );
   });
 });
 

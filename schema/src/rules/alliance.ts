@@ -19,7 +19,7 @@ export const ALLIANCE_INVITATION_LIFETIME_MS = 3 * DAY_MS;
 export const ALLIANCE_APPLICATION_LIFETIME_MS = 3 * DAY_MS;
 /** Longest invitation or application message (characters; spec: 200 with a counter). */
 export const ALLIANCE_MESSAGE_MAX_LENGTH = 200;
-/** Share of each active ally's forces that joins a battle (percent; spec section 9). */
+/** Share of each active ally's forces that joins a battle (percent; spec section 9); combat applies it (ALLY_SUPPORT_PCT). */
 export const ALLIED_FORCE_CONTRIBUTION_PCT = 25;
 
 /** Alliance name length (characters, trimmed). Designed. */
@@ -857,13 +857,4 @@ export function checkAllianceChat(input: { channelId: string; role: AllianceRole
   if (!canAccessAllianceChannel(channel, input.role)) return reject("chat/no_access", "You do not have access to this channel");
   if (input.announcement && !isLeaderRole(input.role)) return reject("alliance/forbidden", ALLIANCE_MESSAGES.leadersOnly);
   return null;
-}
-
-/**
- * Allied forces joining a battle (spec: 25% of each active ally's forces, floored, capped so it
- * never exceeds the side's own committed force).
- */
-export function computeAlliedContribution(ownForce: number, allyForces: readonly number[]): number {
-  const raw = allyForces.reduce((sum, f) => sum + Math.floor((Math.max(0, f) * ALLIED_FORCE_CONTRIBUTION_PCT) / 100), 0);
-  return Math.min(Math.max(0, ownForce), raw);
 }

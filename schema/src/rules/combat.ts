@@ -613,6 +613,19 @@ export interface AttackerInput {
   atWar: boolean;
   /** allies lending support (already checked available) */
   allies: readonly AllyFacts[];
+  /** attack bonus from outside the country, percent: alliance bonuses and diplomatic relations (alliance work) @default 0 */
+  bonusPct?: number;
+}
+
+/**
+ * Units an ally committed to this defence by answering a defense request (alliance work): they
+ * count in full, not at the 25% of alliance support, and together at most as much as the
+ * defender's own force; like alliance support they lend strength and lose nothing.
+ */
+export interface CommittedSupport extends ForceOwner {
+  id: number;
+  name: string;
+  units: Partial<Record<UnitType, number>>;
 }
 
 /** The defender as resolveBattle reads it. */
@@ -628,6 +641,21 @@ export interface DefenderInput {
   landLostToday: number;
   /** hits that took land from it within the last 24 hours */
   hitsToday: number;
+  /** defence bonus from outside the country, percent: alliance bonuses and diplomatic relations (alliance work) @default 0 */
+  bonusPct?: number;
+  /** allies' units committed to this defence (alliance defense requests) @default [] */
+  committed?: readonly CommittedSupport[];
+}
+
+/** Power of the committed units of the types that counter an attack, at most `cap` (the defender's own). */
+export function computeCommittedPower(committed: readonly CommittedSupport[], unitTypes: readonly UnitType[], cap: number): number {
+  let total = 0;
+  for (const c of committed) {
+    const units: Partial<Record<UnitType, number>> = {};
+    for (const u of unitTypes) if ((c.units[u] ?? 0) > 0) units[u] = c.units[u];
+    total += computeForcePower(c, units);
+  }
+  return Math.min(total, Math.max(0, cap));
 }
 
 /** Unit counts of the five types. */
@@ -830,6 +858,10 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
     attackPower *= 1 + PLANNED_STRIKE_BONUS_PCT / 100;
     log.push(`Twelve hours of planning: +${PLANNED_STRIKE_BONUS_PCT}% attack strength.`);
   }
+  if ((attacker.bonusPct ?? 0) > 0) {
+    attackPower *= 1 + attacker.bonusPct! / 100;
+    log.push(`Alliance and treaty bonuses: +${attacker.bonusPct}% attack strength.`);
+  }
   const luck = rng.between(ATTACK_LUCK_MIN, ATTACK_LUCK_MAX);
   attackPower *= luck;
 
@@ -838,16 +870,21 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
   for (const u of type.countersFrom) defending[u] = d[u];
   const ownDefense = computeForcePower(d, defending);
   const allyDefense = computeAllySupport(defender.allies, type.countersFrom, ownDefense);
+  const committedPower = computeCommittedPower(defender.committed ?? [], type.countersFrom, ownDefense);
+  const defenseBonus = 1 + (defender.bonusPct ?? 0) / 100;
   const defenderReadiness = computeReadiness(d.cash, computeMilitaryUpkeep(d));
   const categoryPct = order.attackType === "spy" ? dp.spyDefensePct : type.category === "air" ? dp.airDefensePct : dp.groundDefensePct;
   let defensePower =
-    (ownDefense + allyDefense.power) *
+    (ownDefense + allyDefense.power + committedPower) *
       readinessFactor(defenderReadiness) *
       (dp.defensePct / 100) *
       (categoryPct / 100) *
-      (1 + (BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades) / 100) +
+      (1 + (BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades) / 100) *
+      defenseBonus +
     (order.attackType === "spy" ? 0 : d.population * MILITIA_PER_PERSON);
   defensePower = Math.max(defensePower, 1);
+  if (committedPower > 0) log.push(`Allied units answering the call for help add ${fmt(committedPower)} strength to the defence.`);
+  if ((defender.bonusPct ?? 0) > 0) log.push(`Alliance and treaty bonuses: +${defender.bonusPct}% defence strength.`);
   if (allyDefense.contributions.length > 0) log.push(`${allyDefense.contributions.length} allied ${allyDefense.contributions.length === 1 ? "country reinforces" : "countries reinforce"} the defence with ${fmt(allyDefense.power)} strength.`);
   if (defender.deployedBrigades > 0) log.push(`${defender.deployedBrigades} defending brigade(s) on duty: +${BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades}% defence.`);
 

@@ -241,7 +241,7 @@ export interface DefenseResponseRow {
 /**
  * Inserts a defense request. An automatic one names its battle (`battleRef`), so the same
  * battle never raises two.
- * @returns its id, or null when the battle already raised one
+ * @returns its id, or null when the battle already raised one (or the alliance is gone)
  */
 export async function insertDefenseRequest(
   client: DbClient,
@@ -263,7 +263,8 @@ export async function insertDefenseRequest(
   const { rows } = await client.query<{ id: number }>(
     `INSERT INTO alliance_defense_requests (alliance_id, requester_id, requester_name, attacker_id, attacker_name, attack_type, urgency,
        need_military, need_intelligence, need_resources, message, requested_at, expires_at, battle_ref)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14
+     WHERE EXISTS (SELECT 1 FROM alliances WHERE id = $1 AND disbanded_at IS NULL)
      ON CONFLICT (battle_ref) DO NOTHING RETURNING id`,
     [r.allianceId, r.requesterId, r.requesterName, r.attackerId, r.attackerName, r.attackType, r.urgency, r.need.military, r.need.intelligence, r.need.resources, r.message, r.requestedAt, r.expiresAt, r.battleRef ?? null],
   );

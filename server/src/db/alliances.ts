@@ -151,6 +151,7 @@ export interface AllianceAggregate {
   total_military: number;
   victories: number;
   defeats: number;
+  active_wars: number;
 }
 
 /**
@@ -169,12 +170,17 @@ export async function rankedAlliances(
               COALESCE(sum(c.troops + c.jets + c.tanks + c.turrets), 0)::bigint AS total_military,
               COALESCE(sum(c.victories), 0)::int AS victories, COALESCE(sum(c.defeats), 0)::int AS defeats
        FROM countries c WHERE c.alliance_id IS NOT NULL GROUP BY c.alliance_id
+     ), wars AS (
+       -- war declarations in force (military's table) by or against a member
+       SELECT c.alliance_id, count(DISTINCT w.id)::int AS active_wars
+       FROM war_declarations w JOIN countries c ON c.id IN (w.declarer_id, w.target_id)
+       WHERE w.ended_at IS NULL AND c.alliance_id IS NOT NULL GROUP BY c.alliance_id
      ), ranked AS (
        SELECT a.*, COALESCE(g.member_count, 0) AS member_count, COALESCE(g.total_networth, 0) AS total_networth,
               COALESCE(g.total_land, 0) AS total_land, COALESCE(g.total_military, 0) AS total_military,
-              COALESCE(g.victories, 0) AS victories, COALESCE(g.defeats, 0) AS defeats,
+              COALESCE(g.victories, 0) AS victories, COALESCE(g.defeats, 0) AS defeats, COALESCE(wa.active_wars, 0) AS active_wars,
               rank() OVER (ORDER BY COALESCE(g.total_networth, 0) DESC, COALESCE(g.member_count, 0) DESC, a.id ASC)::int AS rank
-       FROM alliances a LEFT JOIN agg g ON g.alliance_id = a.id
+       FROM alliances a LEFT JOIN agg g ON g.alliance_id = a.id LEFT JOIN wars wa ON wa.alliance_id = a.id
        WHERE a.disbanded_at IS NULL
      )
      SELECT *, count(*) OVER ()::int AS total FROM ranked

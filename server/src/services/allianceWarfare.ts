@@ -24,10 +24,10 @@ import type { OperationOutcomeJson } from "@game/schema/api";
 import type { ParsedPlanOperationMessage, ParsedRequestDefenseMessage, ParsedRespondDefenseMessage, ParsedRespondOperationMessage } from "@game/schema/messages";
 import type { ServiceContext } from "./context.js";
 import { runCountriesAction, type ActionTransaction, type StepOutcome } from "./actions.js";
-import { allianceTopic } from "../events.js";
-import { forbidden, notFound } from "../errors.js";
+import { allianceTopic, on, type TopicEvent } from "../events.js";
+import { AppError, forbidden, notFound } from "../errors.js";
 import { findCountryById, type CountryRow } from "../db/countries.js";
-import type { DbClient } from "../db/pool.js";
+import { withTransaction, type DbClient } from "../db/pool.js";
 import { addMilitarySupport, allianceLabels, allianceMemberIds, listMembers, lockAllianceShared, type AllianceRow } from "../db/alliances.js";
 import {
   activeDefenseCommitments,
@@ -50,6 +50,7 @@ import { ensure, refusal } from "./allianceErrors.js";
 import { actorCountry, creditAlliancePoints, membershipIn, notice, noticeTo } from "./alliances.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { recordNews } from "./news.js";
+import { launchAttack } from "./combat.js";
 
 /**
  * Alliance warfare: operations (plan, respond, launch, cancel) and defense requests (request,
@@ -298,20 +299,16 @@ const STRIKES: Record<string, OperationStrike> = {
 };
 
 /**
- * Registers what launching an operation type does (military registers the coordinated
- * strike, which runs the confirmed participants' attacks through its attack service).
- */
-export function registerOperationStrike(operationType: string, strike: OperationStrike): void {
-  STRIKES[operationType] = strike;
-}
-
-/**
- * "launchOperation": a leader launches a ready operation. Every confirmed participant and the
- * target are locked in one transaction; the participants' contributions are re-checked
- * against what they hold now; the type's strike runs; the operation completes and its rewards
- * are credited (bonus points to the alliance, military support to each participant).
+ * "launchOperation": a leader launches a ready operation. A coordinated attack runs every
+ * confirmed participant's attack through the combat service (launchCoordinatedStrike). The
+ * other types lock every confirmed participant and the target in one transaction; the
+ * participants' contributions are re-checked against what they hold now; the type's strike
+ * runs; the operation completes and its rewards are credited (bonus points to the alliance,
+ * military support to each participant).
  */
 export async function launchOperation(ctx: ServiceContext, userId: number, allianceId: number, operationId: number): Promise<{ operationId: number; outcome: OperationOutcomeJson }> {
+  const { rows: kind } = await ctx.db.query<{ operation_type: string }>("SELECT operation_type FROM alliance_operations WHERE id = $1", [operationId]);
+  if (kind[0]?.operation_type === "coordinated_attack") return launchCoordinatedStrike(ctx, userId, allianceId, operationId);
   const actor = await actorCountry(ctx, userId);
   const pre = await operationParticipants(ctx.db, [operationId]);
   const { rows: opRows } = await ctx.db.query<{ target_country_id: number | null; operation_type: string }>("SELECT target_country_id, operation_type FROM alliance_operations WHERE id = $1", [operationId]);
@@ -399,6 +396,120 @@ export async function launchOperation(ctx: ServiceContext, userId: number, allia
     },
   });
   return result;
+}
+
+/** The attack type of a coordinated strike: troops, jets and tanks against the whole defence. */
+export const COORDINATED_ATTACK_TYPE = "standard_strike";
+
+/**
+ * A coordinated attack: one strike of every confirmed participant on the target, in one
+ * launch. The launch is claimed first (the operation completes in its own transaction, so two
+ * leaders clicking at once launch it once); then each participant's attack runs through the
+ * combat service on its behalf (`launchAttack` with no actor), one after another in country id
+ * order, each against the target as the previous one left it, each its own battle with its
+ * own report; an attack the rules refuse (turns, units, protection) is recorded and the others
+ * go on. Then the outcome, the rewards (if any attack was fought) and the news are written.
+ */
+async function launchCoordinatedStrike(ctx: ServiceContext, userId: number, allianceId: number, operationId: number): Promise<{ operationId: number; outcome: OperationOutcomeJson }> {
+  const actor = await actorCountry(ctx, userId);
+  const { result: claim } = await runCountriesAction(ctx, {
+    name: "alliance.operation.launch",
+    actor: { userId, countryId: actor.id },
+    countryIds: [actor.id],
+    async step(countries, tx) {
+      const row = countries.get(actor.id)!.row;
+      const { alliance, role } = await memberOf(tx.client, row, allianceId);
+      const operation = await lockOperation(tx.client, operationId);
+      if (!operation || operation.alliance_id !== alliance.id) throw notFound("Operation not found", "operation/not_found");
+      const participants = await operationParticipants(tx.client, [operation.id]);
+      const confirmed = participants.filter((p) => p.status === "confirmed");
+      const readiness = computeOperationReadiness(
+        confirmed.map((p) => ({ status: p.status, totalForce: computeTotalForce(p) })),
+        { minParticipants: operation.min_participants, maxParticipants: operation.max_participants, minTotalForce: operation.min_total_force },
+      );
+      ensure(checkLaunchOperation({ role, status: operation.status, ready: readiness.ready }));
+      if (operation.target_country_id === null) throw refusal({ code: "operation/closed", message: "The target no longer exists" });
+      const outcome: OperationOutcomeJson = { summary: "Strike under way", lines: [], battleReportIds: [] };
+      await setOperationStatus(tx.client, operation.id, "completed", { closedAt: tx.now, outcome, seed: tx.seed });
+      await emitOperation(tx, alliance.id, operation.id);
+      await postAllianceSystemMessage(tx, { allianceId: alliance.id, channel: "military", type: "war_alert", content: `${row.name} launched operation "${operation.name}" on ${operation.target_name}`, allianceTag: alliance.tag });
+      return { next: NOTHING, result: { alliance, operation, confirmed, launcher: row } };
+    },
+  });
+
+  const { alliance, operation, confirmed, launcher } = claim;
+  const lines: string[] = [];
+  const reports: number[] = [];
+  const fought: Array<{ countryId: number; units: number }> = [];
+  let land = 0;
+  for (const p of [...confirmed].sort((x, y) => x.country_id - y.country_id)) {
+    const now = await findCountryById(ctx.db, p.country_id);
+    if (!now || now.alliance_id !== alliance.id) {
+      lines.push(`${p.country_name} is no longer in the alliance`);
+      continue;
+    }
+    // A commitment is a promise, not an escrow: send what of it the country still holds.
+    const units = { troops: Math.min(p.troops, now.troops), jets: Math.min(p.jets, now.jets), tanks: Math.min(p.tanks, now.tanks) };
+    try {
+      const launched = await launchAttack(ctx, null, { countryId: p.country_id, targetCountryId: operation.target_country_id!, attackType: COORDINATED_ATTACK_TYPE, units, allianceSupport: false });
+      if (!launched.executed) continue;
+      const r = launched.report;
+      reports.push(r.id);
+      fought.push({ countryId: p.country_id, units: units.troops + units.jets + units.tanks });
+      land += r.landCaptured + r.landDestroyed;
+      const won = r.outcome === "attacker_victory";
+      lines.push(`${p.country_name}: ${won ? `victory, ${r.landCaptured + r.landDestroyed} acres` : "repelled"} (report #${r.id})`);
+    } catch (err) {
+      if (!(err instanceof AppError)) ctx.logger.error({ err, operationId, countryId: p.country_id }, "coordinated strike attack failed");
+      lines.push(`${p.country_name} could not attack: ${err instanceof AppError ? err.message : "the attack failed"}`);
+    }
+  }
+
+  const totalForce = fought.reduce((sum, f) => sum + f.units, 0);
+  const rewards = fought.length > 0 ? computeOperationRewards(fought.length, totalForce) : { bonusPoints: 0, militarySupport: 0, experienceGain: 0 };
+  const outcome: OperationOutcomeJson = {
+    summary: `${fought.length} of ${confirmed.length} attacks struck ${operation.target_name}: ${land} acres taken`.slice(0, 100),
+    lines: lines.slice(0, OPERATION_LIMITS.maxParticipants).map((l) => l.slice(0, 160)),
+    battleReportIds: reports,
+  };
+  await runAllianceTransaction(ctx, async (tx) => {
+    await setOperationStatus(tx.client, operation.id, "completed", { outcome, rewards });
+    if (rewards.bonusPoints > 0) await creditAlliancePoints(tx, { allianceId: alliance.id, countryId: launcher.id, source: "operation", ref: String(operation.id), points: rewards.bonusPoints });
+    for (const f of fought) await addMilitarySupport(tx.client, f.countryId, alliance.id, f.units);
+    await emitOperation(tx, alliance.id, operation.id);
+    await postAllianceSystemMessage(tx, {
+      allianceId: alliance.id,
+      channel: "military",
+      type: "war_alert",
+      content: `Operation "${operation.name}": ${outcome.summary}${rewards.bonusPoints ? `. +${rewards.bonusPoints} bonus points` : ""}`,
+      allianceTag: alliance.tag,
+    });
+    if (fought.length > 0) {
+      await recordNews(tx, {
+        kind: "alliance_operation_completed",
+        allianceId: alliance.id,
+        params: {
+          alliance: { id: alliance.id, name: alliance.name },
+          operation: operation.name,
+          operationType: OPERATION_TYPE_LABELS.coordinated_attack.toLowerCase(),
+          target: { id: operation.target_country_id!, name: operation.target_name },
+          participants: fought.length,
+          bonusPoints: rewards.bonusPoints,
+        },
+      });
+    }
+  });
+  return { operationId: operation.id, outcome };
+}
+
+/**
+ * A transaction of the alliance domain that changes no country row (an operation's outcome, a
+ * ledger entry): its events are published after it commits.
+ */
+async function runAllianceTransaction(ctx: ServiceContext, work: (tx: Pick<ActionTransaction, "client" | "emit" | "now">) => Promise<void>): Promise<void> {
+  const events: TopicEvent[] = [];
+  await withTransaction(ctx.db, (client) => work({ client, now: new Date(), emit: (topic, event) => events.push(on(topic, event)) }));
+  ctx.events.publishAll(events);
 }
 
 /** Units a country has already committed to allies' defence and that are still in force. */

@@ -606,7 +606,7 @@ function toAllianceJson(row: RankedAlliance, isMember: boolean): AllianceJson {
       totalMilitary: isMember ? row.total_military : null,
       warsWon: row.victories,
       warsLost: row.defeats,
-      activeWars: 0,
+      activeWars: row.active_wars,
     },
     requirements: allianceRequirements(row),
     createdAt: row.created_at.toISOString(),

@@ -65,6 +65,7 @@ import {
 } from "../db/military.js";
 import { knownIntelligence } from "../db/knownIntelligence.js";
 import { allianceLabels } from "../db/alliances.js";
+import { allianceAfterBattle, combatSupportFor } from "./allianceCombat.js";
 import { withTransaction } from "../db/pool.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type PublicBattleEvent } from "../events.js";
@@ -170,6 +171,9 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
   const attackerId = order.countryId;
   const type = ATTACK_TYPES[attackType];
   const planned = attackType === "planned_strike";
+  // Alliance and treaty bonuses and allies' committed units (alliance work), read beside the locks.
+  const support = combatSupportFor(ctx.db, attackerId, targetId, new Date());
+  support.catch(() => undefined);
   const { result, rows } = await runCountriesAction<BattleOutcome>(ctx, {
     name: "attack",
     actor,
@@ -222,6 +226,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
           .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
           .filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
 
+        const alliance = await support;
         const outcome = resolveBattle(
           {
             id: attackerId,
@@ -231,6 +236,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
             brigadeReadiness: brigade ? computeBrigadeReadiness(brigade, nowMs) : null,
             atWar,
             allies: attackerAllies,
+            bonusPct: alliance.attackerBonusPct,
           },
           {
             id: targetId,
@@ -241,6 +247,8 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
             allies: defenderAllies,
             landLostToday: Number(context.recent.land),
             hitsToday: Number(context.recent.hits),
+            bonusPct: alliance.defenderBonusPct,
+            committed: alliance.committed,
           },
           { attackType, units },
           tx.rng,
@@ -313,6 +321,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
 
         const report = toBattleReportJson(row, attackerId);
         emitBattleEvents(tx, row, a.row, d.row, r, strike);
+        await allianceAfterBattle(tx, { id: battleId, attacker: a.row, defender: d.row, attackType, attackerWon: won, landLost: r.landCaptured + r.landDestroyed, powerRatio: r.powerRatio, committed: alliance.committed });
         await recordBattleNews(tx, row, d.row.land);
         return {
           next: new Map([

@@ -95,7 +95,9 @@ describe.each([
     // the preparation is over: due now
     await t.server.database.pool.query("UPDATE strikes SET execute_at = now() WHERE id = $1", [strike.id]);
     const outcomes = await Promise.all([executeStrike(t.server.ctx, strike.id), executeStrike(t.server.ctx, strike.id), strikeSchedulerFor(t.server.ctx)!.sweep().then(() => "sweep")]);
-    expect(outcomes.filter((o) => o === "executed")).toHaveLength(1);
+    // Whichever of the three gets the strike first fights it (the sweep may win the race); the others skip.
+    expect(outcomes.filter((o) => o === "executed").length).toBeLessThanOrEqual(1);
+    expect(outcomes.filter((o) => o === "executed").length + (outcomes.includes("sweep") ? 1 : 0)).toBeGreaterThanOrEqual(1);
     const done = await strikeState(t, strike.id);
     expect(done).toMatchObject({ state: "executed", battles: 1 });
     const report = (await t.api("GET", `/battle-reports/${done.battle_id}`, undefined, p.a.token)).body.report;

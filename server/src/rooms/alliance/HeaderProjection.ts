@@ -76,6 +76,8 @@ export class HeaderProjection implements AllianceProjection {
       case "allianceChanged":
       case "memberJoined":
       case "memberLeft":
+      // a member won or lost land, units and networth
+      case "battleResolved":
         this.reload.request();
         break;
       case "leadershipQueueChanged":

@@ -57,7 +57,7 @@ export class MembersProjection implements AllianceProjection {
   }
 
   onEvent(event: AllianceEvent): void {
-    if (event.type === "memberJoined" || event.type === "memberLeft" || event.type === "memberRoleChanged" || event.type === "allianceChanged") this.reload.request();
+    if (event.type === "memberJoined" || event.type === "memberLeft" || event.type === "memberRoleChanged" || event.type === "allianceChanged" || event.type === "battleResolved") this.reload.request();
     // A member that left goes from the list at once, before the reload.
     if (event.type === "memberLeft") this.host.state.members.delete(String(event.countryId));
     if (event.type === "memberRoleChanged") {
