@@ -76,8 +76,7 @@ export class HeaderProjection implements AllianceProjection {
       case "allianceChanged":
       case "memberJoined":
       case "memberLeft":
-      // a member won or lost land, units and networth
-      case "battleResolved":
+      case "battleResolved": // a member won or lost land, units and networth
         this.reload.request();
         break;
       case "leadershipQueueChanged":
