@@ -336,19 +336,3 @@ export async function loadDefenseRequests(db: Q, select: { ids: number[] } | { a
       })),
   }));
 }
-
-/**
- * Units allies committed to a country's defence that are still in force at `at`, per
- * responder (military support responses whose commitment has not run out).
- */
-export async function activeDefenseCommitments(db: Q, countryId: number, at: Date): Promise<Array<{ responderId: number; troops: number; jets: number; tanks: number; expiresAt: Date }>> {
-  const { rows } = await db.query<{ responder_id: number; troops: number; jets: number; tanks: number; expires_at: Date }>(
-    `SELECT r.responder_id, sum(r.troops)::bigint AS troops, sum(r.jets)::bigint AS jets, sum(r.tanks)::bigint AS tanks, max(r.commitment_expires_at) AS expires_at
-     FROM alliance_defense_responses r JOIN alliance_defense_requests q ON q.id = r.request_id
-     JOIN countries c ON c.id = r.responder_id AND c.alliance_id = q.alliance_id
-     WHERE q.requester_id = $1 AND r.response_type = 'military_support' AND r.commitment_expires_at > $2
-     GROUP BY r.responder_id ORDER BY r.responder_id`,
-    [countryId, at],
-  );
-  return rows.map((r) => ({ responderId: r.responder_id, troops: r.troops, jets: r.jets, tanks: r.tanks, expiresAt: r.expires_at }));
-}

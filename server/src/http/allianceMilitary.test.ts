@@ -131,3 +131,20 @@ describe("alliance statistics from wars", () => {
     expect((await stats()).activeWars).toBe(1);
   });
 });
+
+describe("wars won", () => {
+  it("a war ended in peace by a declarer who took more land than it lost earns its alliance the war points, once", async () => {
+    const [owner, enemy] = await Promise.all([armed("vo"), armed("ve", { troops: 300, tanks: 5, turrets: 50 })]);
+    const alliance = await foundAlliance(t, owner);
+    const declared = await t.api("POST", "/war/declare", { targetCountryId: enemy.countryId }, owner.token);
+    const warId = declared.body.declaration.id;
+    const report = await attack(owner, enemy, { troops: 4_000, tanks: 250, jets: 80 });
+    expect(report.outcome).toBe("attacker_victory");
+    // Three days later (the minimum is 48 hours).
+    await sql("UPDATE war_declarations SET declared_at = now() - interval '3 days' WHERE id = $1", [warId]);
+    await sql("UPDATE battles SET created_at = now() - interval '2 days' WHERE id = $1", [report.id]);
+    const ended = await t.api("POST", "/war/end", { declarationId: warId }, owner.token);
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(await sql("SELECT points, ref FROM alliance_point_ledger WHERE alliance_id = $1 AND source = 'war'", [alliance.id])).toEqual([{ points: 800, ref: `war-${warId}` }]);
+  });
+});

@@ -3,6 +3,7 @@ import {
   computeAllianceEffects,
   computeDefensePoints,
   computeDiplomaticEffects,
+  computeWarPoints,
   type CommittedSupport,
   type GovernmentType,
   type RelationType,
@@ -104,4 +105,27 @@ export async function allianceAfterBattle(
   if (!battle.attackerWon && units > 0 && battle.defender.alliance_id !== null) {
     await creditAlliancePoints(tx, { allianceId: battle.defender.alliance_id, countryId: null, source: "defense", ref: `battle-${battle.id}`, points: computeDefensePoints(units) });
   }
+}
+
+/**
+ * A war its declarer ends in peace (not bankrupt) having taken more land from the target than
+ * it lost to it during the war is a war won: the declarer's alliance earns the war points
+ * (spec: 500-1500; 500 + 100 per day it lasted), once per war. Called in the war's end
+ * transaction.
+ */
+export async function creditWarVictory(
+  tx: Pick<ActionTransaction, "client" | "emit" | "now">,
+  war: { id: number; declarer_id: number; target_id: number; declared_at: Date },
+): Promise<boolean> {
+  const { rows } = await tx.client.query<{ alliance_id: number | null; won: number; lost: number }>(
+    `SELECT (SELECT alliance_id FROM countries WHERE id = $1) AS alliance_id,
+            COALESCE(sum(land_captured + land_destroyed) FILTER (WHERE attacker_id = $1 AND defender_id = $2 AND outcome = 'attacker_victory'), 0)::bigint AS won,
+            COALESCE(sum(land_captured + land_destroyed) FILTER (WHERE attacker_id = $2 AND defender_id = $1 AND outcome = 'attacker_victory'), 0)::bigint AS lost
+     FROM battles WHERE created_at >= $3 AND ((attacker_id = $1 AND defender_id = $2) OR (attacker_id = $2 AND defender_id = $1))`,
+    [war.declarer_id, war.target_id, war.declared_at],
+  );
+  const r = rows[0]!;
+  if (r.alliance_id === null || r.won <= r.lost) return false;
+  const days = (tx.now.getTime() - war.declared_at.getTime()) / 86_400_000;
+  return creditAlliancePoints(tx, { allianceId: r.alliance_id, countryId: war.declarer_id, source: "war", ref: `war-${war.id}`, points: computeWarPoints(days) });
 }

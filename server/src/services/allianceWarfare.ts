@@ -15,7 +15,6 @@ import {
   computeOperationRewardPoints,
   computeOperationRewards,
   computeTotalForce,
-  isOperationOpen,
   openOperationStatus,
   type AllianceRole,
   type OperationContribution,
@@ -30,7 +29,6 @@ import { findCountryById, type CountryRow } from "../db/countries.js";
 import { withTransaction, type DbClient } from "../db/pool.js";
 import { addMilitarySupport, allianceLabels, allianceMemberIds, listMembers, lockAllianceShared, type AllianceRow } from "../db/alliances.js";
 import {
-  activeDefenseCommitments,
   hasResponded,
   insertDefenseRequest,
   insertDefenseResponse,
@@ -685,10 +683,3 @@ export async function raiseDefenseRequestForAttack(
   }
   return requestId;
 }
-
-/** The units allies committed to `countryId`'s defence, in force at `at` (what combat adds). */
-export async function defenseCommitmentsFor(client: DbClient, countryId: number, at: Date) {
-  return activeDefenseCommitments(client, countryId, at);
-}
-
-export { isOperationOpen };

@@ -330,15 +330,9 @@ export async function partnerCandidates(ctx: ServiceContext, userId: number, que
 
 /**
  * The diplomatic effects each country holds now (what combat, research and espionage read;
- * the partner-scoped trade effects are read per trade with tradeAgreementBetween).
+ * the partner-scoped trade effects are read per trade: services/allianceMarket.ts).
  */
 export async function diplomaticEffectsOf(db: Db | DbClient, countryIds: number[]): Promise<Map<number, DiplomaticEffects>> {
   const held = await heldRelationTypes(db, countryIds);
   return new Map(countryIds.map((id) => [id, computeDiplomaticEffects((held.get(id) ?? []).map((h) => h.type))]));
-}
-
-/** Whether `holder` holds a trade agreement with `partner` (the market's fee reduction between them). */
-export async function tradeAgreementBetween(db: Db | DbClient, holder: number, partner: number): Promise<boolean> {
-  const held = await heldRelationTypes(db, [holder]);
-  return (held.get(holder) ?? []).some((h) => h.type === "trade" && h.partnerId === partner);
 }

@@ -9,6 +9,7 @@ import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { recordNews } from "./news.js";
+import { creditWarVictory } from "./allianceCombat.js";
 
 /**
  * War declarations: declare (both countries locked), end after 48 hours, list. The cost of
@@ -136,6 +137,7 @@ export async function endWar(ctx: ServiceContext, userId: number, countryId: num
       });
       tx.emit(WORLD_TOPIC, { type: "warEnded", war: publicWar(row, now), reason: "declared_peace" });
       await recordNews(tx, peaceNews(row));
+      await creditWarVictory(tx, row);
       return { next: new Map(), result: warJson(row, countryId, now) };
     },
   });
