@@ -1,8 +1,6 @@
 import { MARKET_FEE_BPS, computeAllianceEffects, computeDiplomaticEffects, computeTradePoints, type FeeModifier } from "@game/schema/rules";
 import type { ActionTransaction } from "./actions.js";
 import type { Db, DbClient } from "../db/pool.js";
-import { purchasesOfCountries } from "../db/alliances.js";
-import { heldRelationTypes } from "../db/diplomacy.js";
 import { creditAlliancePoints } from "./alliances.js";
 
 /**
@@ -17,12 +15,26 @@ import { creditAlliancePoints } from "./alliances.js";
  * other takes 2 percentage points (200 basis points) off trades between the two.
  */
 export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, buyerId: number, now: Date): Promise<FeeModifier[]> {
-  const [purchases, held] = await Promise.all([purchasesOfCountries(db, [sellerId]), heldRelationTypes(db, [sellerId, buyerId])]);
+  // One round trip inside the trade's transaction: the seller's alliance's discount purchases
+  // and whether a trade agreement joins the two.
+  const { rows } = await db.query<{ bonus_id: string | null; level: number | null; purchased_at: Date | null; expires_at: Date | null; agreement: boolean }>({
+    name: "market_fee_modifiers",
+    text: `SELECT p.bonus_id, p.level, p.purchased_at, p.expires_at, false AS agreement
+           FROM countries c JOIN alliance_bonus_purchases p ON p.alliance_id = c.alliance_id AND p.bonus_id = 'market_discount'
+           WHERE c.id = $1
+           UNION ALL
+           SELECT NULL, NULL, NULL, NULL, true FROM diplomatic_relations
+           WHERE status = 'active' AND relation_type = 'trade'
+             AND ((from_country_id = $1 AND to_country_id = $2) OR (from_country_id = $2 AND to_country_id = $1))`,
+    values: [sellerId, buyerId],
+  });
+  const purchases = rows
+    .filter((r) => r.bonus_id !== null)
+    .map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null }));
   const modifiers: FeeModifier[] = [];
-  const discountPct = computeAllianceEffects(purchases.get(sellerId) ?? [], now.getTime()).marketFeeReductionPct;
+  const discountPct = computeAllianceEffects(purchases, now.getTime()).marketFeeReductionPct;
   if (discountPct > 0) modifiers.push({ source: "alliance:market_discount", reductionBps: Math.floor((MARKET_FEE_BPS * discountPct) / 100) });
-  const between = [...(held.get(sellerId) ?? []).filter((h) => h.partnerId === buyerId), ...(held.get(buyerId) ?? []).filter((h) => h.partnerId === sellerId)];
-  const agreement = computeDiplomaticEffects(between.filter((h) => h.type === "trade").map((h) => h.type));
+  const agreement = computeDiplomaticEffects(rows.some((r) => r.agreement) ? ["trade"] : []);
   if (agreement.marketFeeReductionPts > 0) modifiers.push({ source: "diplomacy:trade", reductionBps: agreement.marketFeeReductionPts * 100 });
   return modifiers;
 }
