@@ -84,7 +84,7 @@ export const MENU: readonly MenuGroup[] = [
       { label: "Chat", view: "chat", icon: "✉" },
       { label: "News", view: "news", icon: "☰" },
       { label: "Scores", view: "rankings", icon: "▲" },
-      { label: "Alliances", view: "alliances", icon: "⛨" },
+      { label: "Alliances", view: "alliances", icon: "✪" },
       { label: "Search", view: "rankings", icon: "⚲", intent: "search" },
     ],
   },
