@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import type { IntelligenceReportJson, IntelligenceReportsResponse, IntelligenceStatusJson, MissionRequest, MissionResponse, ReportSort, SpyExecuteRequest } from "@game/schema/api";
+import type { KnownIntelligenceResponse, IntelligenceReportJson, IntelligenceReportsResponse, IntelligenceStatusJson, MissionRequest, MissionResponse, ReportSort, SpyExecuteRequest } from "@game/schema/api";
 import type { IntelType } from "@game/schema/rules";
 import { apiRequest } from "./http";
 import { queryKeys } from "./queries";
@@ -26,6 +26,7 @@ export const espionageKeys = {
   reports: (q: ReportsFilter) => ["espionage", "reports", q] as const,
   report: (id: number) => ["espionage", "report", id] as const,
   shared: ["espionage", "shared"] as const,
+  known: ["espionage", "known"] as const,
 };
 
 export interface ReportsFilter {
@@ -61,6 +62,9 @@ export const espionageApi = {
   async shared(): Promise<IntelligenceReportJson[]> {
     return (await apiRequest<{ reports: IntelligenceReportJson[] }>("GET", "/intelligence/shared", { fallback: ESPIONAGE_FALLBACK.shared })).reports;
   },
+  async known(): Promise<KnownIntelligenceResponse["known"]> {
+    return (await apiRequest<KnownIntelligenceResponse>("GET", "/intelligence/known", { fallback: "Failed to get intelligence" })).known;
+  },
   train(countryId: number, quantity: number) {
     return apiRequest<{ trained: number; spies: number; turnsSpent: number; cost: number }>("POST", "/spy/train", { fallback: ESPIONAGE_FALLBACK.train, body: { countryId, quantity } });
   },
@@ -84,6 +88,11 @@ export function useIntelligenceReports(filter: ReportsFilter, enabled = true) {
 
 export function useSharedIntelligence(enabled = true) {
   return useQuery({ queryKey: espionageKeys.shared, queryFn: () => espionageApi.shared(), enabled });
+}
+
+/** What the player knows of each target's forces (military's target analysis). */
+export function useKnownIntelligence(enabled = true) {
+  return useQuery({ queryKey: espionageKeys.known, queryFn: () => espionageApi.known(), enabled, staleTime: 30_000 });
 }
 
 /** Refreshes what an operation changes: the espionage queries and the own country (spies, turns). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { IntelConfidence } from "../rules/combat.js";
+import type { IntelConfidence, KnownIntelligence } from "../rules/combat.js";
 import { INTEL_TYPES, MAX_TRAINING_ORDER, MISSION_TYPE_IDS, SPY_OPERATION_IDS, type Intelligence, type IntelType, type MissionTypeId, type SpyOperationId } from "../rules/espionage.js";
 import { idSchema, limitSchema, pageSchema } from "./common.js";
 import { lineText } from "./text.js";
@@ -147,4 +147,9 @@ export interface IntelligenceReportsResponse {
   total: number;
   page: number;
   limit: number;
+}
+
+/** GET /intelligence/known: target id -> what the caller knows of its forces (fresh military reports it can read). */
+export interface KnownIntelligenceResponse {
+  known: Record<number, KnownIntelligence>;
 }

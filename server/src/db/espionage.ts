@@ -284,3 +284,15 @@ export async function freshestMilitaryReport(db: Q, observerId: number, observer
   );
   return rows[0];
 }
+
+/** The freshest unexpired successful military report per target that an observer can read (target analysis of the whole list). */
+export async function freshestMilitaryReports(db: Q, observerId: number, observerAllianceId: number | null, now: Date): Promise<ReportRow[]> {
+  const { rows } = await db.query<ReportRow>(
+    `SELECT DISTINCT ON (r.target_id) ${REPORT_COLUMNS} FROM spy_reports r JOIN countries o ON o.id = r.owner_id
+      WHERE r.intel_type = 'military' AND r.success AND r.expires_at >= $3 AND r.intelligence ? 'military'
+        AND (r.owner_id = $1 OR ($2::bigint IS NOT NULL AND r.shared_alliance_id = $2 AND ${SHARE_VISIBLE}))
+      ORDER BY r.target_id, r.created_at DESC, r.id DESC LIMIT 500`,
+    [observerId, observerAllianceId, now],
+  );
+  return rows;
+}

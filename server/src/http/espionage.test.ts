@@ -73,6 +73,10 @@ describe("reports reveal the target's real numbers", () => {
     expect(preview.status).toBe(200);
     expect(preview.body.preview).toMatchObject({ basis: "intelligence", analysis: { basis: "intelligence", confidence: report.confidenceLevel } });
     expect(preview.body.preview.defensePower).not.toBeNull();
+    // the target list's analysis reads the same report; others know nothing
+    const knownList = await t.api("GET", "/intelligence/known", undefined, spy.token);
+    expect(knownList.body.known[target.countryId]).toMatchObject({ confidence: report.confidenceLevel, estimatedUnits: report.intelligence.military.estimatedUnits });
+    expect((await t.api("GET", "/intelligence/known", undefined, stranger.token)).body.known).toEqual({});
     // expired reports are not used
     expect(await knownIntelligence(t.server.database.pool, spy.countryId, target.countryId, new Date(Date.now() + 13 * 3_600_000))).toBeNull();
   });

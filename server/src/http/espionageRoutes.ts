@@ -9,9 +9,11 @@ import {
   spyTrainRequestSchema,
   statusQuerySchema,
   type IntelligenceReportsResponse,
+  type KnownIntelligenceResponse,
 } from "@game/schema/api";
 import { executeSpyOperation, intelligenceStatus, launchMission, reportFor, reportsOf, setPrivacy, shareReport, sharedReportsOf, trainSpies } from "../services/espionage.js";
 import type { ServiceContext } from "../services/context.js";
+import { knownIntelligenceOfAll } from "../db/knownIntelligence.js";
 import { authorizeCountry, ownCountry, parse, route } from "./handler.js";
 
 const countryParams = z.object({ countryId: idParamSchema });
@@ -76,6 +78,14 @@ export function espionageRoutes(ctx: ServiceContext): Router {
       const { id } = parse(idParams, req.params);
       const { claims, country } = await ownCountry(ctx, req);
       return shareReport(ctx, claims.userId, country.id, id);
+    }),
+  );
+
+  router.get(
+    "/intelligence/known",
+    route("Failed to get intelligence", async (req) => {
+      const { country } = await ownCountry(ctx, req);
+      return { known: await knownIntelligenceOfAll(ctx.db, country.id, country.alliance_id, new Date()) } satisfies KnownIntelligenceResponse;
     }),
   );
 
