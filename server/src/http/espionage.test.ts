@@ -284,4 +284,30 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     await t.api("POST", "/intelligence/privacy", { countryId: target.countryId, allowSpyOperations: true }, target.token);
     expect((await t.api("GET", `/intelligence/status/${a.countryId}`, undefined, a.token)).body.status).toMatchObject({ inAlliance: true, allowSpyOperations: true });
   });
+
+  it("answering a defense request with Share Intelligence shares the responder's spy report with the alliance", async () => {
+    const [owner, helper, victim] = await Promise.all([registerPlayer(t, "edfo"), registerPlayer(t, "edfh"), registerPlayer(t, "edfv")]);
+    const { rows } = await sql(
+      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
+      [`defence${owner.countryId}`, `D${owner.countryId % 1000}`],
+    );
+    const allianceId = rows[0].id;
+    await sql("UPDATE countries SET alliance_id = $1 WHERE id = ANY($2::bigint[])", [allianceId, [owner.countryId, helper.countryId, victim.countryId]]);
+    await sql("INSERT INTO alliance_members (country_id, alliance_id, role) VALUES ($1, $4, 'owner'), ($2, $4, 'member'), ($3, $4, 'member')", [owner.countryId, helper.countryId, victim.countryId, allianceId]);
+    await set(helper.countryId, { spies: 500, turns: 150, land: 1000 });
+    let report: any;
+    for (let i = 0; i < 30 && !report; i++) {
+      const res = await mission(helper, { type: "general", targetCountryId: target.countryId, spiesUsed: 3 });
+      if (res.body.report?.success) report = res.body.report;
+    }
+    expect(report).toBeTruthy();
+    const request = await t.api("POST", "/alliance/defense-requests", { urgency: "high", supportNeeded: { intelligence: true }, attackerCountryId: target.countryId }, victim.token);
+    expect(request.status).toBe(201);
+    const requestId = request.body.requestId;
+    // someone else's report cannot be passed off
+    expect(await t.api("POST", `/alliance/defense-requests/${requestId}/respond`, { responseType: "intelligence", reportId: report.id }, owner.token)).toMatchObject({ status: 403 });
+    const answer = await t.api("POST", `/alliance/defense-requests/${requestId}/respond`, { responseType: "intelligence", reportId: report.id }, helper.token);
+    expect(answer.status).toBe(200);
+    expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, victim.token)).body.report).toMatchObject({ id: report.id, isOwn: false, sharedWithAlliance: true });
+  });
 });

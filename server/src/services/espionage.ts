@@ -60,6 +60,7 @@ import {
   toMissionJson,
   toReportJson,
   type ReportFilter,
+  type ReportRow,
 } from "../db/espionage.js";
 import { findSettings, postureOf } from "../db/military.js";
 import type { Db, DbClient } from "../db/pool.js";
@@ -375,19 +376,29 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
     async step(countries, tx) {
       const now = opts.now ?? tx.now;
       const row = countries.get(countryId)!.row;
-      const report = await findReport(tx.client, reportId);
-      if (!report) throw notFound("Report not found", "espionage/report_not_found");
-      if (report.owner_id !== countryId) throw forbidden("You can only share your own reports", "espionage/not_your_report");
       if (row.alliance_id === null) throw badRequest("You are not in an alliance", "espionage/no_alliance");
-      if (!report.success) throw badRequest("A failed operation has no intelligence to share", "espionage/nothing_to_share");
-      if (report.expires_at.getTime() < now.getTime()) throw badRequest(ESPIONAGE_MESSAGES.expired, "espionage/expired");
-      if (!(await allowsSpyOperations(tx.client, countryId))) throw conflict("Your privacy settings do not allow sharing intelligence (allowSpyOperations is off)", "espionage/privacy_own");
-      if (!(await allowsSpyOperations(tx.client, report.target_id))) throw conflict(`${report.target_name} does not allow intelligence about it to be shared`, "espionage/privacy_target");
-      await shareReportRow(tx.client, reportId, row.alliance_id, now);
+      const report = await shareWithAlliance(tx.client, row, reportId, row.alliance_id, now);
       return { next: new Map(), result: toReportJson({ ...report, shared_alliance_id: row.alliance_id }, countryId, now.getTime()) };
     },
   });
   return { report: result };
+}
+
+/**
+ * Shares one of `owner`'s reports with its alliance inside the caller's transaction (the owner's
+ * row locked): "Share Intelligence" here and in the alliance's defense-request answer
+ * (services/allianceWarfare.ts passes the report a member answers with).
+ */
+export async function shareWithAlliance(client: DbClient, owner: Pick<CountryRow, "id">, reportId: number, allianceId: number, now: Date): Promise<ReportRow> {
+  const report = await findReport(client, reportId);
+  if (!report) throw notFound("Report not found", "espionage/report_not_found");
+  if (report.owner_id !== owner.id) throw forbidden("You can only share your own reports", "espionage/not_your_report");
+  if (!report.success) throw badRequest("A failed operation has no intelligence to share", "espionage/nothing_to_share");
+  if (report.expires_at.getTime() < now.getTime()) throw badRequest(ESPIONAGE_MESSAGES.expired, "espionage/expired");
+  if (!(await allowsSpyOperations(client, owner.id))) throw conflict("Your privacy settings do not allow sharing intelligence (allowSpyOperations is off)", "espionage/privacy_own");
+  if (!(await allowsSpyOperations(client, report.target_id))) throw conflict(`${report.target_name} does not allow intelligence about it to be shared`, "espionage/privacy_target");
+  await shareReportRow(client, reportId, allianceId, now);
+  return report;
 }
 
 /** GET /intelligence/status/{countryId}: today's counts, cooldowns, spies, bonuses and a success preview. */
