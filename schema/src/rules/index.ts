@@ -24,3 +24,4 @@ export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./ai.js";
+export * from "./espionage.js";

@@ -11,6 +11,7 @@ import { sql as market } from "./011_market.js";
 import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
 import { sql as ai } from "./014_ai.js";
+import { sql as espionage } from "./010_espionage.js";
 
 export interface Migration {
   version: number;
@@ -32,6 +33,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: "platform", sql: platform },
   { version: 8, name: "hardening", sql: hardening },
   { version: 9, name: "military", sql: military },
+  { version: 10, name: "espionage", sql: espionage },
   { version: 11, name: "market", sql: market },
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
