@@ -63,6 +63,11 @@ export interface Config {
    * public addresses directly. @default []
    */
   cspConnectSources: string[];
+  /**
+   * Room sessions (world and alliance, every tab and process) one user may hold at once; a
+   * join beyond it answers 429. 0 turns the cap off. @default 8
+   */
+  roomSessionsPerUser: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -125,6 +130,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     corsOrigins: originsFromEnv("CORS_ORIGINS"),
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
     ...overrides,
   };
 }
