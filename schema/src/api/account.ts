@@ -79,5 +79,7 @@ export interface AccountStatsJson {
   trades: { count: number; volume: number };
   chatMessages: number;
   newsRead: number;
+  /** wars declared by or on the player's country */
+  wars: number;
   alliance: { id: number; name: string; tag: string; role: string } | null;
 }

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import compression from "compression";
 import type { Config } from "../config.js";
-import { AppError } from "../errors.js";
+import { AppError, isUnavailableError } from "../errors.js";
 import { InvalidTokenError } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
 import { RouteFailure } from "./handler.js";
@@ -148,6 +148,12 @@ function errorHandler(ctx: ServiceContext) {
     }
     const fallback = err instanceof RouteFailure ? err.fallback : "Internal server error";
     const cause = err instanceof RouteFailure ? err.cause : err;
+    if (isUnavailableError(cause)) {
+      ctx.logger.warn({ err: cause, method: req.method, path: req.path }, "request failed: a store is unavailable");
+      res.setHeader("Retry-After", "2");
+      fail(res, 503, "Service temporarily unavailable, try again shortly", "server/unavailable");
+      return;
+    }
     ctx.logger.error({ err: cause, method: req.method, path: req.path }, "request failed");
     fail(res, 500, fallback, API_ERROR_CODES.server);
   };

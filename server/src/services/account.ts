@@ -162,6 +162,7 @@ export async function accountStats(ctx: ServiceContext, userId: number, now = ne
     volume: string;
     chat: number;
     news: number;
+    wars: number;
   }>(
     `SELECT
        (SELECT count(*)::int FROM battles WHERE attacker_id = $2 OR defender_id = $2) AS fought,
@@ -169,7 +170,8 @@ export async function accountStats(ctx: ServiceContext, userId: number, now = ne
        (SELECT count(*)::int FROM market_trades WHERE buyer_id = $2 OR seller_id = $2) AS trades,
        (SELECT coalesce(sum(total), 0)::text FROM market_trades WHERE buyer_id = $2 OR seller_id = $2) AS volume,
        (SELECT count(*)::int FROM chat_messages WHERE sender_user_id = $1) AS chat,
-       (SELECT count(*)::int FROM news_reads WHERE user_id = $1) AS news`,
+       (SELECT count(*)::int FROM news_reads WHERE user_id = $1) AS news,
+       (SELECT count(*)::int FROM war_declarations WHERE declarer_id = $2 OR target_id = $2) AS wars`,
     [userId, countryId],
   );
   const r = rows[0]!;
@@ -186,6 +188,7 @@ export async function accountStats(ctx: ServiceContext, userId: number, now = ne
     trades: { count: r.trades, volume: Number(r.volume) },
     chatMessages: r.chat,
     newsRead: r.news,
+    wars: r.wars,
     alliance: alliance[0] ?? null,
   };
 }

@@ -13,6 +13,7 @@ import { Loading } from "../../components/ui";
 /** The market and its chart library load when the Market is first opened, not with the shell. */
 const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
+import { AccountScreen } from "../account/AccountScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -40,4 +41,5 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
     </Suspense>
   ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
+  account: () => <AccountScreen />,
 };
