@@ -75,6 +75,11 @@ export interface Config {
    * public addresses directly. @default []
    */
   cspConnectSources: string[];
+  /**
+   * Room sessions (world and alliance, every tab and process) one user may hold at once; a
+   * join beyond it answers 429. 0 turns the cap off. @default 8
+   */
+  roomSessionsPerUser: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -140,6 +145,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     aiActionsPerRound: countFromEnv("AI_ACTIONS_PER_ROUND", 200),
     aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", 6),
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
     ...overrides,
   };
   // AI countries: a few on the embedded default (someone trying the game alone), none with a

@@ -20,6 +20,8 @@ import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
+import { RoomSessions } from "./rooms/sessions.js";
+import { installMatchmaking } from "./http/matchmaking.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
 import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
@@ -75,6 +77,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     metrics: new GameMetrics(),
   };
 
+  const sessions = new RoomSessions(ctx, presence);
+
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
@@ -110,6 +114,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
+    installMatchmaking(httpServer, logger);
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
@@ -120,6 +125,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.
     stopEventLoopMonitor();
+    sessions.stop();
     await gameServer.gracefullyShutdown(false).catch(() => undefined);
     httpServer.close();
     redis?.disconnect();
@@ -149,6 +155,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         await background.stop();
         stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
+        sessions.stop();
         // 4. in-flight requests finish; whatever is still open after the grace period is cut
         const deadline = setTimeout(() => {
           logger.warn("connections still open after the shutdown grace period: closing them");

@@ -12,6 +12,7 @@ import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
 import { sql as ai } from "./014_ai.js";
 import { sql as espionage } from "./010_espionage.js";
+import { sql as sessions } from "./017_sessions.js";
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
   { version: 14, name: "ai", sql: ai },
+  { version: 17, name: "sessions", sql: sessions },
 ];
