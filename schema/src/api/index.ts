@@ -10,3 +10,4 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./manage.js";

@@ -23,3 +23,5 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./manage.js";
+export * from "./advisor.js";

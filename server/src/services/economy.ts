@@ -26,6 +26,9 @@ import {
   type ResearchAllocation,
   type RuleRejection,
   type UnitAllocation,
+  type EconomicEffects,
+  formatMoney,
+  plural,
 } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { toOwnCountryJson, type CountryRow, type CountryRowPatch, type OwnCountryJson } from "../db/countries.js";
@@ -34,6 +37,7 @@ import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
 import { economyBonusesOf } from "./allianceEffects.js";
+import { recordCountryNews, researchNews, type CountryNews } from "./countryNews.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -49,6 +53,10 @@ interface ActionOutcome<E> {
   patch?: CountryRowPatch;
   turnResult?: TurnResultJson;
   extra?: E;
+  /** the economy turns the action ran: starvation and bankruptcy become personal news */
+  effects?: EconomicEffects;
+  /** personal news the action produced (research levels reached) */
+  news?: CountryNews[];
 }
 
 /** What every action answers: the country after it, the turn result, and action extras. */
@@ -83,6 +91,7 @@ export async function runCountryAction<E = undefined>(
       const { state, row } = countries.get(countryId)!;
       const outcome = await step({ ...state, bonuses: await bonuses }, row, tx.client);
       if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
+      await recordCountryNews(tx, countryId, outcome.effects, outcome.news);
       return {
         next: new Map([[countryId, outcome.next]]),
         patches: outcome.patch ? new Map([[countryId, outcome.patch]]) : undefined,
@@ -118,7 +127,7 @@ export function exploreLand(ctx: ServiceContext, userId: number, countryId: numb
         },
       ],
     });
-    return { next, turnResult, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
+    return { next, turnResult, effects, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
   });
 }
 
@@ -147,6 +156,7 @@ export function constructBuildings(ctx: ServiceContext, userId: number, countryI
     return {
       next,
       turnResult,
+      effects,
       extra: { buildingsBuilt: quote.regularBuildings + quote.constructionSites, buildingTypes: built.map(([t]) => t), totalCost: quote.cost, landUsed: quote.land },
     };
   });
@@ -167,13 +177,13 @@ export function processProduction(ctx: ServiceContext, userId: number, countryId
         {
           id: actionType,
           title: actionType === "research" ? "Research Conducted" : "Production Processed",
-          description: `${turns} turn(s) of production processed.`,
+          description: `${plural(turns, "turn")} of production processed.`,
           icon: "zap",
-          details: [`Net cash: $${fmt(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
+          details: [`Net cash: ${formatMoney(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
         },
       ],
     });
-    return { next, turnResult };
+    return { next, turnResult, effects };
   });
 }
 
@@ -202,7 +212,7 @@ export function allocateResearch(ctx: ServiceContext, userId: number, countryId:
         details: [`Points spent: ${fmt(r.pointsGained)}`, `Level ${r.previousLevel} -> ${r.currentLevel}`, `Progress to next level: ${r.progressPercent}%`],
       })),
     });
-    return { next, turnResult, extra: { results } };
+    return { next, turnResult, extra: { results }, news: researchNews(results, next) };
   });
 }
 
@@ -259,6 +269,7 @@ export function changeGovernment(ctx: ServiceContext, userId: number, countryId:
         government_change_count: changed.history.governmentChangeCount,
       },
       turnResult,
+      effects: run.effects,
       extra: { cost: changed.cost },
     };
   });
