@@ -80,7 +80,7 @@ export function computeRecommendations(country: CountryState, context: AdvisorCo
       priority: foodTurns < ADVISOR_URGENT_TURNS ? "high" : "medium",
       ...(buildable > 0
         ? { action: { kind: "build", building: "farms", quantity: buildable }, actionLabel: `BUILD ${plural(buildable, "FARM").toUpperCase()}` }
-        : { action: { kind: "navigate", view: "market", intent: "food" }, actionLabel: "BUY FOOD" }),
+        : { action: { kind: "navigate", view: "market", intent: "store" }, actionLabel: "BUY FOOD" }),
     });
   }
 
@@ -128,7 +128,7 @@ export function computeRecommendations(country: CountryState, context: AdvisorCo
       title: "Increase military readiness",
       description: `${fmt(stats.totalForces)} units defend ${plural(country.land, "acre")} (${stats.militaryLandRatio.toFixed(2)} per acre; ${ADVISOR_WEAK_FORCES_PER_ACRE} or more is advised).`,
       priority: stats.militaryLandRatio < ADVISOR_CRITICAL_FORCES_PER_ACRE ? "high" : "medium",
-      action: { kind: "navigate", view: "market", intent: "troops" },
+      action: { kind: "navigate", view: "market", intent: "store" },
       actionLabel: "BUY TROOPS",
     });
   }

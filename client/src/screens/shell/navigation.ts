@@ -23,7 +23,7 @@ export type ViewId =
   | "settings";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "research", "manage", "advisor"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {

@@ -13,6 +13,9 @@ import { Loading } from "../../components/ui";
 /** The market and its chart library load when the Market is first opened, not with the shell. */
 const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
+import { ResearchScreen } from "../research/ResearchScreen";
+import { ManageScreen } from "../manage/ManageScreen";
+import { AdvisorScreen } from "../advisor/AdvisorScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -40,4 +43,7 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
     </Suspense>
   ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
+  research: () => <ResearchScreen />,
+  manage: ({ route, navigate }) => <ManageScreen intent={route.intent} onNavigate={navigate} />,
+  advisor: ({ navigate }) => <AdvisorScreen onNavigate={navigate} />,
 };
