@@ -176,6 +176,42 @@ describe("advisor and happenings", () => {
     await shot(page, "overview");
   });
 
+  it("a turn popup sits beside the page, never over it, on desktop and phone", async () => {
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await server.sql("UPDATE countries SET cash = 1000000, land = 1000, turns = 100 WHERE id = $1", [player.countryId]);
+      // spend turns through the explore screen: the popup appears
+      await open("explore");
+      await page.getByRole("button", { name: "5 Turns" }).waitFor({ timeout: 20_000 });
+      await page.getByRole("button", { name: "5 Turns" }).click();
+      await page.getByRole("button", { name: /^Explore \d/ }).click();
+      await page.getByTestId("turn-popup").first().waitFor({ timeout: 10_000 });
+      const popup = (await page.locator(".popup-dock").boundingBox())!;
+      const main = (await page.locator("main.main").boundingBox())!;
+      const overlap = popup.x < main.x + main.width && main.x < popup.x + popup.width && popup.y < main.y + main.height && main.y < popup.y + popup.height;
+      expect(overlap, `popup over the page at ${size.width}px`).toBe(false);
+      await shot(page, "turn-popup");
+      await page.getByTestId("turn-popup").first().getByRole("button", { name: "Continue" }).click();
+    }
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it("warns when turns are at the cap, and when the live connection drops", async () => {
+    await server.sql("UPDATE countries SET turns = 150, stored_turns = 4 WHERE id = $1", [player.countryId]);
+    await open("overview");
+    await expect.poll(() => page.getByTestId("turn-cap-banner").textContent(), { timeout: 20_000 }).toMatch(/at the 150 cap: new turns now go to storage \(4 of 180 stored\)/);
+    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 15_000 });
+    expect(await page.getByTestId("stale-banner").count()).toBe(0);
+    await context.setOffline(true);
+    await page.getByTestId("stale-banner").waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("stale-banner").textContent()).toMatch(/the numbers shown may be stale/);
+    await shot(page, "stale-banner");
+    await context.setOffline(false);
+    await page.reload();
+    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 20_000 });
+    expect(await page.getByTestId("stale-banner").count()).toBe(0);
+  });
+
   it("every new screen fits a phone", async () => {
     await page.setViewportSize(PHONE);
     for (const view of ["research", "manage?government", "manage?settings", "advisor"]) {
