@@ -173,7 +173,16 @@ describe("advisor and happenings", () => {
     await open("overview");
     await page.getByTestId("happenings").waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("happenings").textContent()).toContain("Business research reached level 1");
+    expect(await page.getByTestId("overview-research-points").textContent()).toMatch(/^[\d,]+ unspent$/);
     await shot(page, "overview");
+  });
+
+  it("the intelligence briefs assess the player's situation", async () => {
+    await open("news");
+    await page.getByRole("tab", { name: "Intelligence Briefs" }).click();
+    await page.getByTestId("briefs").waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("briefs").textContent()).toMatch(/All quiet|Quiet, but lightly defended/);
+    await shot(page, "briefs");
   });
 
   it("a turn popup sits beside the page, never over it, on desktop and phone", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { CountryOptions } from "../rules/manage.js";
+import type { IntelligenceBrief } from "../rules/briefs.js";
 
 /** PUT /api/country/options: every option of the Manage view's Settings tab, all required. */
 export const countryOptionsRequestSchema = z
@@ -17,4 +18,10 @@ export const countryOptionsRequestSchema = z
 export interface CountryOptionsResponse {
   success: true;
   options: CountryOptions;
+}
+
+/** GET /api/news/briefs: the caller's intelligence briefs, most threatening first. */
+export interface IntelligenceBriefsResponse {
+  success: true;
+  briefs: IntelligenceBrief[];
 }

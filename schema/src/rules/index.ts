@@ -25,3 +25,4 @@ export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./manage.js";
 export * from "./advisor.js";
+export * from "./briefs.js";

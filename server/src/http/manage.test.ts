@@ -109,3 +109,30 @@ describe("personal news from actions", () => {
     if (res.body.turnResult.economicEffects.expenses > res.body.turnResult.economicEffects.taxRevenue) expect(kinds).toContain("bankrupt");
   });
 });
+
+describe("intelligence briefs", () => {
+  it("answers all quiet for a new country, then the attacks it suffered and the war declared on it, most threatening first", async () => {
+    const me = await registerPlayer(t, "brief");
+    const them = await registerPlayer(t, "foe");
+    const quiet = await t.api("GET", "/news/briefs", undefined, me.token);
+    expect(quiet.status).toBe(200);
+    expect(quiet.body.briefs.map((b: { id: string }) => b.id)).toEqual([expect.stringMatching(/^(quiet|weak-defenses)$/)]);
+    const foeName = (await row(them.countryId)).name;
+    await sql(
+      `INSERT INTO battles (attacker_id, defender_id, attacker_name, defender_name, attack_type, outcome, land_captured, land_destroyed, seed, report, economy)
+       VALUES ($1, $2, $3, 'x', 'ground_assault', 'attacker_victory', 30, 0, 1, '{}', '{}')`,
+      [them.countryId, me.countryId, foeName],
+    );
+    await sql(`INSERT INTO war_declarations (declarer_id, target_id, declared_at, declared_tick, charged_through_tick) VALUES ($1, $2, now(), 0, 0)`, [them.countryId, me.countryId]);
+    const res = await t.api("GET", "/news/briefs", undefined, me.token);
+    expect(res.body.briefs.map((b: { id: string; threat: string }) => [b.id, b.threat])).toEqual([
+      ["attacks", "critical"], // 30 of 130 acres: over a tenth
+      [`war-${foeName}`, "high"],
+    ]);
+    expect(res.body.briefs[0].summary).toContain("30 acres lost");
+    // the attacker's briefs do not list the battle as an attack on it
+    const theirs = await t.api("GET", "/news/briefs", undefined, them.token);
+    expect(theirs.body.briefs.map((b: { id: string }) => b.id)).toEqual([`war-${(await row(me.countryId)).name}`]);
+    expect((await t.api("GET", "/news/briefs")).status).toBe(401);
+  });
+});

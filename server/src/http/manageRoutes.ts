@@ -1,5 +1,8 @@
 import { Router } from "express";
-import { countryOptionsRequestSchema, type CountryOptionsResponse } from "@game/schema/api";
+import { countryOptionsRequestSchema, type CountryOptionsResponse, type IntelligenceBriefsResponse } from "@game/schema/api";
+import { computeIntelligenceBriefs } from "@game/schema/rules";
+import { loadBriefFacts } from "../db/briefs.js";
+import { rowToState } from "../db/countries.js";
 import type { ServiceContext } from "../services/context.js";
 import { readCountryOptions, writeCountryOptions } from "../services/manage.js";
 import { ownCountry, parse, route } from "./handler.js";
@@ -28,6 +31,19 @@ export function manageRoutes(ctx: ServiceContext): Router {
       const { claims, country } = await ownCountry(ctx, req);
       if (!(await limiter.take(String(claims.userId)))) throw tooManyRequests("Too many changes, please wait a minute", "manage/rate_limited");
       return { options: await writeCountryOptions(ctx, country.id, body) } satisfies Omit<CountryOptionsResponse, "success">;
+    }),
+  );
+
+  // Intelligence briefs of the caller's own country (News and Intelligence > Intelligence Briefs).
+  router.get(
+    "/news/briefs",
+    route("Failed to get intelligence briefs", async (req) => {
+      const { country } = await ownCountry(ctx, req);
+      const now = new Date();
+      const facts = await loadBriefFacts(ctx.db, country.id, now);
+      const state = rowToState(country);
+      const briefs = computeIntelligenceBriefs({ ...facts, now: now.getTime(), land: state.land, forces: state.troops + state.jets + state.tanks + state.turrets });
+      return { briefs } satisfies Omit<IntelligenceBriefsResponse, "success">;
     }),
   );
 

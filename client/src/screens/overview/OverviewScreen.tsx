@@ -120,6 +120,15 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           <Stat label="Government" value={GOVERNMENTS[country.governmentType]?.name ?? "Republic"} testId="overview-government" />
           <Stat label="Land" value={`${fmt(country.landAcres)} acres`} testId="overview-land" />
           <Stat label="Population" value={fmt(country.population)} testId="overview-population" />
+          <Stat
+            label="Research points"
+            value={
+              <button type="button" className="link-btn" onClick={() => onNavigate({ view: "research" })} title="Spend them in Research">
+                {fmt(country.researchPoints)} unspent
+              </button>
+            }
+            testId="overview-research-points"
+          />
         </Panel>
         <Panel title="Resources">
           <Stat label="Money" value={money(country.cash)} testId="overview-cash" />
