@@ -12,3 +12,4 @@ export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./espionage.js";
 export * from "./account.js";
+export * from "./manage.js";

@@ -24,7 +24,7 @@ export type ViewId =
   | "account";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account", "research", "manage", "advisor"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
