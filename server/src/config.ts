@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS } from "@game/schema/rules";
+import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -63,6 +63,17 @@ export interface Config {
    * public addresses directly. @default []
    */
   cspConnectSources: string[];
+  /**
+   * Length of a season in days (decimals allowed, e.g. 0.001 for a test's season of about 86
+   * seconds). A new season, started by the tick at the end of the last one or by an
+   * administrator, lasts this long. @default 90
+   */
+  seasonLengthDays: number;
+  /**
+   * Emails whose accounts are administrators (comma-separated, case-insensitive), granted at
+   * start and at login; `npm run admin -- grant <email>` grants it in the database. @default []
+   */
+  adminEmails: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -96,6 +107,14 @@ function originsFromEnv(name: string): string[] {
     });
 }
 
+function positiveNumberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
 function optional(name: string): string | undefined {
   const raw = process.env[name];
   return raw === undefined || raw === "" ? undefined : raw;
@@ -125,6 +144,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     corsOrigins: originsFromEnv("CORS_ORIGINS"),
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),
+    adminEmails: (optional("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ...overrides,
   };
 }

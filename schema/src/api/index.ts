@@ -10,3 +10,5 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./settings.js";
+export * from "./seasons.js";

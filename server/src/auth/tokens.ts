@@ -155,14 +155,14 @@ export class TokenService {
   private async check(token: string): Promise<TokenClaims> {
     const { userId, jti, expiresAt } = await this.verifySignature(token);
     const generation = this.generation;
-    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean }>(
-      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked
+    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; suspended: boolean }>(
+      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked, u.suspended_at IS NOT NULL AS suspended
          FROM users u LEFT JOIN countries c ON c.user_id = u.id
         WHERE u.id = $1`,
       [userId, jti],
     );
     const row = rows[0];
-    const refusal = !row ? "Account no longer exists" : row.revoked ? "Token revoked" : undefined;
+    const refusal = !row ? "Account no longer exists" : row.revoked ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
     const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
     if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal });
     if (refusal) throw new InvalidTokenError(refusal);

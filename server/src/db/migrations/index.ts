@@ -10,6 +10,7 @@ import { sql as military } from "./009_military.js";
 import { sql as market } from "./011_market.js";
 import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
+import { sql as seasonsAdmin } from "./016_seasons_admin.js";
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: "market", sql: market },
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
+  { version: 16, name: "seasons_admin", sql: seasonsAdmin },
 ];
