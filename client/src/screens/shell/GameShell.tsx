@@ -5,7 +5,8 @@ import { useConnectionMessage, useConnectionStatus, useUnreadNews } from "../../
 import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
-import { availableMenu, useRoute, type Route } from "./navigation";
+import { ADMIN_VIEWS, AVAILABLE_VIEWS, availableMenu, useRoute, type Route } from "./navigation";
+import { useIsAdmin } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
@@ -59,7 +60,8 @@ function useMenuBadges(): Partial<Record<Route["view"], { count: number; label: 
 }
 
 function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void }) {
-  const groups = availableMenu();
+  const isAdmin = useIsAdmin();
+  const groups = availableMenu(isAdmin ? AVAILABLE_VIEWS : new Set([...AVAILABLE_VIEWS].filter((v) => !ADMIN_VIEWS.has(v))));
   const badges = useMenuBadges();
   return (
     <nav id="side-menu" className={`sidebar ${open ? "open" : ""}`} aria-label="Main menu">

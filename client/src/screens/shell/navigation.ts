@@ -20,10 +20,11 @@ export type ViewId =
   | "chat"
   | "news"
   | "rankings"
-  | "settings";
+  | "settings"
+  | "admin";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "settings", "admin"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -32,7 +33,7 @@ export function isViewId(value: string): value is ViewId {
 
 export const VIEW_IDS = [
   "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
-  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings",
+  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "admin",
 ] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {
@@ -88,7 +89,17 @@ export const MENU: readonly MenuGroup[] = [
       { label: "Search", view: "rankings", icon: "⚲", intent: "search" },
     ],
   },
+  {
+    title: "ACCOUNT",
+    entries: [
+      { label: "Settings", view: "settings", icon: "⚙" },
+      { label: "Admin", view: "admin", icon: "⚒" },
+    ],
+  },
 ];
+
+/** Views shown in the menu only to administrators (the server refuses everyone else anyway). */
+export const ADMIN_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["admin"]);
 
 /** The menu with unavailable entries (and then empty groups) removed. */
 export function availableMenu(available: ReadonlySet<ViewId> = AVAILABLE_VIEWS): MenuGroup[] {

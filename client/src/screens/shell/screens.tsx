@@ -13,6 +13,8 @@ import { Loading } from "../../components/ui";
 /** The market and its chart library load when the Market is first opened, not with the shell. */
 const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
+import { SettingsScreen } from "../settings/SettingsScreen";
+import { AdminScreen } from "../admin/AdminScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -40,4 +42,6 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
     </Suspense>
   ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
+  settings: ({ navigate }) => <SettingsScreen onNavigate={navigate} />,
+  admin: () => <AdminScreen />,
 };
