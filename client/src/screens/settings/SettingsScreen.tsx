@@ -107,7 +107,7 @@ function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNavigate(r
   };
 
   const flags = (section: keyof GameSettings) => (
-    <div className="stack" style={{ gap: "0.5rem" }}>
+    <div className="stack" style={{ gap: "0.5rem", marginBottom: "0.85rem" }}>
       {Object.entries(FLAGS[section] ?? {}).map(([key, label]) => (
         <label key={key} className="row small" style={{ gap: "0.5rem" }}>
           <input
