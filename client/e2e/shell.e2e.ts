@@ -142,6 +142,7 @@ describe("seasons and administration in the browser", () => {
     const playerPage = await pageOf(player, "overview");
     await playerPage.getByTestId("overview").waitFor({ timeout: 20_000 });
     await expect.poll(() => playerPage.getByTestId("round-ends").textContent(), { timeout: 15_000 }).toMatch(/^The round ends in (89\.\d|90\.0) days$/);
+    expect(await playerPage.getByTestId("overview-land").textContent()).toBe("4,321 acres");
     // a player has no Admin entry
     expect(await playerPage.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: "Admin", exact: true }).count()).toBe(0);
 
@@ -156,6 +157,8 @@ describe("seasons and administration in the browser", () => {
     // live: the room's season changes on both pages
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 2");
     await expect.poll(() => playerPage.getByTestId("round-ends").textContent(), { timeout: 15_000 }).toBe("The round ends in 0.0 days");
+    // the player's open overview shows the reset country without a reload
+    await expect.poll(() => playerPage.getByTestId("overview-land").textContent(), { timeout: 15_000 }).toBe("100 acres");
     await expect.poll(() => adminPage.getByTestId("admin-log").textContent(), { timeout: 10_000 }).toContain("end season");
 
     const archived = (await server.api("GET", `/season/scores?season=${first.id}`, undefined, player.token)).body.data;

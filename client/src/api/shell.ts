@@ -1,4 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSeason } from "../realtime/hooks";
 import type {
   AchievementsJson,
   AdminLogEntryJson,
@@ -85,4 +87,19 @@ export function useSettings() {
 export function useIsAdmin(): boolean {
   const q = useQuery({ queryKey: shellKeys.adminMe, queryFn: shellApi.adminMe, staleTime: 5 * 60_000, retry: false });
   return q.data?.isAdmin ?? false;
+}
+
+/**
+ * A new season resets every country: when the room's season changes name (after it was
+ * known), every cached REST answer is refetched (the country, its buildings, rankings...).
+ */
+export function useSeasonResetRefetch(): void {
+  const queryClient = useQueryClient();
+  const name = useSeason()?.name ?? "";
+  const last = useRef("");
+  useEffect(() => {
+    if (!name) return;
+    if (last.current && last.current !== name) void queryClient.invalidateQueries();
+    last.current = name;
+  }, [name, queryClient]);
 }

@@ -6,7 +6,7 @@ import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
 import { ADMIN_VIEWS, AVAILABLE_VIEWS, availableMenu, useRoute, type Route } from "./navigation";
-import { useIsAdmin } from "../../api/shell";
+import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
@@ -108,6 +108,7 @@ export function GameShell() {
   const [route, navigate] = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
+  useSeasonResetRefetch();
 
   useEffect(() => {
     if (!menuOpen) return;
