@@ -74,7 +74,7 @@ export function SettingsScreen({ onNavigate }: { onNavigate(route: Route): void 
   return <SettingsForm saved={settings.data} onNavigate={onNavigate} />;
 }
 
-function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNavigate(route: Route): void }) {
+export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNavigate(route: Route): void }) {
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<TabId>("profile");
   const [draft, setDraft] = useState<GameSettings>(saved.settings);
