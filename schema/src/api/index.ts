@@ -13,3 +13,5 @@ export * from "./diplomacy.js";
 export * from "./espionage.js";
 export * from "./account.js";
 export * from "./manage.js";
+export * from "./settings.js";
+export * from "./seasons.js";

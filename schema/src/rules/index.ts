@@ -28,3 +28,4 @@ export * from "./espionage.js";
 export * from "./manage.js";
 export * from "./advisor.js";
 export * from "./briefs.js";
+export * from "./seasons.js";

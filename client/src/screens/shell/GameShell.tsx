@@ -6,7 +6,8 @@ import { useConnectionMessage, useConnectionStatus, useUnreadNews } from "../../
 import { fmt, money } from "../../components/format";
 import { TurnProgressPopup, TurnResultsReport } from "../../components/TurnResults";
 import { PRODUCT_TITLE } from "../entry/EntryScreen";
-import { availableMenu, useRoute, type Route } from "./navigation";
+import { ADMIN_VIEWS, AVAILABLE_VIEWS, availableMenu, useRoute, type Route } from "./navigation";
+import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
@@ -60,7 +61,8 @@ function useMenuBadges(): Partial<Record<Route["view"], { count: number; label: 
 }
 
 function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void }) {
-  const groups = availableMenu();
+  const isAdmin = useIsAdmin();
+  const groups = availableMenu(isAdmin ? AVAILABLE_VIEWS : new Set([...AVAILABLE_VIEWS].filter((v) => !ADMIN_VIEWS.has(v))));
   const badges = useMenuBadges();
   return (
     <nav id="side-menu" className={`sidebar ${open ? "open" : ""}`} aria-label="Main menu">
@@ -147,6 +149,7 @@ export function GameShell() {
   const [route, navigate] = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
+  useSeasonResetRefetch();
 
   useEffect(() => {
     if (!menuOpen) return;

@@ -18,6 +18,8 @@ import { AccountScreen } from "../account/AccountScreen";
 import { ResearchScreen } from "../research/ResearchScreen";
 import { ManageScreen } from "../manage/ManageScreen";
 import { AdvisorScreen } from "../advisor/AdvisorScreen";
+import { SettingsScreen } from "../settings/SettingsScreen";
+import { AdminScreen } from "../admin/AdminScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -50,4 +52,6 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   research: () => <ResearchScreen />,
   manage: ({ route, navigate }) => <ManageScreen intent={route.intent} onNavigate={navigate} />,
   advisor: ({ navigate }) => <AdvisorScreen onNavigate={navigate} />,
+  settings: ({ navigate }) => <SettingsScreen onNavigate={navigate} />,
+  admin: () => <AdminScreen />,
 };
