@@ -6,6 +6,7 @@ import type {
   AdminLogEntryJson,
   AdminMeJson,
   AdminUserJson,
+  AiCountryJson,
   ArchivedSeasonJson,
   GameSettings,
   MetricRankingJson,
@@ -73,6 +74,12 @@ export const shellApi = {
   },
   async endSeason(startNext: boolean): Promise<{ ended: string; started: string | null }> {
     return (await apiRequest<Data<{ ended: string; started: string | null }>>("POST", "/admin/season/end", { fallback: "Ending the season failed", body: { startNext } })).data;
+  },
+  async aiCountries(): Promise<AiCountryJson[]> {
+    return (await apiRequest<Data<AiCountryJson[]>>("GET", "/admin/ai", { fallback: "Failed to get AI countries" })).data;
+  },
+  async pauseAi(countryId: number, paused: boolean): Promise<AiCountryJson> {
+    return (await apiRequest<Data<AiCountryJson>>("POST", `/admin/ai/${countryId}/pause`, { fallback: "Pausing the AI country failed", body: { paused } })).data;
   },
   async startSeason(): Promise<{ started: string }> {
     return (await apiRequest<Data<{ started: string }>>("POST", "/admin/season/start", { fallback: "Starting a season failed", body: {} })).data;

@@ -112,6 +112,16 @@ export const joinWithSdk: JoinRoom = async ({ endpoint, name, options, token }) 
   const room = await client.joinOrCreate(name, options);
   // Broadcasts no screen listens to (a news ticker, ...) are accepted quietly.
   room.onMessage("*", () => undefined);
+  // A reload or a navigation away leaves for good at once: without it the server would keep
+  // the seat for a reconnection that never comes, and a few quick reloads would reach the
+  // per-user session cap (ROOM_SESSIONS_PER_USER).
+  const leaveOnPageHide = () => {
+    if (room.connection?.isOpen) void room.leave(true).catch(() => undefined);
+  };
+  if (typeof window !== "undefined") {
+    window.addEventListener("pagehide", leaveOnPageHide, { once: true });
+    room.onLeave(() => window.removeEventListener("pagehide", leaveOnPageHide));
+  }
   return {
     get sessionId() {
       return room.sessionId;
@@ -120,7 +130,9 @@ export const joinWithSdk: JoinRoom = async ({ endpoint, name, options, token }) 
       return room.state;
     },
     send: (type, payload) => room.send(type, payload),
-    leave: (consented) => room.leave(consented),
+    // A socket the server is already closing (a logout elsewhere closes every session of the
+    // token) takes no LEAVE frame: the browser would log 'WebSocket is already in CLOSING state'.
+    leave: (consented) => (room.connection?.isOpen ? room.leave(consented) : Promise.resolve(0)),
     removeAllListeners: () => room.removeAllListeners(),
     onStateChange: (callback) => void room.onStateChange(callback),
     onDrop: (callback) => void room.onDrop(callback),

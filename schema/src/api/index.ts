@@ -15,3 +15,4 @@ export * from "./account.js";
 export * from "./manage.js";
 export * from "./settings.js";
 export * from "./seasons.js";
+export * from "./ai.js";

@@ -1,8 +1,9 @@
 import { Router, type Request } from "express";
-import { adminAnnouncementSchema, adminCountryIdParamsSchema, adminSeasonEndSchema, adminSuspendSchema, adminUserIdParamsSchema, adminUserSearchSchema } from "@game/schema/api";
+import { adminAiPauseSchema, adminAnnouncementSchema, adminCountryIdParamsSchema, adminSeasonEndSchema, adminSuspendSchema, adminUserIdParamsSchema, adminUserSearchSchema } from "@game/schema/api";
 import type { ServiceContext } from "../services/context.js";
 import { adminEndSeason, adminLog, adminStartSeason, adminStatus, listUsers, postAnnouncement, requireAdmin, suspendUser, unsuspendUser, viewCountry } from "../services/admin.js";
 import { authenticate, parse, route } from "./handler.js";
+import { listAiCountries, setAiPaused } from "../services/ai.js";
 
 /**
  * /admin/*: every route authenticates, then the service checks the administrator role
@@ -93,6 +94,24 @@ export function adminRoutes(ctx: ServiceContext): Router {
     route("Starting a season failed", async (req) => {
       const claims = await authenticateAdmin(req);
       return { data: await adminStartSeason(ctx, claims.userId) };
+    }),
+  );
+
+  router.get(
+    "/admin/ai",
+    route("Failed to get AI countries", async (req) => {
+      const claims = await authenticateAdmin(req);
+      return { data: await listAiCountries(ctx, claims.userId) };
+    }),
+  );
+
+  router.post(
+    "/admin/ai/:id/pause",
+    route("Pausing the AI country failed", async (req) => {
+      const claims = await authenticateAdmin(req);
+      const { id } = parse(adminCountryIdParamsSchema, req.params);
+      const { paused } = parse(adminAiPauseSchema, req.body);
+      return { data: await setAiPaused(ctx, claims.userId, id, paused) };
     }),
   );
 

@@ -11,6 +11,9 @@ import { Rng } from "@game/schema/rules";
  * the protection rules hold for them, and a seed replays the same decisions.
  */
 
+/** Redis database of this file's BullMQ test (each file that uses Redis has its own: see the others' REDIS_DB). */
+const AI_REDIS_DB = 15;
+
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ newPlayerProtectionHours: 0 });
@@ -113,15 +116,37 @@ describe("AI countries", () => {
   });
 });
 
+describe("operators", () => {
+  it("list AI countries and pause or resume one; others get 403; every change is logged", async () => {
+    const admin = await registerPlayer(t, "aiadmin");
+    const player = await registerPlayer(t, "ainotadmin");
+    await sql("UPDATE users SET is_admin = true WHERE id = $1", [admin.user.id]);
+    expect((await t.api("GET", "/admin/ai", undefined, player.token)).status).toBe(403);
+    const list = await t.api("GET", "/admin/ai", undefined, admin.token);
+    expect(list.status).toBe(200);
+    const first = list.body.data[0];
+    expect(first).toMatchObject({ countryId: expect.any(Number), countryName: expect.any(String), personality: expect.any(String), paused: expect.any(Boolean) });
+    expect((await t.api("POST", `/admin/ai/${first.countryId}/pause`, { paused: true }, player.token)).status).toBe(403);
+    expect((await t.api("POST", `/admin/ai/${first.countryId}/pause`, { paused: "yes" }, admin.token)).status).toBe(400);
+    expect((await t.api("POST", "/admin/ai/999999999/pause", { paused: true }, admin.token)).status).toBe(404);
+    const paused = await t.api("POST", `/admin/ai/${first.countryId}/pause`, { paused: true }, admin.token);
+    expect(paused.body.data).toMatchObject({ countryId: first.countryId, paused: true });
+    expect((await aiRow(first.countryId)).paused).toBe(true);
+    const log = await sql("SELECT action, details FROM admin_log WHERE admin_user_id = $1 ORDER BY id", [admin.user.id]);
+    expect(log.map((l) => l.action)).toEqual(["ai_pause"]);
+    expect((await t.api("POST", `/admin/ai/${first.countryId}/pause`, { paused: false }, admin.token)).body.data.paused).toBe(false);
+  });
+});
+
 describe("AI rounds on their own schedule", () => {
   for (const driver of ["timer", "BullMQ"] as const) {
     it(`with ${driver === "timer" ? "no Redis, an in-process timer" : "Redis, a BullMQ job scheduler"} plays the configured AI countries`, async () => {
       if (driver === "BullMQ") {
-        const redis = new Redis(`${TEST_REDIS_URL}/12`);
+        const redis = new Redis(`${TEST_REDIS_URL}/${AI_REDIS_DB}`);
         await redis.flushdb();
         redis.disconnect();
       }
-      const s = await startTestServer({ tickEnabled: true, aiCountries: 2, aiIntervalMs: 150, newPlayerProtectionHours: 0, ...(driver === "BullMQ" ? { redisDb: 12 } : {}) });
+      const s = await startTestServer({ tickEnabled: true, aiCountries: 2, aiIntervalMs: 150, newPlayerProtectionHours: 0, ...(driver === "BullMQ" ? { redisDb: AI_REDIS_DB } : {}) });
       try {
         const rows = async () => (await s.server.database.pool.query("SELECT count(*)::int AS n, coalesce(sum(rounds), 0)::int AS rounds FROM ai_countries WHERE NOT paused")).rows[0];
         expect((await rows()).n).toBe(2);

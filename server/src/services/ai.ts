@@ -14,7 +14,10 @@ import { findCountryById, insertCountry, rowToState, type CountryRow } from "../
 import { insertUser } from "../db/users.js";
 import { insertCountryNameKey, insertUsernameKey } from "../db/names.js";
 import { hashPassword } from "../auth/passwords.js";
-import { AppError, isUniqueViolation } from "../errors.js";
+import { AppError, isUniqueViolation, notFound } from "../errors.js";
+import { logAdminAction } from "../db/admin.js";
+import { requireAdmin } from "./admin.js";
+import type { AiCountryJson } from "@game/schema/api";
 import { countryChangedEvents } from "./actions.js";
 import { constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
 import { storeTrade } from "./market.js";
@@ -261,17 +264,34 @@ export async function performAiIntent(ctx: ServiceContext, userId: number, count
   }
 }
 
-/** Every AI country with its personality and counters (operators: GET /api/ai/countries). */
-export async function listAiCountries(db: Db): Promise<Array<{ countryId: number; personality: AiPersonality; paused: boolean; rounds: number; actions: number; refused: number; lastActedAt: string | null }>> {
-  const { rows } = await db.query<AiCountryRow>("SELECT * FROM ai_countries ORDER BY country_id");
-  return rows.map((r) => ({
+/** Every AI country with its personality and counters (operators: GET /api/admin/ai). */
+export async function listAiCountries(ctx: ServiceContext, adminId: number): Promise<AiCountryJson[]> {
+  await requireAdmin(ctx, adminId);
+  const { rows } = await ctx.db.query<AiCountryRow & { name: string }>("SELECT a.*, c.name FROM ai_countries a JOIN countries c ON c.id = a.country_id ORDER BY a.country_id");
+  return rows.map(toAiCountryJson);
+}
+
+/** Pauses or resumes one AI country (operators: POST /api/admin/ai/{countryId}/pause); logged. */
+export async function setAiPaused(ctx: ServiceContext, adminId: number, countryId: number, paused: boolean): Promise<AiCountryJson> {
+  await requireAdmin(ctx, adminId);
+  const { rows } = await ctx.db.query<AiCountryRow & { name: string }>(
+    "UPDATE ai_countries a SET paused = $2 FROM countries c WHERE a.country_id = $1 AND c.id = a.country_id RETURNING a.*, c.name",
+    [countryId, paused],
+  );
+  if (!rows[0]) throw notFound("No AI country with that id", "ai/not_found");
+  await logAdminAction(ctx.db, { adminUserId: adminId, action: paused ? "ai_pause" : "ai_resume", details: { countryId, name: rows[0].name } });
+  return toAiCountryJson(rows[0]);
+}
+
+function toAiCountryJson(r: AiCountryRow & { name: string }): AiCountryJson {
+  return {
     countryId: Number(r.country_id),
+    countryName: r.name,
     personality: r.personality,
     paused: r.paused,
     rounds: Number(r.rounds),
     actions: Number(r.actions_total),
     refused: Number(r.refused_total),
     lastActedAt: r.last_acted_at?.toISOString() ?? null,
-  }));
+  };
 }
-

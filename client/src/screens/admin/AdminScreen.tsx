@@ -22,6 +22,7 @@ export function AdminScreen() {
       <SeasonPanel />
       <AnnouncementPanel />
       <PlayersPanel />
+      <AiPanel />
       <LogPanel />
     </div>
   );
@@ -200,6 +201,38 @@ function CountryView({ countryId, onClose }: { countryId: number; onClose(): voi
           <Stat label="Victories" value={fmt(Number(c.victories))} />
         </div>
       )}
+    </Panel>
+  );
+}
+
+/** AI countries (AI_COUNTRIES keeps their number): what each has done, pause or resume one. */
+function AiPanel() {
+  const queryClient = useQueryClient();
+  const ai = useQuery({ queryKey: ["admin", "ai"], queryFn: shellApi.aiCountries, refetchInterval: 30_000 });
+  const toggle = useMutation({
+    mutationFn: (row: { countryId: number; paused: boolean }) => shellApi.pauseAi(row.countryId, !row.paused),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["admin"] }),
+  });
+  return (
+    <Panel title="AI countries">
+      {ai.error && <div className="field-error">{ai.error.message}</div>}
+      {toggle.error && <div className="field-error" role="alert">{toggle.error.message}</div>}
+      <div className="stack" style={{ gap: "0.4rem" }} data-testid="admin-ai">
+        {(ai.data ?? []).map((row) => (
+          <div key={row.countryId} className="row between" style={{ flexWrap: "wrap", gap: "0.5rem", borderBottom: "1px solid var(--border)", paddingBottom: "0.4rem" }}>
+            <div>
+              <strong>{row.countryName}</strong> <span className="badge">{row.personality}</span> {row.paused && <span className="badge bad">paused</span>}
+              <div className="small muted">
+                {fmt(row.actions)} action{row.actions === 1 ? "" : "s"} in {fmt(row.rounds)} round{row.rounds === 1 ? "" : "s"}, {fmt(row.refused)} refused · last {row.lastActedAt ? new Date(row.lastActedAt).toLocaleString() : "never"}
+              </div>
+            </div>
+            <ActionButton variant={row.paused ? "" : "danger"} busy={toggle.isPending && toggle.variables?.countryId === row.countryId} onClick={() => toggle.mutate(row)}>
+              {row.paused ? "Resume" : "Pause"}
+            </ActionButton>
+          </div>
+        ))}
+        {ai.data?.length === 0 && <p className="muted">No AI countries (AI_COUNTRIES is 0).</p>}
+      </div>
     </Panel>
   );
 }
