@@ -346,7 +346,7 @@ async function waitForRecovery(load: Load, since: number, processes: number, tim
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit" });
+    const child = spawn(command, args, { stdio: "inherit", cwd: REPO_ROOT });
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
   });
 }
@@ -513,6 +513,7 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
     const reportDir = options.report ? path.dirname(options.report) : path.join(REPO_ROOT, "loadtest/reports", `soak-${new Date().toISOString().replace(/[:.]/g, "-")}`);
     fs.mkdirSync(reportDir, { recursive: true });
     log(`soak: ${options.clients} clients for ${options.minutes} min at ${options.rate} actions/s against ${server.baseUrl}`);
+    let loadTesterOk = true;
     await run("npm", [
       "run",
       "--silent",
@@ -530,7 +531,10 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
       String(options.rate),
       "--report-dir",
       reportDir,
-    ]).catch((err) => log(`load tester: ${err.message}`));
+    ]).catch((err) => {
+      loadTesterOk = false;
+      log(`load tester: ${err.message}`);
+    });
     sampling = false;
     await sampler;
     const loadReport = fs.existsSync(path.join(reportDir, "report.json")) ? JSON.parse(fs.readFileSync(path.join(reportDir, "report.json"), "utf8")) : undefined;
@@ -542,6 +546,7 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
     const server5xx = last?.http5xx ?? null;
     const tester5xx = loadReport?.totals?.serverErrors5xx ?? loadReport?.actions?.serverErrors5xx ?? null;
     const checks = {
+      "the load tester ran to the end": loadTesterOk && loadReport !== undefined && samples.length >= 2,
       "0 5xx": (server5xx ?? 0) === 0 && (tester5xx ?? 0) === 0,
       "RSS growth under 10% after warm-up": growth !== null && growth < 0.1,
     };
