@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS } from "@game/schema/rules";
+import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -55,6 +55,18 @@ export interface Config {
    * only, no CORS headers at all. @default []
    */
   corsOrigins: string[];
+  /**
+   * AI countries kept in the world (created or retired to reach it). @default 8 on the embedded
+   * default (a world to play against on a fresh machine), 0 with DATABASE_URL (operators and
+   * tests opt in)
+   */
+  aiCountries: number;
+  /** Milliseconds between AI rounds. @default 60000 */
+  aiIntervalMs: number;
+  /** Most actions all AI countries take in one round: their cost stays bounded whatever their number. @default 200 */
+  aiActionsPerRound: number;
+  /** Most actions one AI country takes in one round. @default 6 */
+  aiActionsPerCountry: number;
   /** Serve the client's source maps (`*.map`) and point browsers at them. @default false */
   serveSourceMaps: boolean;
   /**
@@ -68,6 +80,17 @@ export interface Config {
    * join beyond it answers 429. 0 turns the cap off. @default 8
    */
   roomSessionsPerUser: number;
+  /**
+   * Length of a season in days (decimals allowed, e.g. 0.001 for a test's season of about 86
+   * seconds). A new season, started by the tick at the end of the last one or by an
+   * administrator, lasts this long. @default 90
+   */
+  seasonLengthDays: number;
+  /**
+   * Emails whose accounts are administrators (comma-separated, case-insensitive), granted at
+   * start and at login; `npm run admin -- grant <email>` grants it in the database. @default []
+   */
+  adminEmails: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -101,6 +124,14 @@ function originsFromEnv(name: string): string[] {
     });
 }
 
+function positiveNumberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
 function optional(name: string): string | undefined {
   const raw = process.env[name];
   return raw === undefined || raw === "" ? undefined : raw;
@@ -109,7 +140,7 @@ function optional(name: string): string | undefined {
 /** Reads the environment once. Tests build a Config directly with `loadConfig(overrides)`. */
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   const defaultClientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../client/dist");
-  return {
+  const config: Omit<Config, "aiCountries"> & Partial<Pick<Config, "aiCountries">> = {
     port: intFromEnv("PORT", 3000),
     databaseUrl: optional("DATABASE_URL"),
     dataDir: path.resolve(optional("DATA_DIR") ?? "./data"),
@@ -129,8 +160,16 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     rateLimitRegisterPerHour: countFromEnv("RATE_LIMIT_REGISTER_PER_HOUR", 10),
     corsOrigins: originsFromEnv("CORS_ORIGINS"),
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
+    aiIntervalMs: intFromEnv("AI_INTERVAL_MS", 60_000),
+    aiActionsPerRound: countFromEnv("AI_ACTIONS_PER_ROUND", 200),
+    aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", 6),
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
+    seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),
+    adminEmails: (optional("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ...overrides,
   };
+  // AI countries: a few on the embedded default (someone trying the game alone), none with a
+  // real database unless asked (operators and tests opt in).
+  return { ...config, aiCountries: overrides.aiCountries ?? countFromEnv("AI_COUNTRIES", config.databaseUrl ? 0 : 8) };
 }

@@ -24,6 +24,8 @@ import { RoomSessions } from "./rooms/sessions.js";
 import { installMatchmaking } from "./http/matchmaking.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
+import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
+import { ensureAiCountries, playAiRound } from "./services/ai.js";
 import { executeStrike } from "./services/combat.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
@@ -109,6 +111,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   installCorsPolicy(config);
   let background: BackgroundWork;
   let strikes: StrikeScheduler | undefined;
+  let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
     installMatchmaking(httpServer, logger);
@@ -116,6 +119,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
     strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
+    // AI countries play on their own schedule (AI_COUNTRIES=0 or TICK_ENABLED=false: none).
+    ai = config.tickEnabled ? await startAiRounds(ctx, redis, (c) => playAiRound(c), (c, target) => ensureAiCountries(c, target)) : undefined;
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.
@@ -141,6 +146,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     close() {
       closed ??= (async () => {
         await strikes?.stop();
+        await ai?.stop();
         // 1. stop accepting connections; `drained` resolves once every open one has ended
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);
