@@ -1,0 +1,615 @@
+/**
+ * Failure drills (issue 15): `npm run drill -- redis|postgres|tick|soak [options]`.
+ *
+ * - redis, postgres: two server processes (the real entry point) on one Postgres and one
+ *   Redis, each store reached through a TCP proxy the drill owns, under a steady load of
+ *   explorations from both processes plus matchmaking probes. The proxy is cut (every
+ *   connection reset, new ones refused: the store is "down" for these processes only, so the
+ *   shared Postgres and Redis of other test runs are untouched) for --outage seconds, then
+ *   restored. Checks: no 5xx but 503, every failure in the envelope, both processes serve
+ *   again within 10 s of the restore, and the audit: the turns spent equal the explorations
+ *   answered 200, plus at most the ones whose answer was lost (none lost, none applied twice).
+ *   `--real` restarts the real Postgres cluster (pg_ctlcluster) instead of cutting the proxy:
+ *   it disturbs every other user of that server, run it only on a quiet machine.
+ * - tick: a tick worker process joins the schedule and is SIGKILLed at --points points
+ *   (inside the tick transaction, after COMMIT before the job is acknowledged, and at a
+ *   random moment), while this process's worker keeps ticking; then the tick table must be
+ *   contiguous and every country must have changed by exactly the ticks recorded.
+ * - soak: one server process and the load tester (N clients, M minutes, a steady action
+ *   rate); samples /metrics every 10 s and reports 5xx, RSS growth after the first minute and
+ *   the event-loop p99 over time.
+ *
+ * Every drill prints a JSON summary and exits 1 when a check fails. Options:
+ *   --outage S (10), --rate R actions/s (20), --players N (20), --points N (tick, 50),
+ *   --clients N (soak, 100), --minutes M (soak, 2), --report FILE (also write the summary).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { Redis } from "ioredis";
+import { applyTick } from "@game/schema/rules";
+import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "../test/harness.js";
+import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import { loadConfig } from "../config.js";
+import { runMigrations } from "../db/migrate.js";
+import { startBackgroundWork } from "../tick/index.js";
+import { insertCountries, snapshot, tickContext, type TickSnapshot } from "../tick/testSupport.js";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const JWT_SECRET = "drill-secret-drill-secret-drill-secret-0123456789";
+/** The drills' Redis database index (flushed before and after). */
+const DRILL_REDIS_DB = Number(process.env.DRILL_REDIS_DB ?? 13);
+const RECOVERY_BUDGET_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------
+// A TCP proxy that can be cut and restored: a store outage for the processes behind it only.
+
+export class CuttableProxy {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => undefined);
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once("error", reject);
+      this.server!.listen(port, "127.0.0.1", () => resolve());
+    });
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this.port;
+  }
+
+  /** The store goes away: every connection is reset and new ones are refused. */
+  async cut(): Promise<void> {
+    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    for (const s of this.sockets) s.resetAndDestroy();
+    this.sockets.clear();
+    await closed;
+    this.server = undefined;
+  }
+
+  /** The store is back on the same port. */
+  async restore(): Promise<void> {
+    await this.start(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.cut();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The load: explorations on both processes, matchmaking probes, every answer recorded.
+
+interface Answer {
+  at: number;
+  process: number;
+  kind: "action" | "matchmake";
+  status: number;
+  /** a failure that is not `{ success: false, error, code }` (or Colyseus' `{ error }` shape) */
+  badEnvelope: boolean;
+}
+
+interface Player {
+  token: string;
+  countryId: number;
+}
+
+async function request(url: string, method: string, body: unknown, token?: string, timeoutMs = 15_000): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  try {
+    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed };
+  } catch {
+    return { status: 0, body: undefined };
+  }
+}
+
+function envelopeOk(status: number, body: any): boolean {
+  if (status >= 200 && status < 300) return true;
+  if (status === 0) return true; // no answer at all (a socket cut): counted apart
+  return typeof body === "object" && body !== null && body.success === false && typeof body.error === "string" && typeof body.code === "string";
+}
+
+class Load {
+  readonly answers: Answer[] = [];
+  private running = true;
+  private readonly loops: Promise<void>[] = [];
+
+  constructor(
+    private readonly urls: string[],
+    private readonly players: Player[],
+    private readonly rate: number,
+  ) {}
+
+  start(): void {
+    const perPlayerInterval = (1000 * this.players.length) / this.rate;
+    this.players.forEach((player, i) => {
+      this.loops.push(
+        (async () => {
+          await sleep((perPlayerInterval * i) / this.players.length);
+          let n = i;
+          while (this.running) {
+            const started = Date.now();
+            const processIndex = n++ % this.urls.length;
+            const res = await request(`${this.urls[processIndex]}/api/turns/consume`, "POST", { countryId: player.countryId, quantity: 1, actionType: "exploration" }, player.token);
+            this.answers.push({ at: Date.now(), process: processIndex, kind: "action", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
+            await sleep(Math.max(0, perPlayerInterval - (Date.now() - started)));
+          }
+        })(),
+      );
+    });
+    // Matchmaking probes: a reservation (never used), every 500 ms, alternating processes.
+    this.loops.push(
+      (async () => {
+        let n = 0;
+        while (this.running) {
+          const processIndex = n++ % this.urls.length;
+          const res = await request(`${this.urls[processIndex]}/matchmake/joinOrCreate/world`, "POST", {}, this.players[0]!.token, 12_000);
+          this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
+          await sleep(500);
+        }
+      })(),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+}
+
+async function registerPlayers(urls: string[], count: number): Promise<Player[]> {
+  const players: Player[] = [];
+  const tag = Date.now().toString(36);
+  for (let i = 0; i < count; i += 1) {
+    const id = `dr${tag}${i}`;
+    const res = await request(`${urls[i % urls.length]}/api/auth/register`, "POST", {
+      email: `${id}@example.com`,
+      username: id.slice(0, 20),
+      password: "secret123",
+      countryName: `Drill ${id}`,
+      governmentType: "monarchy",
+      startingResources: {},
+    });
+    if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+    players.push({ token: res.body.token, countryId: res.body.user.countryId });
+  }
+  return players;
+}
+
+async function turnsOf(databaseUrl: string, ids: number[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ turns: string }>("SELECT coalesce(sum(turns), 0)::text AS turns FROM countries WHERE id = ANY($1::bigint[])", [ids]);
+    return Number(rows[0]!.turns);
+  } finally {
+    await client.end();
+  }
+}
+
+async function flushRedis(): Promise<void> {
+  const redis = new Redis(`${TEST_REDIS_URL}/${DRILL_REDIS_DB}`);
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+/** Redis or Postgres gone for `outageSeconds` under load on two processes. */
+export async function storeDrill(store: "redis" | "postgres", options: { outageSeconds: number; rate: number; players: number; real?: boolean; log?: (line: string) => void }): Promise<Record<string, unknown>> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  await flushRedis();
+  const database = await createTestDatabase();
+  const pgTarget = new URL(TEST_POSTGRES_URL);
+  const redisTarget = new URL(TEST_REDIS_URL);
+  const pgProxy = new CuttableProxy(pgTarget.hostname, Number(pgTarget.port || 5432));
+  const redisProxy = new CuttableProxy(redisTarget.hostname, Number(redisTarget.port || 6379));
+  await pgProxy.start();
+  await redisProxy.start();
+  const dbUrl = new URL(database.url);
+  dbUrl.host = `127.0.0.1:${pgProxy.port}`;
+  const children: ChildServer[] = [];
+  try {
+    // Migrate once before the processes start (they would race each other otherwise).
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    await runMigrations(pool);
+    await pool.end();
+    for (let i = 0; i < 2; i += 1) {
+      const port = await freePort();
+      children.push(
+        spawnServer(
+          {
+            DATABASE_URL: dbUrl.toString(),
+            REDIS_URL: `redis://127.0.0.1:${redisProxy.port}/${DRILL_REDIS_DB}`,
+            JWT_SECRET,
+            PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+            RATE_LIMIT_REGISTER_PER_HOUR: "0",
+            ROOM_SESSIONS_PER_USER: "0",
+            LOG_LEVEL: "info",
+          },
+          port,
+        ),
+      );
+    }
+    await Promise.all(children.map((c) => waitUntilListening(c)));
+    const urls = children.map((c) => c.baseUrl);
+    const players = await registerPlayers(urls, options.players);
+    const ids = players.map((p) => p.countryId);
+    const turnsBefore = await turnsOf(database.url, ids);
+    log(`${store} drill: ${players.length} players on 2 processes, ${options.rate} explorations/s; outage of ${options.outageSeconds} s after 5 s`);
+
+    const load = new Load(urls, players, options.rate);
+    load.start();
+    await sleep(5_000);
+    const cutAt = Date.now();
+    if (options.real && store === "postgres") {
+      log("restarting the real Postgres cluster (pg_ctlcluster)");
+      await run("sh", ["-c", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main restart"]);
+    } else {
+      await (store === "redis" ? redisProxy : pgProxy).cut();
+      await sleep(options.outageSeconds * 1000);
+      await (store === "redis" ? redisProxy : pgProxy).restore();
+    }
+    const restoredAt = Date.now();
+    log(`${store} back after ${((restoredAt - cutAt) / 1000).toFixed(1)} s`);
+    // Recovery: the first 200 of each process after the restore.
+    const recovered = await waitForRecovery(load, restoredAt, 2, 30_000);
+    await sleep(5_000);
+    await load.stop();
+    const turnsAfter = await turnsOf(database.url, ids);
+
+    const actions = load.answers.filter((a) => a.kind === "action");
+    const ok = actions.filter((a) => a.status === 200).length;
+    const lostAnswers = actions.filter((a) => a.status === 0 || a.status >= 500).length;
+    const spent = turnsBefore - turnsAfter;
+    const byStatus: Record<string, number> = {};
+    for (const a of load.answers) byStatus[`${a.kind} ${a.status}`] = (byStatus[`${a.kind} ${a.status}`] ?? 0) + 1;
+    const fiveHundreds = load.answers.filter((a) => a.status >= 500 && a.status !== 503).length;
+    const badEnvelopes = load.answers.filter((a) => a.badEnvelope).length;
+    const recoveryMs = recovered === undefined ? null : recovered - restoredAt;
+    const checks = {
+      "no 5xx other than 503": fiveHundreds === 0,
+      "every failure in the envelope": badEnvelopes === 0,
+      "both processes recover within 10 s": recoveryMs !== null && recoveryMs <= RECOVERY_BUDGET_MS,
+      // Every 200 was applied once; an action whose answer was lost (503, cut socket) was applied at most once.
+      "no action lost": spent >= ok,
+      "no action applied twice": spent <= ok + lostAnswers,
+    };
+    return {
+      drill: store,
+      mode: options.real ? "real restart" : "proxy cut",
+      outageSeconds: (restoredAt - cutAt) / 1000,
+      players: players.length,
+      rate: options.rate,
+      answers: byStatus,
+      actionsOk: ok,
+      actionsWithoutAnswer: lostAnswers,
+      turnsSpent: spent,
+      recoveryMs,
+      fiveHundreds,
+      badEnvelopes,
+      checks,
+      passed: Object.values(checks).every(Boolean),
+    };
+  } finally {
+    await Promise.all(children.map((c) => c.kill()));
+    await pgProxy.stop();
+    await redisProxy.stop();
+    await database.drop().catch(() => undefined);
+    await flushRedis().catch(() => undefined);
+  }
+}
+
+async function waitForRecovery(load: Load, since: number, processes: number, timeoutMs: number): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const firsts: number[] = [];
+    for (let p = 0; p < processes; p += 1) {
+      const first = load.answers.find((a) => a.kind === "action" && a.process === p && a.status === 200 && a.at >= since);
+      if (first) firsts.push(first.at);
+    }
+    if (firsts.length === processes) return Math.max(...firsts);
+    await sleep(100);
+  }
+  return undefined;
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", cwd: REPO_ROOT });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The tick worker killed at many points.
+
+const KILL_POINTS = ["inside", "after", "random"] as const;
+
+function reference(turns: number, storedTurns: number, ticks: number) {
+  let cur = { turns, storedTurns };
+  for (let i = 0; i < ticks; i++) cur = applyTick(cur.turns, cur.storedTurns);
+  return cur;
+}
+
+function checkExactTicks(before: TickSnapshot, after: TickSnapshot): string[] {
+  const problems: string[] = [];
+  if (after.rows !== after.last! - after.first! + 1) problems.push(`tick rows ${after.rows} for ticks ${after.first}..${after.last}: a tick lost or doubled`);
+  const ticks = after.rows - before.rows;
+  for (const [id, start] of before.countries) {
+    const want = reference(start.turns, start.storedTurns, ticks);
+    const got = after.countries.get(id);
+    if (!got || got.turns !== want.turns || got.storedTurns !== want.storedTurns) problems.push(`country ${id}: ${JSON.stringify(got)} after ${ticks} ticks, expected ${JSON.stringify(want)}`);
+  }
+  return problems;
+}
+
+export async function tickDrill(options: { points: number; intervalMs?: number; log?: (line: string) => void }): Promise<Record<string, unknown>> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const intervalMs = options.intervalMs ?? 400;
+  await flushRedis();
+  const database = await createTestDatabase();
+  const redisUrl = `${TEST_REDIS_URL}/${DRILL_REDIS_DB}`;
+  const pool = database.pool(4);
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  await runMigrations(pool);
+  const config = loadConfig({ databaseUrl: database.url, redisUrl, tickEnabled: true, turnIntervalMs: intervalMs, logLevel: "silent" });
+  // Countries at the cap edges and in between.
+  await insertCountries(pool, 3, 100, 0, "mid");
+  await insertCountries(pool, 1, 149, 0, "edge");
+  await insertCountries(pool, 1, 150, 48, "near");
+  const before = await snapshot(pool);
+  const survivor = await startBackgroundWork(tickContext(pool, config), redis, { worker: { lockDuration: 1_500, stalledInterval: 1_000 } });
+  const kills: Record<string, number> = { inside: 0, after: 0, random: 0 };
+  try {
+    for (let i = 0; i < options.points; i += 1) {
+      const point = KILL_POINTS[i % KILL_POINTS.length]!;
+      const child = spawnTickWorker(database.url, redisUrl, intervalMs, point);
+      try {
+        if (point === "random") {
+          await waitForLine(child, /^ready/, 30_000);
+          await sleep(Math.floor(Math.random() * intervalMs * 3));
+        } else {
+          await waitForLine(child, point === "inside" ? /^inside / : /^after /, 30_000);
+        }
+      } finally {
+        child.kill("SIGKILL");
+        await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+      }
+      kills[point] = (kills[point] ?? 0) + 1;
+      log(`tick drill: kill ${i + 1}/${options.points} (${point})`);
+    }
+    // Let redeliveries settle, then stop ticking and compare.
+    await sleep(intervalMs * 6);
+  } finally {
+    await survivor.stop();
+  }
+  const after = await snapshot(pool);
+  const problems = checkExactTicks(before, after);
+  await redis.quit().catch(() => undefined);
+  await database.drop().catch(() => undefined);
+  await flushRedis().catch(() => undefined);
+  return {
+    drill: "tick",
+    kills,
+    ticks: after.rows - before.rows,
+    firstTick: after.first,
+    lastTick: after.last,
+    problems,
+    checks: { "no tick lost or doubled; every country changed by exactly the ticks recorded": problems.length === 0 },
+    passed: problems.length === 0,
+  };
+}
+
+function spawnTickWorker(databaseUrl: string, redisUrl: string, intervalMs: number, killPoint: string): ChildProcess {
+  const fixture = path.join(REPO_ROOT, "server/src/tick/tickWorker.fixture.ts");
+  const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", fixture], {
+    cwd: path.join(REPO_ROOT, "server"),
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, TURN_INTERVAL_MS: String(intervalMs), TICK_KILL_POINT: killPoint },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return child;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern}; got: ${buffer}`)), timeoutMs);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split("\n")) {
+        if (pattern.test(line)) {
+          clearTimeout(timer);
+          resolve(line);
+          return;
+        }
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`tick worker exited (${code ?? signal}): ${buffer}`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Soak: the load tester against one process, /metrics sampled every 10 s.
+
+interface Sample {
+  atSec: number;
+  rssBytes: number;
+  eventLoopP99Ms: number;
+  http5xx: number;
+}
+
+function metricValue(text: string, name: string): number | undefined {
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "m").exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+function count5xx(text: string): number {
+  let total = 0;
+  for (const match of text.matchAll(/^http_requests_total\{[^}]*status="5\d\d"[^}]*\} ([0-9.eE+-]+)$/gm)) total += Number(match[1]);
+  return total;
+}
+
+export async function soakDrill(options: { clients: number; minutes: number; rate: number; report?: string; log?: (line: string) => void }): Promise<Record<string, unknown>> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const server = spawnServer(
+    { DATABASE_URL: database.url, JWT_SECRET, METRICS_PUBLIC: "true", RATE_LIMIT_REGISTER_PER_HOUR: "0", LOG_LEVEL: "info", TICK_ENABLED: "true" },
+    port,
+  );
+  const samples: Sample[] = [];
+  let sampling = true;
+  try {
+    await waitUntilListening(server);
+    const started = Date.now();
+    const sampler = (async () => {
+      while (sampling) {
+        const res = await fetch(`${server.baseUrl}/metrics`).then((r) => r.text()).catch(() => "");
+        if (res) {
+          samples.push({
+            atSec: Math.round((Date.now() - started) / 1000),
+            rssBytes: metricValue(res, "process_resident_memory_bytes") ?? 0,
+            eventLoopP99Ms: (metricValue(res, "nodejs_eventloop_delay_p99_seconds") ?? 0) * 1000,
+            http5xx: count5xx(res),
+          });
+        }
+        await sleep(10_000);
+      }
+    })();
+    const reportDir = options.report ? path.dirname(options.report) : path.join(REPO_ROOT, "loadtest/reports", `soak-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+    fs.mkdirSync(reportDir, { recursive: true });
+    log(`soak: ${options.clients} clients for ${options.minutes} min at ${options.rate} actions/s against ${server.baseUrl}`);
+    let loadTesterOk = true;
+    await run("npm", [
+      "run",
+      "--silent",
+      "start",
+      "-w",
+      "loadtest",
+      "--",
+      "--url",
+      server.baseUrl,
+      "--countries",
+      String(options.clients),
+      "--duration",
+      String(Math.round(options.minutes * 60)),
+      "--rate",
+      String(options.rate),
+      "--report-dir",
+      reportDir,
+    ]).catch((err) => {
+      loadTesterOk = false;
+      log(`load tester: ${err.message}`);
+    });
+    sampling = false;
+    await sampler;
+    const loadReport = fs.existsSync(path.join(reportDir, "report.json")) ? JSON.parse(fs.readFileSync(path.join(reportDir, "report.json"), "utf8")) : undefined;
+    // RSS growth from the first sample after the first minute (warm) to the last.
+    const warm = samples.find((s) => s.atSec >= 60) ?? samples[0];
+    const last = samples[samples.length - 1];
+    const growth = warm && last && warm.rssBytes > 0 ? (last.rssBytes - warm.rssBytes) / warm.rssBytes : null;
+    const p99s = samples.map((s) => s.eventLoopP99Ms);
+    const server5xx = last?.http5xx ?? null;
+    const tester5xx = loadReport?.totals?.serverErrors5xx ?? loadReport?.actions?.serverErrors5xx ?? null;
+    const checks = {
+      "the load tester ran to the end": loadTesterOk && loadReport !== undefined && samples.length >= 2,
+      "0 5xx": (server5xx ?? 0) === 0 && (tester5xx ?? 0) === 0,
+      "RSS growth under 10% after warm-up": growth !== null && growth < 0.1,
+    };
+    return {
+      drill: "soak",
+      clients: options.clients,
+      minutes: options.minutes,
+      rate: options.rate,
+      reportDir,
+      server5xx,
+      tester5xx,
+      rssWarmMb: warm ? +(warm.rssBytes / 1e6).toFixed(1) : null,
+      rssLastMb: last ? +(last.rssBytes / 1e6).toFixed(1) : null,
+      rssGrowthPercent: growth === null ? null : +(growth * 100).toFixed(1),
+      eventLoopP99Ms: { min: Math.min(...p99s), max: Math.max(...p99s), last: p99s[p99s.length - 1] },
+      samples,
+      checks,
+      passed: Object.values(checks).every(Boolean),
+    };
+  } finally {
+    sampling = false;
+    await server.kill();
+    await database.drop().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      outage: { type: "string", default: "10" },
+      rate: { type: "string" },
+      players: { type: "string", default: "20" },
+      points: { type: "string", default: "50" },
+      clients: { type: "string", default: "100" },
+      minutes: { type: "string", default: "2" },
+      report: { type: "string" },
+      real: { type: "boolean", default: false },
+    },
+  });
+  const drill = positionals[0];
+  let summary: Record<string, unknown>;
+  if (drill === "redis" || drill === "postgres") {
+    summary = await storeDrill(drill, { outageSeconds: Number(values.outage), rate: Number(values.rate ?? 20), players: Number(values.players), real: values.real });
+  } else if (drill === "tick") {
+    summary = await tickDrill({ points: Number(values.points) });
+  } else if (drill === "soak") {
+    summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), report: values.report });
+  } else {
+    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real]\n");
+    process.exit(2);
+  }
+  const text = JSON.stringify(summary, null, 2);
+  process.stdout.write(`${text}\n`);
+  if (values.report) fs.writeFileSync(values.report, text);
+  process.exit(summary.passed ? 0 : 1);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
