@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIDENCE_SPREAD, DAILY_OPS_LIMIT, utcDay } from "@game/schema/rules";
+import { CONFIDENCE_SPREAD, DAILY_OPS_LIMIT, computeSpyDefense, forceRatio, missionChance, utcDay, withSpyBonus } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 import { auditTotals, conservationErrors } from "../db/audit.js";
@@ -312,5 +312,35 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const answer = await t.api("POST", `/alliance/defense-requests/${requestId}/respond`, { responseType: "intelligence", reportId: report.id }, helper.token);
     expect(answer.status).toBe(200);
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, victim.token)).body.report).toMatchObject({ id: report.id, isOwn: false, sharedWithAlliance: true });
+  });
+
+  it("alliance modifiers: x1.1 force in an alliance, Intelligence Network (+5%) and an intelligence treaty (+10%) on the chance", async () => {
+    const q = await registerPlayer(t, "emod");
+    await set(q.countryId, { spies: 100, turns: 150, land: 1000 });
+    const land = Number((await row(target.countryId)).land);
+    const preview = async () => (await t.api("GET", `/intelligence/status/${q.countryId}?targetCountryId=${target.countryId}`, undefined, q.token)).body.status;
+    const alone = await preview();
+    expect(alone).toMatchObject({ inAlliance: false, spySuccessBonusPct: 0 });
+    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(3, "monarchy", 0, false, land), 0, 0) * 100));
+
+    const { rows } = await sql(
+      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
+      [`intel${q.countryId}`, `I${q.countryId % 1000}`],
+    );
+    await sql("UPDATE countries SET alliance_id = $1 WHERE id = $2", [rows[0].id, q.countryId]);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name) VALUES ($1, 'intelligence_network', 1, 600, 'test')", [rows[0].id]);
+    await sql(
+      "INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('intelligence', $1, $2, now(), 75)",
+      [q.countryId, stranger.countryId],
+    );
+    const allied = await preview();
+    expect(allied).toMatchObject({ inAlliance: true, spySuccessBonusPct: 15 });
+    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, 0), 15) * 100));
+
+    // the mission itself draws against the same modifiers and the target's real spy defense
+    const real = await row(target.countryId);
+    const res = await mission(q, { type: "general", targetCountryId: target.countryId, spiesUsed: 3 });
+    const defense = computeSpyDefense({ spies: Number(real.spies), land }, 105);
+    expect(res.body.mission.successChance).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, defense), 15) * 100));
   });
 });

@@ -186,7 +186,7 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         started_at: now,
         completed_at: now,
       });
-      const tags = [order.intelType, order.kind.replace(/_/g, " "), ...(outcome.confidence ? [outcome.confidence] : ["failed"]), ...(outcome.detected ? ["detected"] : [])];
+      const tags = [...new Set([order.intelType, order.kind.replace(/_/g, " "), ...(outcome.confidence ? [outcome.confidence] : ["failed"]), ...(outcome.detected ? ["detected"] : [])])];
       const reportRow = {
         mission_id: missionId,
         owner_id: countryId,
