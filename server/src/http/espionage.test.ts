@@ -272,6 +272,8 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     expect(await t.api("GET", `/intelligence/reports/${report.id}`, undefined, b.token)).toMatchObject({ status: 403 });
     const shared = await t.api("POST", `/intelligence/reports/${report.id}/share`, {}, a.token);
     expect(shared.body).toMatchObject({ success: true, report: { sharedWithAlliance: true } });
+    const line = await sql("SELECT content FROM chat_messages WHERE alliance_scope = $1 AND type = 'system'", [rows[0].id]);
+    expect(line.rows.map((r: any) => r.content)).toContain(`${a.body.countryName} shared ${report.confidenceLevel}-confidence general intelligence on ${target.body.countryName} (Alliances > Intelligence Operations > Shared Intelligence)`);
     expect(await t.api("POST", `/intelligence/reports/${report.id}/share`, {}, b.token)).toMatchObject({ status: 403 });
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, b.token)).body.report).toMatchObject({ id: report.id, isOwn: false, ownerName: a.body.countryName });
     expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports.map((r: any) => r.id)).toContain(report.id);

@@ -68,6 +68,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.j
 import { countryTopic } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction } from "./actions.js";
 import { allianceEffectsOf } from "./alliances.js";
+import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
 import { recordNews } from "./news.js";
 import type { ServiceContext } from "./context.js";
@@ -377,7 +378,7 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
       const now = opts.now ?? tx.now;
       const row = countries.get(countryId)!.row;
       if (row.alliance_id === null) throw badRequest("You are not in an alliance", "espionage/no_alliance");
-      const report = await shareWithAlliance(tx.client, row, reportId, row.alliance_id, now);
+      const report = await shareWithAlliance(tx, row, reportId, row.alliance_id, now);
       return { next: new Map(), result: toReportJson({ ...report, shared_alliance_id: row.alliance_id }, countryId, now.getTime()) };
     },
   });
@@ -389,7 +390,14 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
  * row locked): "Share Intelligence" here and in the alliance's defense-request answer
  * (services/allianceWarfare.ts passes the report a member answers with).
  */
-export async function shareWithAlliance(client: DbClient, owner: Pick<CountryRow, "id">, reportId: number, allianceId: number, now: Date): Promise<ReportRow> {
+export async function shareWithAlliance(
+  tx: Pick<ActionTransaction, "client" | "emit">,
+  owner: Pick<CountryRow, "id" | "name">,
+  reportId: number,
+  allianceId: number,
+  now: Date,
+): Promise<ReportRow> {
+  const client = tx.client;
   const report = await findReport(client, reportId);
   if (!report) throw notFound("Report not found", "espionage/report_not_found");
   if (report.owner_id !== owner.id) throw forbidden("You can only share your own reports", "espionage/not_your_report");
@@ -398,6 +406,16 @@ export async function shareWithAlliance(client: DbClient, owner: Pick<CountryRow
   if (!(await allowsSpyOperations(client, owner.id))) throw conflict("Your privacy settings do not allow sharing intelligence (allowSpyOperations is off)", "espionage/privacy_own");
   if (!(await allowsSpyOperations(client, report.target_id))) throw conflict(`${report.target_name} does not allow intelligence about it to be shared`, "espionage/privacy_target");
   await shareReportRow(client, reportId, allianceId, now);
+  // the alliance hears of it live, in its military channel
+  const { rows } = await client.query<{ tag: string }>("SELECT tag FROM alliances WHERE id = $1", [allianceId]);
+  const what = report.confidence ? `${report.confidence}-confidence ` : "";
+  await postAllianceSystemMessage(tx, {
+    allianceId,
+    channel: "military",
+    type: "system",
+    content: `${owner.name} shared ${what}${report.intel_type} intelligence on ${report.target_name} (Alliances > Intelligence Operations > Shared Intelligence)`,
+    allianceTag: rows[0]?.tag ?? "",
+  });
   return report;
 }
 
