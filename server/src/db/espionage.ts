@@ -1,5 +1,5 @@
 import type { IntelligenceReportJson, SpyMissionJson } from "@game/schema/api";
-import { CONFIDENCE_ORDER, isExpired, utcDay, type DailyUsage, type IntelConfidence, type Intelligence, type IntelType, type MissionTypeId } from "@game/schema/rules";
+import { CONFIDENCE_ORDER, MISSION_TYPES, isExpired, utcDay, type DailyUsage, type IntelConfidence, type Intelligence, type IntelType, type MissionTypeId } from "@game/schema/rules";
 import type { Db, DbClient } from "./pool.js";
 
 type Q = Db | DbClient;
@@ -105,9 +105,10 @@ export async function findUsage(db: Q, countryId: number, now: Date): Promise<Da
   const { rows } = await db.query<{ day: number | null; used: number | null; by_kind: Record<string, number> | null; last_at: Record<string, string> | null }>(
     `SELECT c.day, c.used, c.by_kind,
             (SELECT json_object_agg(operation_type, at) FROM (SELECT operation_type, max(started_at) AS at FROM spy_missions
-               WHERE country_id = $1 AND centre = 'intelligence_center' GROUP BY operation_type) x) AS last_at
+               WHERE country_id = $1 AND centre = 'intelligence_center' AND started_at > $2 GROUP BY operation_type) x) AS last_at
        FROM (SELECT 1) one LEFT JOIN spy_daily_counters c ON c.country_id = $1`,
-    [countryId],
+    // cooldowns are at most a few hours: older missions cannot hold one
+    [countryId, new Date(now.getTime() - MAX_COOLDOWN_MS)],
   );
   const r = rows[0]!;
   const today = utcDay(now.getTime());
@@ -116,6 +117,9 @@ export async function findUsage(db: Q, countryId: number, now: Date): Promise<Da
   for (const [k, v] of Object.entries(r.last_at ?? {})) lastAt[k as MissionTypeId] = new Date(v).getTime();
   return { used: current ? (r.used ?? 0) : 0, byKind: current ? (r.by_kind ?? {}) : {}, lastAt };
 }
+
+/** The longest cooldown of a type (ms): missions older than this never block one. */
+const MAX_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => t.cooldownHours)) * 3_600_000;
 
 /** Counts one operation of `kind` for the country's day (starting the day afresh if the row is older). */
 export async function countOperation(client: DbClient, countryId: number, kind: string, now: Date): Promise<void> {
@@ -129,6 +133,15 @@ export async function countOperation(client: DbClient, countryId: number, kind: 
        day = $2`,
     [countryId, utcDay(now.getTime()), kind],
   );
+}
+
+/** Missions (and their reports) kept this long, then deleted by the daily phase (days). */
+export const SPY_RECORD_RETENTION_DAYS = 30;
+
+/** Deletes missions started before `before`, with their reports. */
+export async function deleteOldMissions(db: Q, before: Date): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM spy_missions WHERE started_at < $1", [before]);
+  return rowCount ?? 0;
 }
 
 /** The daily reset: every counter of an earlier day goes to zero for `day`. Applied twice, it changes nothing. */

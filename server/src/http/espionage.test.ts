@@ -152,8 +152,13 @@ describe("the daily cap", () => {
     try {
       const period = utcDay(day) + 1;
       const ctxPhase = { client, ticks: [1], firstDueTick: 1, intervalMs: 60_000, at: day + 86_400_000, emit: () => undefined, period, periodStart: period * 86_400_000 };
+      const missionsBefore = (await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [p.countryId])).rows[0].n;
       expect(await spyDailyResetPhase.run(ctxPhase)).toBeGreaterThanOrEqual(1);
       expect((await sql("SELECT day, used FROM spy_daily_counters WHERE country_id = $1", [p.countryId])).rows[0]).toEqual({ day: period, used: 0 });
+      // retention: this (2031) day keeps its missions; those of 2026, more than 30 days before, are gone with their reports
+      expect((await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [p.countryId])).rows[0].n).toBe(missionsBefore);
+      expect((await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [spy.countryId])).rows[0].n).toBe(0);
+      expect((await sql("SELECT count(*)::int AS n FROM spy_reports WHERE owner_id = $1", [spy.countryId])).rows[0].n).toBe(0);
       expect(await resetDailyCounters(client, period)).toBe(0);
     } finally {
       client.release();
