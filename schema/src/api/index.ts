@@ -11,3 +11,4 @@ export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./espionage.js";
+export * from "./account.js";

@@ -23,4 +23,5 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./ai.js";
 export * from "./espionage.js";

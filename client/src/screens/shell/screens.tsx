@@ -14,6 +14,7 @@ import { Loading } from "../../components/ui";
 const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
 import { SpyCenterScreen } from "../espionage/SpyCenterScreen";
+import { AccountScreen } from "../account/AccountScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -42,4 +43,5 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
   "spy-center": () => <SpyCenterScreen />,
+  account: () => <AccountScreen />,
 };

@@ -10,7 +10,9 @@ import { sql as military } from "./009_military.js";
 import { sql as market } from "./011_market.js";
 import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
+import { sql as ai } from "./014_ai.js";
 import { sql as espionage } from "./010_espionage.js";
+import { sql as sessions } from "./017_sessions.js";
 
 export interface Migration {
   version: number;
@@ -36,4 +38,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: "market", sql: market },
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
+  { version: 14, name: "ai", sql: ai },
+  { version: 17, name: "sessions", sql: sessions },
 ];
