@@ -14,6 +14,7 @@ import {
   applyTraining,
   buildIntelligence,
   checkDailyLimit,
+  checkEspionageTarget,
   checkMission,
   checkSpyOperation,
   checkTraining,
@@ -270,5 +271,18 @@ describe("properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("targets", () => {
+  const spy = { id: 1, allianceId: 9 };
+  const target = { id: 2, allianceId: null, protectedUntil: 0, isEliminated: false };
+  it("anyone else can be spied on, protected or allied; sabotage respects protection and alliances", () => {
+    expect(checkEspionageTarget(spy, { ...target, id: 1 }, false, 1000)).toMatchObject({ message: "You cannot spy on your own country" });
+    expect(checkEspionageTarget(spy, { ...target, isEliminated: true }, false, 1000)).toMatchObject({ code: "espionage/target_eliminated" });
+    expect(checkEspionageTarget(spy, { ...target, protectedUntil: 5000, allianceId: 9 }, false, 1000)).toBeNull();
+    expect(checkEspionageTarget(spy, { ...target, protectedUntil: 5000 }, true, 1000)).toMatchObject({ message: "Target is under new player protection" });
+    expect(checkEspionageTarget(spy, { ...target, allianceId: 9 }, true, 1000)).toMatchObject({ code: "espionage/same_alliance" });
+    expect(checkEspionageTarget(spy, target, true, 1000)).toBeNull();
   });
 });

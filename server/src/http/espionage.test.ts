@@ -222,6 +222,13 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
   it("sabotage destroys buildings and oil within its bound; spies, oil and buildings are accounted for", async () => {
     const p = await registerPlayer(t, "esab");
     await set(p.countryId, { spies: 5000, turns: 150, land: 1000 });
+    // a new player's protection stops sabotage (not intelligence)
+    await sql("UPDATE countries SET protected_until = now() + interval '1 hour' WHERE id = $1", [target.countryId]);
+    expect(await t.api("POST", "/spy/execute", { operationType: "sabotage", targetCountryId: target.countryId, spiesUsed: 50 }, p.token)).toMatchObject({
+      status: 400,
+      body: { error: "Target is under new player protection", code: "espionage/target_protected" },
+    });
+    await sql("UPDATE countries SET protected_until = now() - interval '1 second' WHERE id = $1", [target.countryId]);
     const before = await auditTotals(t.server.database.pool);
     const tBefore = await row(target.countryId);
     let destroyedOil = 0;

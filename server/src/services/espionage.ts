@@ -12,6 +12,7 @@ import {
   applySpyLosses,
   applyTraining,
   buildIntelligence,
+  checkEspionageTarget,
   checkMission,
   checkSpyOperation,
   checkTraining,
@@ -138,8 +139,8 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const now = opts.now ?? tx.now;
       const spy = countries.get(countryId)!;
       const target = countries.get(order.targetCountryId)!;
-      const usage = await findUsage(tx.client, countryId, now);
       const sabotage = order.kind === "sabotage";
+      const usage = await findUsage(tx.client, countryId, now);
       let chance: number;
       const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
       if (order.centre === "spy_center") {
@@ -154,6 +155,14 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         chance = withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus);
       }
 
+      ensure(
+        checkEspionageTarget(
+          { id: countryId, allianceId: spy.row.alliance_id },
+          { id: target.row.id, allianceId: target.row.alliance_id, protectedUntil: target.row.protected_until.getTime(), isEliminated: target.row.is_eliminated },
+          sabotage,
+          now.getTime(),
+        ),
+      );
       const outcome = rollOperation(tx.rng, chance, order.spiesUsed, spy.state.spies, sabotage);
       const spyNext: CountryState = { ...spy.state, spies: applySpyLosses(spy.state.spies, outcome.spiesLost), turns: spy.state.turns - order.turnCost };
       const next = new Map<number, CountryState>([[countryId, spyNext]]);
