@@ -94,7 +94,7 @@ describe("settings in the browser", () => {
     await page.getByTestId("setting-gameplay-autoRefresh").uncheck();
     expect(await page.getByLabel("Refresh interval").isDisabled()).toBe(true);
     await shot(page, "settings-gameplay-unsaved");
-    await page.getByTestId("save-settings").getByRole("button").or(page.getByTestId("save-settings")).first().click();
+    await page.getByTestId("save-settings").click();
     await expect.poll(() => page.getByTestId("settings-saved").isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByTestId("unsaved-changes").count()).toBe(0);
 
@@ -117,7 +117,10 @@ describe("settings in the browser", () => {
     expect(await page.getByTestId("setting-gameplay-autoRefresh").isChecked()).toBe(false);
     expect(await page.getByLabel("Refresh interval").inputValue()).toBe("120");
     expect(await page.getByLabel("Refresh interval").isDisabled()).toBe(true);
-    const stored = await server.api("GET", "/settings", undefined, (await page.evaluate(() => localStorage.getItem("access_token")))!);
+    const token = await page.evaluate(() => localStorage.getItem("access_token"));
+    const stored = await server.api("GET", "/settings", undefined, token!);
+    // logging out revoked the first token: the rest of the file uses the new one
+    player = { ...player, token: token! };
     expect(stored.body.data.settings.display.theme).toBe("light");
 
     const phone = await pageOf(player, "settings", PHONE);
@@ -139,6 +142,7 @@ describe("seasons and administration in the browser", () => {
     const playerPage = await pageOf(player, "overview");
     await playerPage.getByTestId("overview").waitFor({ timeout: 20_000 });
     await expect.poll(() => playerPage.getByTestId("round-ends").textContent(), { timeout: 15_000 }).toMatch(/^The round ends in (89\.\d|90\.0) days$/);
+    expect(await playerPage.getByTestId("overview-land").textContent()).toBe("4,321 acres");
     // a player has no Admin entry
     expect(await playerPage.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: "Admin", exact: true }).count()).toBe(0);
 
@@ -148,11 +152,13 @@ describe("seasons and administration in the browser", () => {
     await adminPage.getByTestId("admin").waitFor({ timeout: 15_000 });
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 1");
     await shot(adminPage, "admin");
-    await adminPage.getByTestId("end-season").getByRole("button").or(adminPage.getByTestId("end-season")).first().click();
-    await adminPage.getByTestId("confirm-end-season").getByRole("button").or(adminPage.getByTestId("confirm-end-season")).first().click();
+    await adminPage.getByTestId("end-season").click();
+    await adminPage.getByTestId("confirm-end-season").click();
     // live: the room's season changes on both pages
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 2");
     await expect.poll(() => playerPage.getByTestId("round-ends").textContent(), { timeout: 15_000 }).toBe("The round ends in 0.0 days");
+    // the player's open overview shows the reset country without a reload
+    await expect.poll(() => playerPage.getByTestId("overview-land").textContent(), { timeout: 15_000 }).toBe("100 acres");
     await expect.poll(() => adminPage.getByTestId("admin-log").textContent(), { timeout: 10_000 }).toContain("end season");
 
     const archived = (await server.api("GET", `/season/scores?season=${first.id}`, undefined, player.token)).body.data;
@@ -161,7 +167,9 @@ describe("seasons and administration in the browser", () => {
     expect(Number(reset[0].land)).toBe(100);
 
     // Season 2 lasts about 40 s; the tick (every 5 s) ends it and starts Season 3
-    await expect.poll(async () => (await server.api("GET", "/season/current", undefined, player.token)).body.data.name, { timeout: 90_000, interval: 2_000 }).toBe("Season 3");
+    await expect
+      .poll(async () => (await server.api("GET", "/season/current", undefined, player.token)).body.data.name, { timeout: 90_000, interval: 2_000 })
+      .toBe("Season 3");
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 3");
 
     await openMenu(playerPage, "Scores");
@@ -177,6 +185,7 @@ describe("seasons and administration in the browser", () => {
 
     await playerPage.getByRole("tab", { name: "Achievements" }).click();
     await playerPage.getByTestId("achievements").waitFor({ timeout: 15_000 });
+    await shot(playerPage, "rankings-achievements");
     await playerPage.getByRole("tab", { name: "Countries" }).click();
     await playerPage.getByLabel("Metric").selectOption("population");
     await expect.poll(() => playerPage.getByTestId("rankings-table").textContent(), { timeout: 15_000 }).toContain("≈");

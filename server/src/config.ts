@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS } from "@game/schema/rules";
+import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -80,6 +80,17 @@ export interface Config {
    * join beyond it answers 429. 0 turns the cap off. @default 8
    */
   roomSessionsPerUser: number;
+  /**
+   * Length of a season in days (decimals allowed, e.g. 0.001 for a test's season of about 86
+   * seconds). A new season, started by the tick at the end of the last one or by an
+   * administrator, lasts this long. @default 90
+   */
+  seasonLengthDays: number;
+  /**
+   * Emails whose accounts are administrators (comma-separated, case-insensitive), granted at
+   * start and at login; `npm run admin -- grant <email>` grants it in the database. @default []
+   */
+  adminEmails: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -111,6 +122,14 @@ function originsFromEnv(name: string): string[] {
       if (url.origin === "null" || url.pathname !== "/" || url.search || url.hash) throw new Error(`${name}: "${entry}" is not an origin (scheme://host[:port])`);
       return url.origin;
     });
+}
+
+function positiveNumberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
 }
 
 function optional(name: string): string | undefined {
@@ -146,6 +165,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", 6),
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
+    seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),
+    adminEmails: (optional("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ...overrides,
   };
   // AI countries: a few on the embedded default (someone trying the game alone), none with a

@@ -12,3 +12,6 @@ export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./espionage.js";
 export * from "./account.js";
+export * from "./manage.js";
+export * from "./settings.js";
+export * from "./seasons.js";

@@ -25,3 +25,7 @@ export * from "./alliance.js";
 export * from "./diplomacy.js";
 export * from "./ai.js";
 export * from "./espionage.js";
+export * from "./manage.js";
+export * from "./advisor.js";
+export * from "./briefs.js";
+export * from "./seasons.js";

@@ -163,16 +163,16 @@ export class TokenService {
   private async check(token: string): Promise<TokenClaims> {
     const { userId, jti, expiresAt, issuedAtMs } = await this.verifySignature(token);
     const generation = this.generation;
-    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null }>(
+    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null; suspended: boolean }>(
       `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked,
-              u.tokens_valid_after AS valid_after, u.tokens_kept_jti AS kept_jti
+              u.tokens_valid_after AS valid_after, u.tokens_kept_jti AS kept_jti, u.suspended_at IS NOT NULL AS suspended
          FROM users u LEFT JOIN countries c ON c.user_id = u.id
         WHERE u.id = $1`,
       [userId, jti],
     );
     const row = rows[0];
     const revokedWithUser = row?.valid_after != null && issuedAtMs <= row.valid_after.getTime() && row.kept_jti !== jti;
-    const refusal = !row ? "Account no longer exists" : row.revoked || revokedWithUser ? "Token revoked" : undefined;
+    const refusal = !row ? "Account no longer exists" : row.revoked || revokedWithUser ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
     const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
     if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal });
     if (refusal) throw new InvalidTokenError(refusal);

@@ -17,16 +17,19 @@ import { rankingRoutes } from "./rankingRoutes.js";
 import { allianceRoutes } from "./allianceRoutes.js";
 import { diplomacyRoutes } from "./diplomacyRoutes.js";
 import { accountRoutes } from "./accountRoutes.js";
+import { settingsRoutes } from "./settingsRoutes.js";
+import { adminRoutes } from "./adminRoutes.js";
 import { militaryRoutes } from "./militaryRoutes.js";
 import { newsRoutes } from "./newsRoutes.js";
 import { apiSecurityHeaders, clientSecurityHeaders } from "./security.js";
 import { marketRoutes } from "./marketRoutes.js";
 import { espionageRoutes } from "./espionageRoutes.js";
+import { manageRoutes } from "./manageRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {

@@ -1,11 +1,13 @@
 import { Router } from "express";
-import { rankingsQuerySchema } from "@game/schema/api";
+import { metricRankingQuerySchema, rankingsQuerySchema } from "@game/schema/api";
+import { RANKING_METRIC_IDS } from "@game/schema/rules";
+import { achievementsOverview, metricRanking } from "../services/rankings.js";
 import type { ServiceContext } from "../services/context.js";
 import { findCountryByUserId } from "../db/countries.js";
 import { loadRankingOf, loadRankings, toRankingJson } from "../services/world.js";
 import { authenticate, parse, route } from "./handler.js";
 
-/** /rankings/networth?limit= */
+/** /rankings/networth?limit=[&period=], /rankings/{land,military,population,wars_won}?period=&limit=, /rankings/achievements */
 export function rankingRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
@@ -13,6 +15,11 @@ export function rankingRoutes(ctx: ServiceContext): Router {
     "/rankings/networth",
     route("Failed to get rankings", async (req) => {
       const claims = await authenticate(ctx, req);
+      // ?period= asks for the metric ranking with the change over the period (as the other metrics answer)
+      if (req.query.period !== undefined) {
+        const { period, limit } = parse(metricRankingQuerySchema, req.query);
+        return { data: await metricRanking(ctx, "networth", period, limit, claims.countryId) };
+      }
       const { limit } = parse(rankingsQuerySchema, req.query);
       const rows = await loadRankings(ctx, limit);
       // Spec: the current country is appended if it is missing from the list.
@@ -22,6 +29,26 @@ export function rankingRoutes(ctx: ServiceContext): Router {
         if (ownRow) rows.push(ownRow);
       }
       return { data: rows.map(toRankingJson) };
+    }),
+  );
+
+  // The other four metrics: one explicit path each, so /rankings/alliances stays the alliances'.
+  for (const metric of RANKING_METRIC_IDS.filter((m) => m !== "networth")) {
+    router.get(
+      `/rankings/${metric}`,
+      route("Failed to get rankings", async (req) => {
+        const claims = await authenticate(ctx, req);
+        const { period, limit } = parse(metricRankingQuerySchema, req.query);
+        return { data: await metricRanking(ctx, metric, period, limit, claims.countryId) };
+      }),
+    );
+  }
+
+  router.get(
+    "/rankings/achievements",
+    route("Failed to get rankings", async (req) => {
+      const claims = await authenticate(ctx, req);
+      return { data: await achievementsOverview(ctx, claims.countryId) };
     }),
   );
 

@@ -1,9 +1,10 @@
 import { Router } from "express";
 import type { ServiceContext } from "../services/context.js";
-import { currentSeason, seasonScores, toSeasonJson } from "../services/season.js";
-import { authenticate, route } from "./handler.js";
+import { seasonScoresQuerySchema } from "@game/schema/api";
+import { archivedSeasonScores, currentSeason, seasonHistory, seasonScores, toSeasonJson } from "../services/season.js";
+import { authenticate, parse, route } from "./handler.js";
 
-/** /season/current, /season/scores */
+/** /season/current, /season/scores[?season=], /season/history */
 export function seasonRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
@@ -19,7 +20,18 @@ export function seasonRoutes(ctx: ServiceContext): Router {
     "/season/scores",
     route("Failed to get season scores", async (req) => {
       await authenticate(ctx, req);
+      const { season, limit } = parse(seasonScoresQuerySchema, req.query);
+      // ?season={id}: that season's archived final scores (current or past)
+      if (season !== undefined) return { data: await archivedSeasonScores(ctx, season, limit) };
       return { data: await seasonScores(ctx) };
+    }),
+  );
+
+  router.get(
+    "/season/history",
+    route("Failed to get season data", async (req) => {
+      await authenticate(ctx, req);
+      return { data: await seasonHistory(ctx) };
     }),
   );
 

@@ -8,7 +8,7 @@ import { findUserByEmail, findUserById, insertUser, touchLastLogin, type UserRow
 import { insertCountryNameKey, insertUsernameKey, NAME_KEY_CONSTRAINTS, takenRegistrationFields } from "../db/names.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../auth/passwords.js";
 import type { TokenClaims } from "../auth/tokens.js";
-import { conflict, isUniqueViolation, tooManyRequests, unauthorized } from "../errors.js";
+import { conflict, forbidden, isUniqueViolation, tooManyRequests, unauthorized } from "../errors.js";
 import type { ServiceContext } from "./context.js";
 
 /** Login throttling: attempts per address, and per account from one address. */
@@ -112,6 +112,7 @@ export async function login(ctx: ServiceContext, request: LoginRequest, address:
   // Verify against a dummy hash when the email is unknown so both paths take the same time.
   const valid = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), request.password);
   if (!user || !valid) throw unauthorized(AUTH_MESSAGES.invalidCredentials, "auth/invalid_credentials");
+  if ((user as { suspended_at?: Date | null }).suspended_at) throw forbidden("This account is suspended", "auth/suspended");
   await Promise.all([byAccount.clear(accountKey), byAddress.give(address)]);
   await touchLastLogin(ctx.db, user.id);
   const fresh = (await findUserById(ctx.db, user.id))!;

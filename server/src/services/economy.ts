@@ -28,6 +28,9 @@ import {
   type ResearchAllocation,
   type RuleRejection,
   type UnitAllocation,
+  type EconomicEffects,
+  formatMoney,
+  plural,
 } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { toOwnCountryJson, type CountryRow, type CountryRowPatch, type OwnCountryJson } from "../db/countries.js";
@@ -37,6 +40,7 @@ import { countryTopic } from "../events.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
 import { economyBonusesOf } from "./allianceEffects.js";
+import { recordCountryNews, researchNews, type CountryNews } from "./countryNews.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -52,6 +56,10 @@ interface ActionOutcome<E> {
   patch?: CountryRowPatch;
   turnResult?: TurnResultJson;
   extra?: E;
+  /** the economy turns the action ran: starvation and bankruptcy become personal news */
+  effects?: EconomicEffects;
+  /** personal news the action produced (research levels reached) */
+  news?: CountryNews[];
 }
 
 /** What every action answers: the country after it, the turn result, and action extras. */
@@ -86,6 +94,7 @@ export async function runCountryAction<E = undefined>(
       const { state, row } = countries.get(countryId)!;
       const outcome = await step({ ...state, bonuses: await bonuses }, row, tx.client);
       if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
+      await recordCountryNews(tx, countryId, outcome.effects, outcome.news);
       return {
         next: new Map([[countryId, outcome.next]]),
         patches: outcome.patch ? new Map([[countryId, outcome.patch]]) : undefined,
@@ -121,7 +130,7 @@ export function exploreLand(ctx: ServiceContext, userId: number, countryId: numb
         },
       ],
     });
-    return { next, turnResult, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
+    return { next, turnResult, effects, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
   });
 }
 
@@ -150,6 +159,7 @@ export function constructBuildings(ctx: ServiceContext, userId: number, countryI
     return {
       next,
       turnResult,
+      effects,
       extra: { buildingsBuilt: quote.regularBuildings + quote.constructionSites, buildingTypes: built.map(([t]) => t), totalCost: quote.cost, landUsed: quote.land },
     };
   });
@@ -170,13 +180,13 @@ export function processProduction(ctx: ServiceContext, userId: number, countryId
         {
           id: actionType,
           title: actionType === "research" ? "Research Conducted" : "Production Processed",
-          description: `${turns} turn(s) of production processed.`,
+          description: `${plural(turns, "turn")} of production processed.`,
           icon: "zap",
-          details: [`Net cash: $${fmt(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
+          details: [`Net cash: ${formatMoney(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
         },
       ],
     });
-    return { next, turnResult };
+    return { next, turnResult, effects };
   });
 }
 
@@ -199,7 +209,7 @@ export async function allocateResearch(ctx: ServiceContext, userId: number, coun
     name: "research_allocate",
     actor: { userId, countryId },
     countryIds: [countryId, ...partnerIds],
-    step(countries, tx) {
+    async step(countries, tx) {
       const { state } = countries.get(countryId)!;
       const rejection = checkResearchAllocation(state, allocations);
       if (rejection) throw ruleError(rejection);
@@ -219,6 +229,7 @@ export async function allocateResearch(ctx: ServiceContext, userId: number, coun
         })),
       });
       tx.turnResult(countryId, turnResult);
+      await recordCountryNews(tx, countryId, undefined, researchNews(results, next));
       const states = new Map([[countryId, next]]);
       const breakthroughs = results.filter((r) => r.levelUp).map((r) => ({ technology: r.researchType, level: r.currentLevel, pointsSpent: r.pointsGained }));
       const name = countries.get(countryId)!.row.name;
@@ -305,6 +316,7 @@ export function changeGovernment(ctx: ServiceContext, userId: number, countryId:
         government_change_count: changed.history.governmentChangeCount,
       },
       turnResult,
+      effects: run.effects,
       extra: { cost: changed.cost },
     };
   });

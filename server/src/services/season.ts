@@ -1,7 +1,8 @@
 import { estimateNextTickAt, seasonStatus, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/messages";
-import type { SeasonJson, SeasonStatsJson } from "@game/schema/api";
+import type { ArchivedSeasonJson, PastSeasonJson, SeasonJson, SeasonStatsJson } from "@game/schema/api";
+import { notFound } from "../errors.js";
 import type { ServiceContext } from "./context.js";
-import { findCurrentSeason, insertActiveSeason, seasonStats, type SeasonRow } from "../db/seasons.js";
+import { archivedScores, findCurrentSeason, findSeasonById, insertActiveSeason, pastSeasons, seasonStats, type SeasonRow } from "../db/seasons.js";
 import { loadRankings, toRankingJson } from "./world.js";
 import { rankedAlliances } from "../db/alliances.js";
 
@@ -84,4 +85,40 @@ export async function seasonScores(ctx: ServiceContext): Promise<SeasonStatsJson
     topAlliance: topAlliance && topAlliance.member_count > 0 ? { name: topAlliance.name, tag: topAlliance.tag, networth: topAlliance.total_networth } : null,
     scores: top.map(toRankingJson),
   };
+}
+
+/** GET /season/scores?season={id}: a season's archived final scores (empty while it runs). */
+export async function archivedSeasonScores(ctx: ServiceContext, seasonId: number, limit: number): Promise<ArchivedSeasonJson> {
+  const season = await findSeasonById(ctx.db, seasonId);
+  if (!season) throw notFound("Season not found", "season/not_found");
+  const scores = await archivedScores(ctx.db, seasonId, limit);
+  return {
+    id: season.id,
+    name: season.name,
+    startDate: season.starts_at.toISOString(),
+    endDate: (season.ended_at ?? season.ends_at).toISOString(),
+    isActive: season.is_active,
+    scores: scores.map((s) => ({
+      rank: s.rank,
+      countryId: s.country_id,
+      countryName: s.country_name,
+      playerName: s.player_name,
+      allianceTag: s.alliance_tag,
+      networth: s.networth,
+      land: s.land,
+      victories: s.victories,
+    })),
+  };
+}
+
+/** GET /season/history: seasons that ended, newest first, with their winners. */
+export async function seasonHistory(ctx: ServiceContext): Promise<PastSeasonJson[]> {
+  return (await pastSeasons(ctx.db, 50)).map((s) => ({
+    id: s.id,
+    name: s.name,
+    startDate: s.starts_at.toISOString(),
+    endDate: s.ended_at.toISOString(),
+    players: s.players,
+    winner: s.winner_name === null ? null : { countryName: s.winner_name, playerName: s.winner_player ?? "", networth: s.winner_networth ?? 0 },
+  }));
 }

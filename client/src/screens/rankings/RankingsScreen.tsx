@@ -1,23 +1,21 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GOVERNMENTS, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, compareRank, isGovernmentType, isRankedInPeriod, type RankingPeriod } from "@game/schema/rules";
 import type { SeasonScoresResponse } from "@game/schema/api";
 import type { RankingRowSnapshot } from "@game/schema/messages";
-import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import { useConnectionStatus, useRankings, useSeason } from "../../realtime/hooks";
-import { useCountriesList } from "../../api/queries";
+import { useRankings, useSeason } from "../../realtime/hooks";
 import { apiRequest } from "../../api/http";
-import { Panel, Stat, Tabs } from "../../components/ui";
+import { Loading, Panel, Stat, Tabs } from "../../components/ui";
+import { shellApi, shellKeys } from "../../api/shell";
 import { AllianceRankings } from "../alliances/AllianceRankings";
 import { dateText, fmt, titleCase } from "../../components/format";
-import { useNow } from "../../components/Clock";
 
 export const RANKING_METRICS = [
   { id: "networth", label: "Networth" },
   { id: "land", label: "Land" },
-  { id: "military", label: "Military Force", hidden: "Other countries' forces are secret" },
-  { id: "population", label: "Population", hidden: "Other countries' population is secret" },
+  { id: "military", label: "Military Force" },
+  { id: "population", label: "Population" },
   { id: "wars_won", label: "Wars Won" },
 ] as const;
 export type RankingMetric = (typeof RANKING_METRICS)[number]["id"];
@@ -88,56 +86,54 @@ export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean 
         tabs={[
           { id: "countries", label: "Countries" },
           { id: "alliances", label: "Alliances" },
-          { id: "achievements", label: "Achievements", disabledReason: "Coming soon..." },
-          { id: "historical", label: "Historical", disabledReason: "Coming soon..." },
+          { id: "achievements", label: "Achievements" },
+          { id: "historical", label: "Historical" },
         ]}
       />
-      {tab === "countries" ? <CountriesTab focusSearch={focusSearch} /> : <AllianceRankings />}
+      {tab === "countries" ? (
+        <CountriesTab focusSearch={focusSearch} />
+      ) : tab === "alliances" ? (
+        <AllianceRankings />
+      ) : tab === "achievements" ? (
+        <AchievementsTab />
+      ) : (
+        <HistoricalTab />
+      )}
     </div>
   );
 }
 
+const periodLabel = (period: RankingPeriod) =>
+  period === "all_time" ? "since the season began" : period === "daily" ? "since today's first snapshot" : `over the last ${RANKING_PERIODS.find((p) => p.id === period)!.days} days`;
+
 function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
-  const { user } = useAuth();
   const { country } = useGame();
   const rankings = useRankings();
   const season = useSeason();
-  const status = useConnectionStatus();
-  const now = useNow(60_000);
   const [search, setSearch] = useState("");
   const [metric, setMetric] = useState<RankingMetric>("networth");
   const [period, setPeriod] = useState<RankingPeriod>(RANKING_PERIOD_DEFAULT);
   const searchRef = useRef<HTMLInputElement>(null);
-  const countries = useCountriesList(metric === "wars_won");
+  const ranking = useQuery({
+    queryKey: shellKeys.metric(metric, period),
+    queryFn: () => shellApi.metricRanking(metric, period, 100),
+    refetchInterval: 30_000,
+    staleTime: 10_000,
+  });
   const scores = useSeasonScores();
   useEffect(() => {
     if (focusSearch) searchRef.current?.focus();
   }, [focusSearch]);
 
-  const victories = useMemo(() => new Map((countries.data?.countries ?? []).map((c) => [c.id, Number(c.victories) || 0])), [countries.data]);
-  const ownRow = rankings.find((r) => r.countryId === country?.id) ?? null;
-  const ownSynthetic: RankingRowSnapshot | null = country
-    ? ownRow ?? {
-        id: String(country.id),
-        rank: 0,
-        countryId: country.id,
-        countryName: country.name,
-        playerName: user?.username ?? "",
-        governmentType: country.governmentType,
-        allianceName: "",
-        allianceTag: "",
-        value: country.networth,
-        land: country.landAcres,
-        change: 0,
-        trend: "same",
-        lastActive: now,
-        isOnline: true,
-      }
-    : null;
-  const rows = rankCountries(rankings, { metric, period, search, now, ownCountryId: country?.id ?? null, own: ownSynthetic, victories });
+  const q = search.trim().toLowerCase();
+  const data = ranking.data;
+  const listed = [...(data?.rows ?? []), ...(data?.own ? [data.own] : [])];
+  const rows = listed.filter((r) => !q || r.countryName.toLowerCase().includes(q) || r.playerName.toLowerCase().includes(q) || r.allianceTag.toLowerCase().includes(q));
   const metricLabel = RANKING_METRICS.find((m) => m.id === metric)!.label;
+  const ownRow = listed.find((r) => r.countryId === country?.id) ?? null;
   const top = rankings[0];
   const alliances = new Set(rankings.map((r) => r.allianceTag).filter(Boolean));
+  const estimated = data?.rows[0]?.estimated ?? false;
 
   return (
     <div className="stack">
@@ -158,9 +154,8 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
           <label htmlFor="ranking-metric">Metric</label>
           <select id="ranking-metric" value={metric} onChange={(e) => setMetric(e.target.value as RankingMetric)}>
             {RANKING_METRICS.map((m) => (
-              <option key={m.id} value={m.id} disabled={"hidden" in m} title={"hidden" in m ? m.hidden : undefined}>
+              <option key={m.id} value={m.id}>
                 {m.label}
-                {"hidden" in m ? " (secret)" : ""}
               </option>
             ))}
           </select>
@@ -177,8 +172,8 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
         </div>
       </div>
       <p className="hint" style={{ margin: 0 }}>
-        {period === "all_time" ? "All countries" : `Countries active in the last ${RANKING_PERIODS.find((p) => p.id === period)!.days === 1 ? "day" : `${RANKING_PERIODS.find((p) => p.id === period)!.days} days`}`}
-        , ranked by {metricLabel.toLowerCase()}. Military force and population are secret. Change is places since today's first snapshot. Updates live.
+        Ranked by {metricLabel.toLowerCase()}; change {periodLabel(period)}.
+        {estimated ? " Population and military force are public as estimates (two significant digits); exact numbers stay secret." : ""} Refreshes every 30 seconds.
       </p>
 
       <div className="table-wrap">
@@ -189,7 +184,6 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
               <th>Country</th>
               <th className="hide-sm">Player</th>
               <th className="hide-sm">Government</th>
-              <th className="hide-sm">Alliance</th>
               <th className="n">{metricLabel}</th>
               <th className="n">Change</th>
             </tr>
@@ -197,28 +191,33 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={7} className="muted center">
-                  {status === "connected" ? "No countries match." : "Connecting to the live rankings..."}
+                <td colSpan={6} className="muted center">
+                  {ranking.isPending ? "Loading rankings..." : ranking.isError ? ranking.error.message : "No countries match."}
                 </td>
               </tr>
             )}
-            {rows.map(({ row, rank, value, isMe }) => (
-              <tr key={row.id} className={isMe ? "me" : undefined} data-testid={isMe ? "ranking-me" : "ranking-row"}>
-                <td className="n">{rank > 0 ? rank : "—"}</td>
-                <td>
-                  <span className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
-                  {row.countryName}
-                  {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
-                </td>
-                <td className="hide-sm">{row.playerName || <span className="faint">AI</span>}</td>
-                <td className="hide-sm">{isGovernmentType(row.governmentType) ? GOVERNMENTS[row.governmentType].name : titleCase(row.governmentType)}</td>
-                <td className="hide-sm">{row.allianceName || <span className="faint">—</span>}</td>
-                <td className="n">{fmt(value)}</td>
-                <td className={`n ${row.trend === "up" ? "ok" : row.trend === "down" ? "bad" : "faint"}`}>
-                  {row.trend === "up" ? "▲" : row.trend === "down" ? "▼" : "•"} {row.change !== 0 ? Math.abs(row.change) : ""}
-                </td>
-              </tr>
-            ))}
+            {rows.map((row) => {
+              const isMe = row.countryId === country?.id;
+              return (
+                <tr key={row.countryId} className={isMe ? "me" : undefined} data-testid={isMe ? "ranking-me" : "ranking-row"}>
+                  <td className="n">{row.rank}</td>
+                  <td>
+                    <span className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
+                    {row.countryName}
+                    {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
+                  </td>
+                  <td className="hide-sm">{row.playerName || <span className="faint">AI</span>}</td>
+                  <td className="hide-sm">{isGovernmentType(row.governmentType) ? GOVERNMENTS[row.governmentType].name : titleCase(row.governmentType)}</td>
+                  <td className="n">
+                    {row.estimated ? "≈ " : ""}
+                    {fmt(row.value)}
+                  </td>
+                  <td className={`n ${row.trend === "up" ? "ok" : row.trend === "down" ? "bad" : "faint"}`}>
+                    {row.trend === "up" ? "▲" : row.trend === "down" ? "▼" : "•"} {row.change !== 0 ? fmt(Math.abs(row.change)) : ""}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -238,18 +237,119 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
         <Panel title="Your Statistics">
           {country ? (
             <>
-              <Stat label="Your rank" value={ownRow ? `#${ownRow.rank}` : "Unranked"} testId="your-rank" />
+              <Stat label={`Your rank (${metricLabel.toLowerCase()})`} value={ownRow ? `#${ownRow.rank}` : "Unranked"} testId="your-rank" />
               <Stat label="Networth" value={fmt(country.networth)} />
               <Stat label="Land" value={`${fmt(country.landAcres)} acres`} />
               <Stat label="Victories" value={fmt(country.victories)} />
               <Stat label="Defeats" value={fmt(country.defeats)} />
-              <Stat label="Change today" value={ownRow ? `${ownRow.change > 0 ? "+" : ""}${ownRow.change}` : "—"} />
+              <Stat label={`Change ${periodLabel(period)}`} value={ownRow ? `${ownRow.change > 0 ? "+" : ""}${fmt(ownRow.change)}` : "—"} />
             </>
           ) : (
             <p className="muted">Loading...</p>
           )}
         </Panel>
       </div>
+    </div>
+  );
+}
+
+const RARITY_BADGE = { common: "", rare: "warn", legendary: "ok" } as const;
+
+function AchievementsTab() {
+  const q = useQuery({ queryKey: shellKeys.achievements, queryFn: shellApi.achievements, refetchInterval: 60_000 });
+  if (q.isPending) return <Loading text="Loading achievements..." />;
+  if (q.isError) return <div className="panel error">{q.error.message}</div>;
+  return (
+    <div className="stack" data-testid="achievements">
+      <p className="hint" style={{ margin: 0 }}>
+        Earned once per season, checked every turn. Holders count this season's countries.
+      </p>
+      <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(220px, 1fr))" }}>
+        {q.data.achievements.map((a) => (
+          <Panel key={a.id} title={a.name} actions={<span className={`badge ${RARITY_BADGE[a.rarity]}`}>{a.rarity}</span>} testId={`achievement-${a.id}`}>
+            <p style={{ marginTop: 0 }}>{a.description}</p>
+            <Stat label="Holders" value={fmt(a.holders)} />
+            <Stat label="You" value={a.earnedAt ? `Earned ${dateText(Date.parse(a.earnedAt))}` : "Not yet"} />
+          </Panel>
+        ))}
+      </div>
+      <Panel title="Latest awards">
+        {q.data.recent.length === 0 ? (
+          <p className="muted">No achievement awarded this season yet.</p>
+        ) : (
+          <ul className="stack" style={{ gap: "0.3rem", paddingLeft: "1.1rem", margin: 0 }}>
+            {q.data.recent.map((r) => (
+              <li key={`${r.countryId}-${r.achievementId}`}>
+                <strong>{r.countryName}</strong> earned {r.name} <span className="faint">{dateText(Date.parse(r.awardedAt))}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function HistoricalTab() {
+  const history = useQuery({ queryKey: shellKeys.seasonHistory, queryFn: shellApi.seasonHistory });
+  const [open, setOpen] = useState<number | null>(null);
+  const scores = useQuery({ queryKey: shellKeys.seasonScores(open ?? 0), queryFn: () => shellApi.seasonScores(open!), enabled: open !== null });
+  if (history.isPending) return <Loading text="Loading past seasons..." />;
+  if (history.isError) return <div className="panel error">{history.error.message}</div>;
+  if (history.data.length === 0) return <div className="panel center muted">No season has ended yet. Final scores are archived when the current season ends.</div>;
+  return (
+    <div className="stack" data-testid="historical">
+      {history.data.map((s) => (
+        <Panel
+          key={s.id}
+          title={s.name}
+          testId={`season-${s.id}`}
+          actions={
+            <button type="button" className="btn small" onClick={() => setOpen(open === s.id ? null : s.id)} aria-expanded={open === s.id}>
+              {open === s.id ? "Hide scores" : "Final scores"}
+            </button>
+          }
+        >
+          <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))" }}>
+            <Stat label="Played" value={`${dateText(Date.parse(s.startDate))} – ${dateText(Date.parse(s.endDate))}`} />
+            <Stat label="Countries" value={fmt(s.players)} />
+            <Stat label="Winner" value={s.winner ? `${s.winner.countryName}${s.winner.playerName ? ` (${s.winner.playerName})` : ""}` : "—"} />
+            <Stat label="Winning networth" value={s.winner ? fmt(s.winner.networth) : "—"} />
+          </div>
+          {open === s.id && (
+            <div className="table-wrap" style={{ marginTop: "0.6rem" }}>
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th className="n">#</th>
+                    <th>Country</th>
+                    <th className="hide-sm">Player</th>
+                    <th className="n">Networth</th>
+                    <th className="n hide-sm">Land</th>
+                    <th className="n hide-sm">Wins</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(scores.data?.scores ?? []).map((r) => (
+                    <tr key={r.rank}>
+                      <td className="n">{r.rank}</td>
+                      <td>
+                        {r.countryName}
+                        {r.allianceTag && <span className="faint"> [{r.allianceTag}]</span>}
+                      </td>
+                      <td className="hide-sm">{r.playerName || <span className="faint">AI</span>}</td>
+                      <td className="n">{fmt(r.networth)}</td>
+                      <td className="n hide-sm">{fmt(r.land)}</td>
+                      <td className="n hide-sm">{fmt(r.victories)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {scores.isPending && <p className="muted">Loading...</p>}
+            </div>
+          )}
+        </Panel>
+      ))}
     </div>
   );
 }

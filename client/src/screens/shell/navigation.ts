@@ -21,10 +21,11 @@ export type ViewId =
   | "news"
   | "rankings"
   | "settings"
-  | "account";
+  | "account"
+  | "admin";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account", "research", "manage", "advisor", "settings", "admin"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -33,8 +34,7 @@ export function isViewId(value: string): value is ViewId {
 
 export const VIEW_IDS = [
   "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
-  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings",
-  "account",
+  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "account", "admin",
 ] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {
@@ -92,9 +92,16 @@ export const MENU: readonly MenuGroup[] = [
   },
   {
     title: "ACCOUNT",
-    entries: [{ label: "Account", view: "account", icon: "✎" }],
+    entries: [
+      { label: "Settings", view: "settings", icon: "⚙" },
+      { label: "Account", view: "account", icon: "✎" },
+      { label: "Admin", view: "admin", icon: "⚒" },
+    ],
   },
 ];
+
+/** Views shown in the menu only to administrators (the server refuses everyone else anyway). */
+export const ADMIN_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["admin"]);
 
 /** The menu with unavailable entries (and then empty groups) removed. */
 export function availableMenu(available: ReadonlySet<ViewId> = AVAILABLE_VIEWS): MenuGroup[] {

@@ -15,6 +15,11 @@ const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ 
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
 import { SpyCenterScreen } from "../espionage/SpyCenterScreen";
 import { AccountScreen } from "../account/AccountScreen";
+import { ResearchScreen } from "../research/ResearchScreen";
+import { ManageScreen } from "../manage/ManageScreen";
+import { AdvisorScreen } from "../advisor/AdvisorScreen";
+import { SettingsScreen } from "../settings/SettingsScreen";
+import { AdminScreen } from "../admin/AdminScreen";
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -44,4 +49,9 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   alliances: ({ route }) => <AlliancesScreen route={route} />,
   "spy-center": () => <SpyCenterScreen />,
   account: () => <AccountScreen />,
+  research: () => <ResearchScreen />,
+  manage: ({ route, navigate }) => <ManageScreen intent={route.intent} onNavigate={navigate} />,
+  advisor: ({ navigate }) => <AdvisorScreen onNavigate={navigate} />,
+  settings: ({ navigate }) => <SettingsScreen onNavigate={navigate} />,
+  admin: () => <AdminScreen />,
 };

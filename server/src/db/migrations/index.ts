@@ -13,6 +13,8 @@ import { sql as shell } from "./013_shell.js";
 import { sql as ai } from "./014_ai.js";
 import { sql as espionage } from "./010_espionage.js";
 import { sql as sessions } from "./017_sessions.js";
+import { sql as manage } from "./015_manage.js";
+import { sql as seasonsAdmin } from "./016_seasons_admin.js";
 
 export interface Migration {
   version: number;
@@ -39,5 +41,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
   { version: 14, name: "ai", sql: ai },
+  { version: 15, name: "manage", sql: manage },
+  { version: 16, name: "seasons_admin", sql: seasonsAdmin },
   { version: 17, name: "sessions", sql: sessions },
 ];

@@ -30,6 +30,7 @@ export class RankingsProjection implements WorldProjection {
 
   onWorldEvent(event: WorldEvent): void {
     if (event.type === "countryRanked" && this.mayChangeRankings(event.country)) this.reload.request();
+    else if (event.type === "seasonChanged") this.reload.request();
   }
 
   dispose(): void {

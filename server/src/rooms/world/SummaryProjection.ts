@@ -76,7 +76,8 @@ export class SummaryProjection implements WorldProjection {
   }
 
   onWorldEvent(event: WorldEvent): void {
-    if (event.type === "tick") this.refresh.request();
+    // a season's end resets every country: re-read the summaries as after a tick
+    if (event.type === "tick" || event.type === "seasonChanged") this.refresh.request();
   }
 
   dispose(): void {
