@@ -1,4 +1,4 @@
-import type { IntelligenceReportJson, SpyMissionJson } from "@game/schema/api";
+import { defaultSettings, type IntelligenceReportJson, type SpyMissionJson } from "@game/schema/api";
 import { CONFIDENCE_ORDER, MISSION_TYPES, isExpired, utcDay, type DailyUsage, type IntelConfidence, type Intelligence, type IntelType, type MissionTypeId } from "@game/schema/rules";
 import type { Db, DbClient } from "./pool.js";
 
@@ -216,9 +216,9 @@ export async function findReport(db: Q, id: number): Promise<ReportRow | undefin
  * member of that alliance and neither the owner nor the target has turned allowSpyOperations
  * off (docs/rules.md, "Espionage": privacy).
  */
-const SHARE_VISIBLE = `r.shared_alliance_id IS NOT NULL AND o.alliance_id = r.shared_alliance_id
-  AND COALESCE((SELECT allow_spy_operations FROM espionage_settings s WHERE s.country_id = r.owner_id), true)
-  AND COALESCE((SELECT allow_spy_operations FROM espionage_settings s WHERE s.country_id = r.target_id), true)`;
+const allowsSql = (countryColumn: string) =>
+  `COALESCE((SELECT (us.settings -> 'privacy' ->> 'allowSpyOperations')::boolean FROM countries sc JOIN user_settings us ON us.user_id = sc.user_id WHERE sc.id = ${countryColumn}), true)`;
+const SHARE_VISIBLE = `r.shared_alliance_id IS NOT NULL AND o.alliance_id = r.shared_alliance_id AND ${allowsSql("r.owner_id")} AND ${allowsSql("r.target_id")}`;
 
 /** Whether `viewer` (with its alliance) may read the report. */
 export async function canViewReport(db: Q, reportId: number, viewerId: number, viewerAllianceId: number | null): Promise<boolean> {
@@ -273,16 +273,26 @@ export async function shareReport(client: DbClient, reportId: number, allianceId
   await client.query("UPDATE spy_reports SET shared_alliance_id = $2, shared_at = $3 WHERE id = $1", [reportId, allianceId, now]);
 }
 
+/**
+ * The player's privacy setting allowSpyOperations (the Settings screen's document in
+ * user_settings, migration 016; default on). Migration 010's espionage_settings table is no
+ * longer read or written: the settings document is the one place the choice lives.
+ */
 export async function allowsSpyOperations(db: Q, countryId: number): Promise<boolean> {
-  const { rows } = await db.query<{ allow: boolean }>("SELECT allow_spy_operations AS allow FROM espionage_settings WHERE country_id = $1", [countryId]);
+  const { rows } = await db.query<{ allow: boolean }>(`SELECT ${allowsSql("$1::bigint")} AS allow`, [countryId]);
   return rows[0]?.allow ?? true;
 }
 
+/** Sets allowSpyOperations in the owner's settings document (created with the defaults if it has none). */
 export async function setAllowSpyOperations(client: DbClient, countryId: number, allow: boolean, now: Date): Promise<void> {
+  const fresh = defaultSettings();
+  fresh.privacy.allowSpyOperations = allow;
   await client.query(
-    `INSERT INTO espionage_settings (country_id, allow_spy_operations, updated_at) VALUES ($1, $2, $3)
-     ON CONFLICT (country_id) DO UPDATE SET allow_spy_operations = $2, updated_at = $3`,
-    [countryId, allow, now],
+    `INSERT INTO user_settings (user_id, settings, updated_at) SELECT c.user_id, $2::jsonb, $3 FROM countries c WHERE c.id = $1
+     ON CONFLICT (user_id) DO UPDATE SET
+       settings = jsonb_set(user_settings.settings, '{privacy}', COALESCE(user_settings.settings -> 'privacy', '{}'::jsonb) || jsonb_build_object('allowSpyOperations', $4::boolean)),
+       updated_at = $3`,
+    [countryId, JSON.stringify(fresh), now, allow],
   );
 }
 

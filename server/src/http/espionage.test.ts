@@ -299,6 +299,16 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     // ...but it is still spied on: the owner keeps its report
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, a.token)).status).toBe(200);
     await t.api("POST", "/intelligence/privacy", { countryId: target.countryId, allowSpyOperations: true }, target.token);
+    expect((await t.api("GET", "/settings", undefined, target.token)).body.data.settings.privacy.allowSpyOperations).toBe(true);
+    expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports.map((r: any) => r.id)).toContain(report.id);
+    // the Settings screen's switch is the same setting: the owner turns it off there
+    const settings = (await t.api("GET", "/settings", undefined, a.token)).body.data.settings;
+    settings.privacy.allowSpyOperations = false;
+    expect((await t.api("PUT", "/settings", settings, a.token)).status).toBe(200);
+    expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports).toEqual([]);
+    expect((await t.api("GET", `/intelligence/status/${a.countryId}`, undefined, a.token)).body.status.allowSpyOperations).toBe(false);
+    settings.privacy.allowSpyOperations = true;
+    await t.api("PUT", "/settings", settings, a.token);
     expect((await t.api("GET", `/intelligence/status/${a.countryId}`, undefined, a.token)).body.status).toMatchObject({ inAlliance: true, allowSpyOperations: true });
   });
 
