@@ -4,6 +4,7 @@ import { registerPlayer, startTestServer, type TestServer } from "../test/harnes
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 import { auditTotals, conservationErrors } from "../db/audit.js";
 import { resetDailyCounters } from "../db/espionage.js";
+import { resetWorld } from "../db/seasons.js";
 import { knownIntelligence } from "../db/knownIntelligence.js";
 import { AppError } from "../errors.js";
 import { launchMission } from "../services/espionage.js";
@@ -366,5 +367,20 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const res = await mission(q, { type: "general", targetCountryId: target.countryId, spiesUsed: 3 });
     const defense = computeSpyDefense({ spies: Number(real.spies), land }, 105);
     expect(res.body.mission.successChance).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, defense), 15) * 100));
+  });
+
+  it("a season's end expires every report and clears the counters (checked inside a transaction rolled back)", async () => {
+    expect((await sql("SELECT count(*)::int AS n FROM spy_reports WHERE expires_at > now()")).rows[0].n).toBeGreaterThan(0);
+    const client = await t.server.database.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const at = new Date();
+      await resetWorld(client, { cash: 100_000 }, at, at);
+      expect((await client.query("SELECT count(*)::int AS n FROM spy_reports WHERE expires_at > $1", [at])).rows[0].n).toBe(0);
+      expect((await client.query("SELECT count(*)::int AS n FROM spy_daily_counters")).rows[0].n).toBe(0);
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
   });
 });
