@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { startingCountry, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { CONFIDENCE_SPREAD } from "./combat.js";
@@ -13,6 +14,7 @@ import {
   applyTraining,
   buildIntelligence,
   checkDailyLimit,
+  checkEspionageTarget,
   checkMission,
   checkSpyOperation,
   checkTraining,
@@ -238,5 +240,49 @@ describe("reports", () => {
     expect(reportExpiresAt("general", 0)).toBe(24 * HOUR_MS);
     expect(reportExpiresAt("alliance", 0)).toBe(72 * HOUR_MS);
     expect(reportExpiresAt("market", 0)).toBe(12 * HOUR_MS);
+  });
+});
+
+describe("properties", () => {
+  it("spies never go negative and never lose more than ceil(30%) of those sent, for any seed, chance and force", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffff_ffff }), fc.double({ min: 0, max: 2, noNaN: true }), fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), fc.boolean(), (seed, chance, sent, owned, sabotage) => {
+        const o = rollOperation(Rng.fromSeed(seed), chance, sent, owned, sabotage);
+        expect(o.spiesLost).toBeGreaterThanOrEqual(0);
+        expect(o.spiesLost).toBeLessThanOrEqual(Math.min(owned, Math.ceil((sent * 30) / 100)));
+        expect(applySpyLosses(owned, o.spiesLost)).toBe(owned - o.spiesLost);
+        if (!o.success) expect(o.detected).toBe(true);
+        else expect(o.confidence).not.toBeNull();
+      }),
+    );
+  });
+  it("both success formulas stay inside their clamps", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e6 }), (s1, l1, s2, l2) => {
+        for (const op of Object.values(SPY_OPERATIONS)) {
+          const c = spyCenterChance(op.successBase, { spies: s1, land: l1 }, { spies: s2, land: l2 });
+          expect(c).toBeGreaterThanOrEqual(Math.round(op.successBase / 2));
+          expect(c).toBeLessThanOrEqual(op.successBase * 2);
+        }
+        for (const t of Object.values(MISSION_TYPES)) {
+          const p = missionChance(forceRatio(s1, "tyranny", 100, true, l2), t.difficulty, computeSpyDefense({ spies: s2, land: l2 }, 150));
+          expect(p).toBeGreaterThanOrEqual(0.05);
+          expect(p).toBeLessThanOrEqual(0.95);
+        }
+      }),
+    );
+  });
+});
+
+describe("targets", () => {
+  const spy = { id: 1, allianceId: 9 };
+  const target = { id: 2, allianceId: null, protectedUntil: 0, isEliminated: false };
+  it("anyone else can be spied on, protected or allied; sabotage respects protection and alliances", () => {
+    expect(checkEspionageTarget(spy, { ...target, id: 1 }, false, 1000)).toMatchObject({ message: "You cannot spy on your own country" });
+    expect(checkEspionageTarget(spy, { ...target, isEliminated: true }, false, 1000)).toMatchObject({ code: "espionage/target_eliminated" });
+    expect(checkEspionageTarget(spy, { ...target, protectedUntil: 5000, allianceId: 9 }, false, 1000)).toBeNull();
+    expect(checkEspionageTarget(spy, { ...target, protectedUntil: 5000 }, true, 1000)).toMatchObject({ message: "Target is under new player protection" });
+    expect(checkEspionageTarget(spy, { ...target, allianceId: 9 }, true, 1000)).toMatchObject({ code: "espionage/same_alliance" });
+    expect(checkEspionageTarget(spy, target, true, 1000)).toBeNull();
   });
 });

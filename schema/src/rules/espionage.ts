@@ -269,6 +269,26 @@ export function checkSpyOperation(op: SpyOperationDefinition, spy: Pick<CountryS
   return null;
 }
 
+/**
+ * Who can be the target (designed): anyone but oneself can be spied on, protected or allied
+ * (intelligence does no harm), except an eliminated country; sabotage does harm, so it
+ * follows the attack rules' protections: not during new-player protection, not against a
+ * member of one's own alliance.
+ */
+export function checkEspionageTarget(
+  spy: { id: number; allianceId: number | null },
+  target: { id: number; allianceId: number | null; protectedUntil: number; isEliminated: boolean },
+  sabotage: boolean,
+  now: number,
+): RuleRejection | null {
+  if (spy.id === target.id) return reject("espionage/own_country", ESPIONAGE_MESSAGES.ownCountry);
+  if (target.isEliminated) return reject("espionage/target_eliminated", "That country has been eliminated");
+  if (!sabotage) return null;
+  if (target.protectedUntil > now) return reject("espionage/target_protected", "Target is under new player protection");
+  if (spy.allianceId !== null && spy.allianceId === target.allianceId) return reject("espionage/same_alliance", "You cannot sabotage a member of your own alliance");
+  return null;
+}
+
 /** "1h 05m" */
 export function formatWait(ms: number): string {
   const minutes = Math.ceil(ms / 60_000);

@@ -1,5 +1,5 @@
-import type { IntelligenceReportJson, SpyMissionJson } from "@game/schema/api";
-import { CONFIDENCE_ORDER, isExpired, utcDay, type DailyUsage, type IntelConfidence, type Intelligence, type IntelType, type MissionTypeId } from "@game/schema/rules";
+import { defaultSettings, type IntelligenceReportJson, type SpyMissionJson } from "@game/schema/api";
+import { CONFIDENCE_ORDER, MISSION_TYPES, isExpired, utcDay, type DailyUsage, type IntelConfidence, type Intelligence, type IntelType, type MissionTypeId } from "@game/schema/rules";
 import type { Db, DbClient } from "./pool.js";
 
 type Q = Db | DbClient;
@@ -105,9 +105,10 @@ export async function findUsage(db: Q, countryId: number, now: Date): Promise<Da
   const { rows } = await db.query<{ day: number | null; used: number | null; by_kind: Record<string, number> | null; last_at: Record<string, string> | null }>(
     `SELECT c.day, c.used, c.by_kind,
             (SELECT json_object_agg(operation_type, at) FROM (SELECT operation_type, max(started_at) AS at FROM spy_missions
-               WHERE country_id = $1 AND centre = 'intelligence_center' GROUP BY operation_type) x) AS last_at
+               WHERE country_id = $1 AND centre = 'intelligence_center' AND started_at > $2 GROUP BY operation_type) x) AS last_at
        FROM (SELECT 1) one LEFT JOIN spy_daily_counters c ON c.country_id = $1`,
-    [countryId],
+    // cooldowns are at most a few hours: older missions cannot hold one
+    [countryId, new Date(now.getTime() - MAX_COOLDOWN_MS)],
   );
   const r = rows[0]!;
   const today = utcDay(now.getTime());
@@ -116,6 +117,9 @@ export async function findUsage(db: Q, countryId: number, now: Date): Promise<Da
   for (const [k, v] of Object.entries(r.last_at ?? {})) lastAt[k as MissionTypeId] = new Date(v).getTime();
   return { used: current ? (r.used ?? 0) : 0, byKind: current ? (r.by_kind ?? {}) : {}, lastAt };
 }
+
+/** The longest cooldown of a type (ms): missions older than this never block one. */
+const MAX_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => t.cooldownHours)) * 3_600_000;
 
 /** Counts one operation of `kind` for the country's day (starting the day afresh if the row is older). */
 export async function countOperation(client: DbClient, countryId: number, kind: string, now: Date): Promise<void> {
@@ -129,6 +133,15 @@ export async function countOperation(client: DbClient, countryId: number, kind: 
        day = $2`,
     [countryId, utcDay(now.getTime()), kind],
   );
+}
+
+/** Missions (and their reports) kept this long, then deleted by the daily phase (days). */
+export const SPY_RECORD_RETENTION_DAYS = 30;
+
+/** Deletes missions started before `before`, with their reports. */
+export async function deleteOldMissions(db: Q, before: Date): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM spy_missions WHERE started_at < $1", [before]);
+  return rowCount ?? 0;
 }
 
 /** The daily reset: every counter of an earlier day goes to zero for `day`. Applied twice, it changes nothing. */
@@ -203,9 +216,9 @@ export async function findReport(db: Q, id: number): Promise<ReportRow | undefin
  * member of that alliance and neither the owner nor the target has turned allowSpyOperations
  * off (docs/rules.md, "Espionage": privacy).
  */
-const SHARE_VISIBLE = `r.shared_alliance_id IS NOT NULL AND o.alliance_id = r.shared_alliance_id
-  AND COALESCE((SELECT allow_spy_operations FROM espionage_settings s WHERE s.country_id = r.owner_id), true)
-  AND COALESCE((SELECT allow_spy_operations FROM espionage_settings s WHERE s.country_id = r.target_id), true)`;
+const allowsSql = (countryColumn: string) =>
+  `COALESCE((SELECT (us.settings -> 'privacy' ->> 'allowSpyOperations')::boolean FROM countries sc JOIN user_settings us ON us.user_id = sc.user_id WHERE sc.id = ${countryColumn}), true)`;
+const SHARE_VISIBLE = `r.shared_alliance_id IS NOT NULL AND o.alliance_id = r.shared_alliance_id AND ${allowsSql("r.owner_id")} AND ${allowsSql("r.target_id")}`;
 
 /** Whether `viewer` (with its alliance) may read the report. */
 export async function canViewReport(db: Q, reportId: number, viewerId: number, viewerAllianceId: number | null): Promise<boolean> {
@@ -260,16 +273,26 @@ export async function shareReport(client: DbClient, reportId: number, allianceId
   await client.query("UPDATE spy_reports SET shared_alliance_id = $2, shared_at = $3 WHERE id = $1", [reportId, allianceId, now]);
 }
 
+/**
+ * The player's privacy setting allowSpyOperations (the Settings screen's document in
+ * user_settings, migration 016; default on). Migration 010's espionage_settings table is no
+ * longer read or written: the settings document is the one place the choice lives.
+ */
 export async function allowsSpyOperations(db: Q, countryId: number): Promise<boolean> {
-  const { rows } = await db.query<{ allow: boolean }>("SELECT allow_spy_operations AS allow FROM espionage_settings WHERE country_id = $1", [countryId]);
+  const { rows } = await db.query<{ allow: boolean }>(`SELECT ${allowsSql("$1::bigint")} AS allow`, [countryId]);
   return rows[0]?.allow ?? true;
 }
 
+/** Sets allowSpyOperations in the owner's settings document (created with the defaults if it has none). */
 export async function setAllowSpyOperations(client: DbClient, countryId: number, allow: boolean, now: Date): Promise<void> {
+  const fresh = defaultSettings();
+  fresh.privacy.allowSpyOperations = allow;
   await client.query(
-    `INSERT INTO espionage_settings (country_id, allow_spy_operations, updated_at) VALUES ($1, $2, $3)
-     ON CONFLICT (country_id) DO UPDATE SET allow_spy_operations = $2, updated_at = $3`,
-    [countryId, allow, now],
+    `INSERT INTO user_settings (user_id, settings, updated_at) SELECT c.user_id, $2::jsonb, $3 FROM countries c WHERE c.id = $1
+     ON CONFLICT (user_id) DO UPDATE SET
+       settings = jsonb_set(user_settings.settings, '{privacy}', COALESCE(user_settings.settings -> 'privacy', '{}'::jsonb) || jsonb_build_object('allowSpyOperations', $4::boolean)),
+       updated_at = $3`,
+    [countryId, JSON.stringify(fresh), now, allow],
   );
 }
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFIDENCE_SPREAD, DAILY_OPS_LIMIT, utcDay } from "@game/schema/rules";
+import { CONFIDENCE_SPREAD, DAILY_OPS_LIMIT, computeSpyDefense, forceRatio, missionChance, utcDay, withSpyBonus } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 import { auditTotals, conservationErrors } from "../db/audit.js";
 import { resetDailyCounters } from "../db/espionage.js";
+import { resetWorld } from "../db/seasons.js";
 import { knownIntelligence } from "../db/knownIntelligence.js";
 import { AppError } from "../errors.js";
 import { launchMission } from "../services/espionage.js";
@@ -152,8 +153,13 @@ describe("the daily cap", () => {
     try {
       const period = utcDay(day) + 1;
       const ctxPhase = { client, ticks: [1], firstDueTick: 1, intervalMs: 60_000, at: day + 86_400_000, emit: () => undefined, period, periodStart: period * 86_400_000 };
+      const missionsBefore = (await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [p.countryId])).rows[0].n;
       expect(await spyDailyResetPhase.run(ctxPhase)).toBeGreaterThanOrEqual(1);
       expect((await sql("SELECT day, used FROM spy_daily_counters WHERE country_id = $1", [p.countryId])).rows[0]).toEqual({ day: period, used: 0 });
+      // retention: this (2031) day keeps its missions; those of 2026, more than 30 days before, are gone with their reports
+      expect((await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [p.countryId])).rows[0].n).toBe(missionsBefore);
+      expect((await sql("SELECT count(*)::int AS n FROM spy_missions WHERE country_id = $1", [spy.countryId])).rows[0].n).toBe(0);
+      expect((await sql("SELECT count(*)::int AS n FROM spy_reports WHERE owner_id = $1", [spy.countryId])).rows[0].n).toBe(0);
       expect(await resetDailyCounters(client, period)).toBe(0);
     } finally {
       client.release();
@@ -217,6 +223,13 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
   it("sabotage destroys buildings and oil within its bound; spies, oil and buildings are accounted for", async () => {
     const p = await registerPlayer(t, "esab");
     await set(p.countryId, { spies: 5000, turns: 150, land: 1000 });
+    // a new player's protection stops sabotage (not intelligence)
+    await sql("UPDATE countries SET protected_until = now() + interval '1 hour' WHERE id = $1", [target.countryId]);
+    expect(await t.api("POST", "/spy/execute", { operationType: "sabotage", targetCountryId: target.countryId, spiesUsed: 50 }, p.token)).toMatchObject({
+      status: 400,
+      body: { error: "Target is under new player protection", code: "espionage/target_protected" },
+    });
+    await sql("UPDATE countries SET protected_until = now() - interval '1 second' WHERE id = $1", [target.countryId]);
     const before = await auditTotals(t.server.database.pool);
     const tBefore = await row(target.countryId);
     let destroyedOil = 0;
@@ -272,6 +285,8 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     expect(await t.api("GET", `/intelligence/reports/${report.id}`, undefined, b.token)).toMatchObject({ status: 403 });
     const shared = await t.api("POST", `/intelligence/reports/${report.id}/share`, {}, a.token);
     expect(shared.body).toMatchObject({ success: true, report: { sharedWithAlliance: true } });
+    const line = await sql("SELECT content FROM chat_messages WHERE alliance_scope = $1 AND type = 'system'", [rows[0].id]);
+    expect(line.rows.map((r: any) => r.content)).toContain(`${a.body.countryName} shared ${report.confidenceLevel}-confidence general intelligence on ${target.body.countryName} (Alliances > Intelligence Operations > Shared Intelligence)`);
     expect(await t.api("POST", `/intelligence/reports/${report.id}/share`, {}, b.token)).toMatchObject({ status: 403 });
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, b.token)).body.report).toMatchObject({ id: report.id, isOwn: false, ownerName: a.body.countryName });
     expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports.map((r: any) => r.id)).toContain(report.id);
@@ -285,6 +300,16 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     // ...but it is still spied on: the owner keeps its report
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, a.token)).status).toBe(200);
     await t.api("POST", "/intelligence/privacy", { countryId: target.countryId, allowSpyOperations: true }, target.token);
+    expect((await t.api("GET", "/settings", undefined, target.token)).body.data.settings.privacy.allowSpyOperations).toBe(true);
+    expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports.map((r: any) => r.id)).toContain(report.id);
+    // the Settings screen's switch is the same setting: the owner turns it off there
+    const settings = (await t.api("GET", "/settings", undefined, a.token)).body.data.settings;
+    settings.privacy.allowSpyOperations = false;
+    expect((await t.api("PUT", "/settings", settings, a.token)).status).toBe(200);
+    expect((await t.api("GET", "/intelligence/shared", undefined, b.token)).body.reports).toEqual([]);
+    expect((await t.api("GET", `/intelligence/status/${a.countryId}`, undefined, a.token)).body.status.allowSpyOperations).toBe(false);
+    settings.privacy.allowSpyOperations = true;
+    await t.api("PUT", "/settings", settings, a.token);
     expect((await t.api("GET", `/intelligence/status/${a.countryId}`, undefined, a.token)).body.status).toMatchObject({ inAlliance: true, allowSpyOperations: true });
   });
 
@@ -312,5 +337,50 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const answer = await t.api("POST", `/alliance/defense-requests/${requestId}/respond`, { responseType: "intelligence", reportId: report.id }, helper.token);
     expect(answer.status).toBe(200);
     expect((await t.api("GET", `/intelligence/reports/${report.id}`, undefined, victim.token)).body.report).toMatchObject({ id: report.id, isOwn: false, sharedWithAlliance: true });
+  });
+
+  it("alliance modifiers: x1.1 force in an alliance, Intelligence Network (+5%) and an intelligence treaty (+10%) on the chance", async () => {
+    const q = await registerPlayer(t, "emod");
+    await set(q.countryId, { spies: 100, turns: 150, land: 1000 });
+    const land = Number((await row(target.countryId)).land);
+    const preview = async () => (await t.api("GET", `/intelligence/status/${q.countryId}?targetCountryId=${target.countryId}`, undefined, q.token)).body.status;
+    const alone = await preview();
+    expect(alone).toMatchObject({ inAlliance: false, spySuccessBonusPct: 0 });
+    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(3, "monarchy", 0, false, land), 0, 0) * 100));
+
+    const { rows } = await sql(
+      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
+      [`intel${q.countryId}`, `I${q.countryId % 1000}`],
+    );
+    await sql("UPDATE countries SET alliance_id = $1 WHERE id = $2", [rows[0].id, q.countryId]);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name) VALUES ($1, 'intelligence_network', 1, 600, 'test')", [rows[0].id]);
+    await sql(
+      "INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('intelligence', $1, $2, now(), 75)",
+      [q.countryId, stranger.countryId],
+    );
+    const allied = await preview();
+    expect(allied).toMatchObject({ inAlliance: true, spySuccessBonusPct: 15 });
+    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, 0), 15) * 100));
+
+    // the mission itself draws against the same modifiers and the target's real spy defense
+    const real = await row(target.countryId);
+    const res = await mission(q, { type: "general", targetCountryId: target.countryId, spiesUsed: 3 });
+    const defense = computeSpyDefense({ spies: Number(real.spies), land }, 105);
+    expect(res.body.mission.successChance).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, defense), 15) * 100));
+  });
+
+  it("a season's end expires every report and clears the counters (checked inside a transaction rolled back)", async () => {
+    expect((await sql("SELECT count(*)::int AS n FROM spy_reports WHERE expires_at > now()")).rows[0].n).toBeGreaterThan(0);
+    const client = await t.server.database.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const at = new Date();
+      await resetWorld(client, { cash: 100_000 }, at, at);
+      expect((await client.query("SELECT count(*)::int AS n FROM spy_reports WHERE expires_at > $1", [at])).rows[0].n).toBe(0);
+      expect((await client.query("SELECT count(*)::int AS n FROM spy_daily_counters")).rows[0].n).toBe(0);
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
   });
 });

@@ -599,7 +599,7 @@ export async function respondDefense(ctx: ServiceContext, userId: number, allian
         }),
       );
       // "Share Intelligence" with a spy report: shared with the alliance (espionage checks it is the responder's, fresh and allowed)
-      if (input.responseType === "intelligence" && input.reportId !== undefined) await shareWithAlliance(tx.client, row, input.reportId, alliance.id, tx.now);
+      if (input.responseType === "intelligence" && input.reportId !== undefined) await shareWithAlliance(tx, row, input.reportId, alliance.id, tx.now);
       await insertDefenseResponse(tx.client, {
         requestId: request.id,
         responderId: row.id,

@@ -12,6 +12,7 @@ import {
   applySpyLosses,
   applyTraining,
   buildIntelligence,
+  checkEspionageTarget,
   checkMission,
   checkSpyOperation,
   checkTraining,
@@ -68,6 +69,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.j
 import { countryTopic } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction } from "./actions.js";
 import { allianceEffectsOf } from "./alliances.js";
+import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
 import { recordNews } from "./news.js";
 import type { ServiceContext } from "./context.js";
@@ -137,8 +139,8 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const now = opts.now ?? tx.now;
       const spy = countries.get(countryId)!;
       const target = countries.get(order.targetCountryId)!;
-      const usage = await findUsage(tx.client, countryId, now);
       const sabotage = order.kind === "sabotage";
+      const usage = await findUsage(tx.client, countryId, now);
       let chance: number;
       const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
       if (order.centre === "spy_center") {
@@ -153,6 +155,14 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         chance = withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus);
       }
 
+      ensure(
+        checkEspionageTarget(
+          { id: countryId, allianceId: spy.row.alliance_id },
+          { id: target.row.id, allianceId: target.row.alliance_id, protectedUntil: target.row.protected_until.getTime(), isEliminated: target.row.is_eliminated },
+          sabotage,
+          now.getTime(),
+        ),
+      );
       const outcome = rollOperation(tx.rng, chance, order.spiesUsed, spy.state.spies, sabotage);
       const spyNext: CountryState = { ...spy.state, spies: applySpyLosses(spy.state.spies, outcome.spiesLost), turns: spy.state.turns - order.turnCost };
       const next = new Map<number, CountryState>([[countryId, spyNext]]);
@@ -186,7 +196,7 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         started_at: now,
         completed_at: now,
       });
-      const tags = [order.intelType, order.kind.replace(/_/g, " "), ...(outcome.confidence ? [outcome.confidence] : ["failed"]), ...(outcome.detected ? ["detected"] : [])];
+      const tags = [...new Set([order.intelType, order.kind.replace(/_/g, " "), ...(outcome.confidence ? [outcome.confidence] : ["failed"]), ...(outcome.detected ? ["detected"] : [])])];
       const reportRow = {
         mission_id: missionId,
         owner_id: countryId,
@@ -377,7 +387,7 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
       const now = opts.now ?? tx.now;
       const row = countries.get(countryId)!.row;
       if (row.alliance_id === null) throw badRequest("You are not in an alliance", "espionage/no_alliance");
-      const report = await shareWithAlliance(tx.client, row, reportId, row.alliance_id, now);
+      const report = await shareWithAlliance(tx, row, reportId, row.alliance_id, now);
       return { next: new Map(), result: toReportJson({ ...report, shared_alliance_id: row.alliance_id }, countryId, now.getTime()) };
     },
   });
@@ -389,7 +399,14 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
  * row locked): "Share Intelligence" here and in the alliance's defense-request answer
  * (services/allianceWarfare.ts passes the report a member answers with).
  */
-export async function shareWithAlliance(client: DbClient, owner: Pick<CountryRow, "id">, reportId: number, allianceId: number, now: Date): Promise<ReportRow> {
+export async function shareWithAlliance(
+  tx: Pick<ActionTransaction, "client" | "emit">,
+  owner: Pick<CountryRow, "id" | "name">,
+  reportId: number,
+  allianceId: number,
+  now: Date,
+): Promise<ReportRow> {
+  const client = tx.client;
   const report = await findReport(client, reportId);
   if (!report) throw notFound("Report not found", "espionage/report_not_found");
   if (report.owner_id !== owner.id) throw forbidden("You can only share your own reports", "espionage/not_your_report");
@@ -398,6 +415,16 @@ export async function shareWithAlliance(client: DbClient, owner: Pick<CountryRow
   if (!(await allowsSpyOperations(client, owner.id))) throw conflict("Your privacy settings do not allow sharing intelligence (allowSpyOperations is off)", "espionage/privacy_own");
   if (!(await allowsSpyOperations(client, report.target_id))) throw conflict(`${report.target_name} does not allow intelligence about it to be shared`, "espionage/privacy_target");
   await shareReportRow(client, reportId, allianceId, now);
+  // the alliance hears of it live, in its military channel
+  const { rows } = await client.query<{ tag: string }>("SELECT tag FROM alliances WHERE id = $1", [allianceId]);
+  const what = report.confidence ? `${report.confidence}-confidence ` : "";
+  await postAllianceSystemMessage(tx, {
+    allianceId,
+    channel: "military",
+    type: "system",
+    content: `${owner.name} shared ${what}${report.intel_type} intelligence on ${report.target_name} (Alliances > Intelligence Operations > Shared Intelligence)`,
+    allianceTag: rows[0]?.tag ?? "",
+  });
   return report;
 }
 

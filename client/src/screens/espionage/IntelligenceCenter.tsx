@@ -11,7 +11,7 @@ import { operationName } from "./ReportDetail";
 const BAND_CLASS = { good: "ok", fair: "warn", poor: "bad" } as const;
 
 /** Why a type card cannot be chosen now (spec: 'Insufficient spies', 'Daily limit reached'), or null. */
-function typeBlocked(type: MissionTypeId, spies: number, remaining: number, usedByKind: Record<string, number>, cooldownMs: number): string | null {
+export function typeBlocked(type: MissionTypeId, spies: number, remaining: number, usedByKind: Record<string, number>, cooldownMs: number): string | null {
   const def = MISSION_TYPES[type];
   if (spies < def.spiesRequired) return ESPIONAGE_MESSAGES.insufficientSpies;
   if (remaining <= 0 || (usedByKind[type] ?? 0) >= def.maxDaily) return ESPIONAGE_MESSAGES.dailyLimit;

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { MissionResponse } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkTraining, spyCapacity, trainingTurns, type SpyOperationId } from "@game/schema/rules";
+import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkTraining, spyCapacity, trainingTurns, type SpyOperationId } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import type { Country } from "../../api/country";
 import { espionageApi, useEspionageRefresh, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
@@ -81,10 +81,22 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
   const spies = s?.availableSpies ?? country.spies;
   const def = op ? SPY_OPERATIONS[op] : null;
   const spiesUsed = def ? Math.max(def.spyCost, Math.min(spies, spiesInput === "" ? def.spyCost : Math.round(Number(spiesInput) || def.spyCost))) : 0;
+  // sabotage follows the attack rules' protections (the same check the server runs)
+  const targetRefusal = (sabotage: boolean) =>
+    target
+      ? (checkEspionageTarget(
+          { id: country.id, allianceId: country.allianceId },
+          { id: target.id, allianceId: target.alliance_id, protectedUntil: Date.parse(target.protected_until), isEliminated: target.is_eliminated },
+          sabotage,
+          Date.now(),
+        )?.message ?? null)
+      : null;
   const reason = !target
     ? "No target selected"
     : !def
       ? "No operation selected"
+      : targetRefusal(def.id === "sabotage")
+        ? targetRefusal(def.id === "sabotage")
       : spies < def.spyCost
         ? ESPIONAGE_MESSAGES.insufficientSpies
         : s && s.operationsRemaining <= 0
@@ -116,7 +128,8 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
         <div className="attack-cards">
           {SPY_OPERATION_IDS.map((id) => {
             const o = SPY_OPERATIONS[id];
-            const usable = Boolean(target) && spies >= o.spyCost;
+            const blockedTarget = targetRefusal(id === "sabotage");
+            const usable = Boolean(target) && spies >= o.spyCost && !blockedTarget;
             const chance = s?.successPreview.operations[id];
             return (
               <button key={id} type="button" className={`attack-card ${op === id ? "selected" : ""}`} disabled={!usable} onClick={() => setOp(id)} data-testid={`op-${id}`}>
@@ -126,7 +139,7 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
                   {o.spyCost} spies · base {o.successBase}% · {o.turnCost} turn{o.turnCost > 1 ? "s" : ""}
                 </span>
                 {target && chance !== undefined && <span className={`small ${BAND_CLASS[chanceBand(chance)]}`}>Success {Math.min(100, chance)}%</span>}
-                {spies < o.spyCost && <span className="small bad">{ESPIONAGE_MESSAGES.insufficientSpies}</span>}
+                {spies < o.spyCost ? <span className="small bad">{ESPIONAGE_MESSAGES.insufficientSpies}</span> : blockedTarget && <span className="small bad">{blockedTarget}</span>}
               </button>
             );
           })}
