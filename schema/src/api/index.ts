@@ -10,4 +10,6 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./espionage.js";
+export * from "./account.js";
 export * from "./manage.js";

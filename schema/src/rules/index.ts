@@ -23,6 +23,8 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./ai.js";
+export * from "./espionage.js";
 export * from "./manage.js";
 export * from "./advisor.js";
 export * from "./briefs.js";

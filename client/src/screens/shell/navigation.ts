@@ -20,10 +20,11 @@ export type ViewId =
   | "chat"
   | "news"
   | "rankings"
-  | "settings";
+  | "settings"
+  | "account";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "research", "manage", "advisor"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account", "research", "manage", "advisor"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -33,6 +34,7 @@ export function isViewId(value: string): value is ViewId {
 export const VIEW_IDS = [
   "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
   "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings",
+  "account",
 ] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {
@@ -84,9 +86,13 @@ export const MENU: readonly MenuGroup[] = [
       { label: "Chat", view: "chat", icon: "✉" },
       { label: "News", view: "news", icon: "☰" },
       { label: "Scores", view: "rankings", icon: "▲" },
-      { label: "Alliances", view: "alliances", icon: "⛨" },
+      { label: "Alliances", view: "alliances", icon: "✪" },
       { label: "Search", view: "rankings", icon: "⚲", intent: "search" },
     ],
+  },
+  {
+    title: "ACCOUNT",
+    entries: [{ label: "Account", view: "account", icon: "✎" }],
   },
 ];
 
