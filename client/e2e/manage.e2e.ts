@@ -209,7 +209,8 @@ describe("advisor and happenings", () => {
     await server.sql("UPDATE countries SET turns = 150, stored_turns = 4 WHERE id = $1", [player.countryId]);
     await open("overview");
     await expect.poll(() => page.getByTestId("turn-cap-banner").textContent(), { timeout: 20_000 }).toMatch(/at the 150 cap: new turns now go to storage \(4 of 180 stored\)/);
-    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 15_000 });
+    // live first (the banner is not shown while connected)
+    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 40_000 });
     expect(await page.getByTestId("stale-banner").count()).toBe(0);
     await context.setOffline(true);
     await page.getByTestId("stale-banner").waitFor({ timeout: 20_000 });
@@ -217,9 +218,9 @@ describe("advisor and happenings", () => {
     await shot(page, "stale-banner");
     await context.setOffline(false);
     await page.reload();
-    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 20_000 });
+    await page.locator(".statusbar .conn.connected").waitFor({ state: "attached", timeout: 40_000 });
     expect(await page.getByTestId("stale-banner").count()).toBe(0);
-  });
+  }, 120_000);
 
   it("every new screen fits a phone", async () => {
     await page.setViewportSize(PHONE);

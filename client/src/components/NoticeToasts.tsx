@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { noticeAllowed } from "@game/schema/rules";
+import { manageApi, manageKeys } from "../api/manage";
 import type { NoticePayload } from "@game/schema/messages";
 import { useNotices } from "../realtime/hooks";
 import { AVAILABLE_VIEWS, isViewId, type ViewId } from "../screens/shell/navigation";
@@ -12,7 +15,10 @@ export const NOTICE_SHOW_MS = 12_000;
  * button to the view that tells more.
  */
 export function NoticeToasts({ onOpen }: { onOpen(view: ViewId): void }) {
-  const notices = useNotices();
+  const all = useNotices();
+  // the player's notify options (Manage > Settings); until they load, everything shows
+  const options = useQuery({ queryKey: manageKeys.options, queryFn: () => manageApi.options(), staleTime: 60_000, retry: false });
+  const notices = useMemo(() => (options.data ? all.filter((n) => noticeAllowed(n, options.data)) : all), [all, options.data]);
   const [shown, setShown] = useState<NoticePayload[]>([]);
   const seen = useRef<Set<string> | null>(null);
 

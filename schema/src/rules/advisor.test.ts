@@ -6,7 +6,7 @@ import { checkConstruction } from "./buildings.js";
 import { checkResearchAllocation } from "./research.js";
 import { MAX_TURNS, checkConvertStoredTurns } from "./turns.js";
 import { computeGovernmentFit, computeRecommendations, computeSituation } from "./advisor.js";
-import { computeCountryStatistics, planAutomation, AUTO_FARMS_MAX_PER_TICK, AUTO_MILITARY_MIN_TURNS } from "./manage.js";
+import { computeCountryStatistics, noticeAllowed, planAutomation, AUTO_FARMS_MAX_PER_TICK, AUTO_MILITARY_MIN_TURNS } from "./manage.js";
 
 const base = (patch: Partial<CountryState> = {}): CountryState => ({ ...startingCountry(), ...patch });
 
@@ -98,5 +98,22 @@ describe("auto-build plan", () => {
     expect(checkResearchAllocation(c, plan.research)).toBeNull();
     expect(plan.productionTurns).toBe(1);
     expect(planAutomation({ ...c, turns: AUTO_MILITARY_MIN_TURNS - 1 }, { autoFarms: false, autoResearch: false, autoMilitary: true }).productionTurns).toBe(0);
+  });
+});
+
+describe("notify options", () => {
+  const off = { notifyAttacks: false, notifyAlliance: false, notifyMarket: false };
+  const on = { notifyAttacks: true, notifyAlliance: true, notifyMarket: true };
+  it.each([
+    [{ kind: "attacked", view: "military" }, false],
+    [{ kind: "war_declared", view: "war-room" }, false],
+    [{ kind: "member_joined", view: "alliances" }, false],
+    [{ kind: "price_alert", view: "market" }, false],
+    // the outcome of the player's own trade always shows
+    [{ kind: "market_sale", view: "market" }, true],
+    [{ kind: "season_started" }, true],
+  ])("%o with every option off shows: %s", (notice, shown) => {
+    expect(noticeAllowed(notice, off)).toBe(shown);
+    expect(noticeAllowed(notice, on)).toBe(true);
   });
 });

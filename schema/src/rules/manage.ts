@@ -158,3 +158,29 @@ export function computeCountryStatistics(country: CountryState): CountryStatisti
 
 /** Max level of every category summed (the research progress denominator). */
 export const TOTAL_MAX_TECH_LEVELS = TECHNOLOGY_IDS.reduce((s, id) => s + TECHNOLOGIES[id].maxLevel, 0);
+
+// ---------------------------------------------------------------------------------------
+// Notify options: which live notices a player sees
+
+/**
+ * Market notices about the player's own trades (a sale, a fill, an expiry that returned goods):
+ * their outcome, always shown. "Market updates" are the other market notices.
+ */
+export const OWN_TRADE_NOTICE_KINDS: readonly string[] = ["market_sale", "order_filled", "listing_expired", "order_expired", "order_not_renewed"];
+
+/** The notify option a live notice falls under (null: always shown). */
+export function noticeCategory(notice: { kind: string; view?: string | null }): "attacks" | "alliance" | "market" | null {
+  if (notice.view === "market") return OWN_TRADE_NOTICE_KINDS.includes(notice.kind) ? null : "market";
+  if (notice.view === "alliances") return "alliance";
+  if (notice.view === "military" || notice.view === "war-room" || notice.view === "spy-center") return "attacks";
+  return null;
+}
+
+/** Whether the player's notify options let this notice show as a card. */
+export function noticeAllowed(notice: { kind: string; view?: string | null }, options: Pick<CountryOptions, "notifyAttacks" | "notifyAlliance" | "notifyMarket">): boolean {
+  const category = noticeCategory(notice);
+  if (category === "attacks") return options.notifyAttacks;
+  if (category === "alliance") return options.notifyAlliance;
+  if (category === "market") return options.notifyMarket;
+  return true;
+}

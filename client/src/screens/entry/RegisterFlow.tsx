@@ -1,8 +1,9 @@
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { COUNTRY_NAME_MAX, countryNameSchema, registerAccountStepSchema } from "@game/schema/api";
 import { GOVERNMENTS, TECHNOLOGIES, computeNetworth, startingCountry, type TechnologyId } from "@game/schema/rules";
 import { useAuth } from "../../auth/AuthContext";
 import { FALLBACK, REGISTRATION_STARTING_RESOURCES } from "../../api/endpoints";
+import { ApiError } from "../../api/http";
 import { ActionButton } from "../../components/ui";
 import { fmt, money, titleCase } from "../../components/format";
 import { fieldErrors } from "./validation";
@@ -20,10 +21,28 @@ const EMPTY_ACCOUNT: AccountInfo = { email: "", username: "", password: "", conf
 export function RegisterFlow({ onSwitchToLogin }: { onSwitchToLogin(): void }) {
   const [step, setStep] = useState<"user-info" | "country">("user-info");
   const [account, setAccount] = useState<AccountInfo>(EMPTY_ACCOUNT);
+  // a taken email or username found on submit: back to step 1, the message next to its field
+  const [taken, setTaken] = useState<Partial<Record<keyof AccountInfo, string>>>({});
   return step === "user-info" ? (
-    <AccountStep value={account} onChange={setAccount} onContinue={() => setStep("country")} onSwitchToLogin={onSwitchToLogin} />
+    <AccountStep
+      value={account}
+      onChange={setAccount}
+      serverErrors={taken}
+      onContinue={() => {
+        setTaken({});
+        setStep("country");
+      }}
+      onSwitchToLogin={onSwitchToLogin}
+    />
   ) : (
-    <EmpireStep account={account} onBack={() => setStep("user-info")} />
+    <EmpireStep
+      account={account}
+      onBack={() => setStep("user-info")}
+      onAccountTaken={(field, message) => {
+        setTaken({ [field]: message });
+        setStep("user-info");
+      }}
+    />
   );
 }
 
@@ -32,20 +51,36 @@ function AccountStep({
   onChange,
   onContinue,
   onSwitchToLogin,
+  serverErrors = {},
 }: {
   value: AccountInfo;
+  serverErrors?: Partial<Record<keyof AccountInfo, string>>;
   onChange(v: AccountInfo): void;
   onContinue(): void;
   onSwitchToLogin(): void;
 }) {
   const [submitted, setSubmitted] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>(() => ({ ...serverErrors }));
   const [showPassword, setShowPassword] = useState(false);
+  // the field the server refused: focused and scrolled into view (phones)
+  useEffect(() => {
+    const field = Object.keys(serverErrors)[0];
+    if (!field) return;
+    const el = document.getElementById(`reg-${field}`);
+    el?.focus();
+    el?.scrollIntoView?.({ block: "center" });
+  }, [serverErrors]);
 
   const set = (field: keyof AccountInfo, v: string) => {
     const next = { ...value, [field]: v };
     onChange(next);
     if (submitted) setErrors(fieldErrors(registerAccountStepSchema, next));
+    else
+      setErrors((prev) => {
+        const rest = { ...prev };
+        delete rest[field];
+        return rest;
+      });
   };
 
   const onSubmit = (e: FormEvent) => {
@@ -100,10 +135,11 @@ function AccountStep({
   );
 }
 
-function EmpireStep({ account, onBack }: { account: AccountInfo; onBack(): void }) {
+function EmpireStep({ account, onBack, onAccountTaken }: { account: AccountInfo; onBack(): void; onAccountTaken(field: keyof AccountInfo, message: string): void }) {
   const { register } = useAuth();
   const [countryName, setCountryName] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [nameTaken, setNameTaken] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const monarchy = GOVERNMENTS.monarchy;
   const startingNetworth = useMemo(() => computeNetworth(startingCountry()), []);
@@ -121,8 +157,19 @@ function EmpireStep({ account, onBack }: { account: AccountInfo; onBack(): void 
     try {
       await register({ email: account.email.trim(), username: account.username.trim(), password: account.password, countryName: trimmed });
     } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : FALLBACK.register);
+      const message = err instanceof Error && err.message ? err.message : FALLBACK.register;
+      const code = err instanceof ApiError ? err.code : null;
       setBusy(false);
+      if (code === "auth/email_taken") return onAccountTaken("email", message);
+      if (code === "auth/username_taken") return onAccountTaken("username", message);
+      if (code === "country/name_taken") {
+        setNameTaken(message);
+        const el = document.getElementById("country-name");
+        el?.focus();
+        el?.scrollIntoView?.({ block: "center" });
+        return;
+      }
+      setError(message);
     }
   };
 
@@ -145,12 +192,21 @@ function EmpireStep({ account, onBack }: { account: AccountInfo; onBack(): void 
           maxLength={COUNTRY_NAME_MAX}
           autoComplete="off"
           aria-describedby="country-name-hint"
-          onChange={(e) => setCountryName(e.target.value)}
+          aria-invalid={Boolean(nameTaken) || undefined}
+          onChange={(e) => {
+            setCountryName(e.target.value);
+            setNameTaken(null);
+          }}
         />
         <span id="country-name-hint" className="hint">
           Your country name must be unique, 3 to 50 characters.
         </span>
         {countryName.length > 0 && nameProblem && <span className="field-error">{nameProblem}</span>}
+        {nameTaken && (
+          <span className="field-error" role="alert" data-testid="country-name-taken">
+            {nameTaken}
+          </span>
+        )}
       </div>
 
       <div className="panel" style={{ marginBottom: "0.85rem" }}>

@@ -142,4 +142,29 @@ describe("Registration", () => {
     });
     expect(init.credentials).toBe("include");
   });
+
+  it("a taken email returns to step 1 with the message next to the email field; a taken country name stays on step 2 beside its field", async () => {
+    let answer = { status: 409, body: { success: false, error: "Email already registered", code: "auth/email_taken" } };
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify(answer.body), { status: answer.status })));
+    toRegister();
+    fillAccount();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    type("Country Name", "Avalon");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Create Empire: Avalon" }));
+    });
+    expect(screen.queryByText("Create Your Empire")).toBeNull();
+    expect(errorsShown()).toEqual(["Email already registered"]);
+    expect(document.activeElement?.id).toBe("reg-email");
+    type("Email", "other@example.com");
+    expect(errorsShown()).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
+    answer = { status: 409, body: { success: false, error: "Country name already taken", code: "country/name_taken" } };
+    type("Country Name", "Avalon");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Create Empire: Avalon" }));
+    });
+    expect(screen.getByTestId("country-name-taken").textContent).toBe("Country name already taken");
+    expect(screen.queryByTestId("form-error")).toBeNull();
+  });
 });
