@@ -165,7 +165,7 @@ describe("browser client", () => {
     const report = page.getByTestId("turn-report");
     await expect.poll(() => report.isVisible()).toBe(true);
     expect(await report.getByText("TURN RESULTS REPORT").isVisible()).toBe(true);
-    expect(await report.getByText("These actions consumed 5 turn(s).").isVisible()).toBe(true);
+    expect(await report.getByText("These actions consumed 5 turns.").isVisible()).toBe(true);
     await shot(page, "09-turn-report");
     await report.getByRole("button", { name: "CONTINUE" }).click();
     await expect.poll(() => report.count()).toBe(0);

@@ -80,8 +80,11 @@ export class MeteredClient extends Client {
   constructor(
     url: string,
     readonly traffic: ClientTraffic,
+    token?: string,
   ) {
-    super(url);
+    // The token only in the matchmaking request's Authorization header, never in the
+    // WebSocket URL (issue 15, finding 10), as the browser client does.
+    super(url, token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
   }
 
   protected override createRoom<T>(roomName: string, rootSchema?: any): Room<any, T> {
@@ -93,8 +96,7 @@ export class MeteredClient extends Client {
 
 /** Joins `roomName` authenticated with the REST token, as the browser client does. */
 export async function joinRoom(url: string, token: string, traffic: ClientTraffic, roomName: string, rootSchema?: any): Promise<MeteredRoom> {
-  const client = new MeteredClient(url, traffic);
-  client.auth.token = token;
+  const client = new MeteredClient(url, traffic, token);
   const room = (await client.joinOrCreate(roomName, {}, rootSchema)) as MeteredRoom;
   if (traffic.sampled) room.onStateChange(() => traffic.stateChanges++);
   return room;

@@ -46,6 +46,11 @@ describe("embedded default (PGlite, local presence)", () => {
       const country = await apiRequest(base, "GET", `/country/${countryId}`, undefined, login.body.token);
       expect(country.body.country).toMatchObject({ name: player.countryName, cash: "100000", turns: 100 });
       expect((await apiRequest(base, "GET", "/user/me", undefined, firstToken)).status).toBe(200);
+      // A fresh embedded world has AI countries to play against (AI_COUNTRIES, 8 here), kept at
+      // that number across the restart rather than doubled.
+      const ai = await apiRequest(base, "GET", "/countries/ai?limit=50", undefined, login.body.token);
+      expect(ai.status).toBe(200);
+      expect(ai.body.total).toBe(8);
     } finally {
       await server.close();
     }

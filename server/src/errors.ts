@@ -25,6 +25,25 @@ export const conflict = (message: string, code = "request/conflict") => new AppE
 export const tooManyRequests = (message: string, code = "request/rate_limited") => new AppError(429, message, code);
 export const unavailable = (message: string, code = "server/unavailable") => new AppError(503, message, code);
 
+/** Socket-level error codes of a store that cannot be reached. */
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+/** Postgres SQLSTATEs of a server going away or not accepting connections (class 08, 57P0x). */
+const UNAVAILABLE_SQLSTATES = /^(08\d{3}|57P0[1-4]|53300)$/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down|in recovery)|Reached the max retries per request limit/i;
+
+/**
+ * Whether an error says a store (Postgres, Redis) is unreachable rather than that our code is
+ * wrong: answered 503 "try again shortly" instead of 500 (issue 15 drills: a restarted
+ * Postgres or Redis gives 503s with the envelope, never a 500).
+ */
+export function isUnavailableError(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && (UNAVAILABLE_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))) return true;
+    if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Postgres unique violation (23505) on the named constraint or index. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string };

@@ -78,6 +78,8 @@ export class GameMetrics {
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process", [], this.registry);
   readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out", ["channel"], this.registry);
   readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason", ["reason"], this.registry);
+  readonly aiActions = new Counter("ai_actions_total", "Actions AI countries took through the services, by kind and outcome (done, refused)", ["kind", "outcome"], this.registry);
+  readonly aiRoundDuration = new Histogram("ai_round_duration_seconds", "Duration of one AI round (every action it took)", LATENCY_BUCKETS, [], this.registry);
   readonly roomMessageDuration = new Histogram("room_message_duration_seconds", "Room messages handled, by room, type and outcome", LATENCY_BUCKETS, ["room", "type", "outcome"], this.registry);
 
   constructor() {

@@ -20,8 +20,12 @@ import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
+import { RoomSessions } from "./rooms/sessions.js";
+import { installMatchmaking } from "./http/matchmaking.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
+import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
+import { ensureAiCountries, playAiRound } from "./services/ai.js";
 import { executeStrike } from "./services/combat.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
@@ -73,6 +77,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     metrics: new GameMetrics(),
   };
 
+  const sessions = new RoomSessions(ctx, presence);
+
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
@@ -105,16 +111,21 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   installCorsPolicy(config);
   let background: BackgroundWork;
   let strikes: StrikeScheduler | undefined;
+  let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
+    installMatchmaking(httpServer, logger);
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
     strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
+    // AI countries play on their own schedule (AI_COUNTRIES=0 or TICK_ENABLED=false: none).
+    ai = config.tickEnabled ? await startAiRounds(ctx, redis, (c) => playAiRound(c), (c, target) => ensureAiCountries(c, target)) : undefined;
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.
     stopEventLoopMonitor();
+    sessions.stop();
     await gameServer.gracefullyShutdown(false).catch(() => undefined);
     httpServer.close();
     redis?.disconnect();
@@ -135,6 +146,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     close() {
       closed ??= (async () => {
         await strikes?.stop();
+        await ai?.stop();
         // 1. stop accepting connections; `drained` resolves once every open one has ended
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);
@@ -143,6 +155,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         await background.stop();
         stopEventLoopMonitor();
         await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
+        sessions.stop();
         // 4. in-flight requests finish; whatever is still open after the grace period is cut
         const deadline = setTimeout(() => {
           logger.warn("connections still open after the shutdown grace period: closing them");

@@ -5,6 +5,11 @@ import { api, type RegisterInput } from "../api/endpoints";
 import { queryKeys } from "../api/queries";
 import type { UserJson } from "@game/schema/api";
 import { debugLog } from "./debugLog";
+import { world } from "../realtime/worldRoom";
+import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
+
+/** Shown on the login screen after the server closed this session (issue 15, finding 2). */
+export const SIGNED_OUT_NOTICE = "You were signed out: this session ended (logout, password change or account deletion elsewhere).";
 
 /** How often the empire-creation wait asks again whether the country exists (ms). */
 const EMPIRE_POLL_MS = 3_000;
@@ -28,6 +33,8 @@ export interface AuthState {
   loadingSince: number;
   /** a registration just succeeded: show the tutorial before the shell */
   tutorialPending: boolean;
+  /** why the player is back on the login screen without asking (the server ended the session) */
+  signedOutNotice: string | null;
   login(email: string, password: string): Promise<void>;
   register(input: RegisterInput): Promise<void>;
   logout(): Promise<void>;
@@ -48,6 +55,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setTokenState] = useState<string | null>(() => getToken());
   const [tutorialPending, setTutorialPending] = useState(false);
+  const [signedOutNotice, setSignedOutNotice] = useState<string | null>(null);
   const [loadingSince, setLoadingSince] = useState(() => Date.now());
   const started = useRef(false);
 
@@ -73,6 +81,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setTokenState(null);
           queryClient.removeQueries({ queryKey: queryKeys.me });
         }
+      }),
+    [queryClient],
+  );
+
+  // The server closed the live session because its token was revoked: signed out at once.
+  useEffect(
+    () =>
+      world.onClosedForGood((code) => {
+        if (code !== SESSION_CLOSE_SIGNED_OUT) return;
+        clearToken();
+        setTokenState(null);
+        setTutorialPending(false);
+        setSignedOutNotice(SIGNED_OUT_NOTICE);
+        queryClient.clear();
+        debugLog("Signed out by the server");
       }),
     [queryClient],
   );
@@ -127,6 +150,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const acceptSession = useCallback(
     (newToken: string, user: UserJson) => {
+      setSignedOutNotice(null);
       setToken(newToken);
       queryClient.setQueryData(queryKeys.me, user);
       setTokenState(newToken);
@@ -204,6 +228,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       statusLine,
       loadingSince,
       tutorialPending: tutorialPending || Boolean(me.data?.hasCountry && !me.data.tutorialCompleted),
+      signedOutNotice,
       login,
       register,
       logout,
@@ -211,7 +236,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       skipToLogin,
       completeTutorial,
     }),
-    [phase, token, me.data, error, statusLine, loadingSince, tutorialPending, login, register, logout, retry, skipToLogin, completeTutorial],
+    [phase, token, me.data, error, statusLine, loadingSince, tutorialPending, signedOutNotice, login, register, logout, retry, skipToLogin, completeTutorial],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

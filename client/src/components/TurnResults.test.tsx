@@ -29,7 +29,7 @@ describe("TURN RESULTS REPORT", () => {
     }
     expect(screen.getByText("Exploration Complete")).toBeTruthy();
     expect(screen.getByText("Cost: $12,375")).toBeTruthy();
-    expect(screen.getByText("These actions consumed 5 turn(s).")).toBeTruthy();
+    expect(screen.getByText("These actions consumed 5 turns.")).toBeTruthy();
     expect(screen.getByText("Remaining: 95")).toBeTruthy();
     expect(screen.getByText("Population gain: 50 people.")).toBeTruthy();
     expect(screen.queryByTestId("oil-block")).toBeNull();

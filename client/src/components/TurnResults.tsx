@@ -142,7 +142,7 @@ export function TurnResultsReport({
 
         <section>
           <h3>TURN CONSUMPTION</h3>
-          <p>These actions consumed {result.turnsConsumed} turn(s).</p>
+          <p>These actions consumed {result.turnsConsumed} {result.turnsConsumed === 1 ? "turn" : "turns"}.</p>
           <p className="muted">Remaining: {result.turnsRemaining}</p>
         </section>
 

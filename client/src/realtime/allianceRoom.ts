@@ -10,6 +10,7 @@ import { useEffect, useMemo } from "react";
 import {
   ALLIANCE_ROOM,
   ALLIANCE_ROOM_CLOSE_NOT_MEMBER,
+  SESSION_CLOSE_SIGNED_OUT,
   AllianceMessage,
   type ActionDoneMessage,
   type AllianceBonusSnapshot,
@@ -107,7 +108,7 @@ export function createAllianceConnection(allianceId: number, options: RoomConnec
       name: ALLIANCE_ROOM,
       options: { allianceId },
       unreachable: "Could not reach the alliance room",
-      finalCloseCodes: [ALLIANCE_ROOM_CLOSE_NOT_MEMBER],
+      finalCloseCodes: [ALLIANCE_ROOM_CLOSE_NOT_MEMBER, SESSION_CLOSE_SIGNED_OUT],
       initial: EMPTY_ALLIANCE,
       project: (state) => projectAllianceState(state),
     },

@@ -305,3 +305,26 @@ describe("shareEqual", () => {
     expect(shareEqual<Record<string, number>>({ a: 1, b: 2 }, { a: 1 })).toEqual({ a: 1 });
   });
 });
+
+describe("finding 10: the JWT never appears in the WebSocket URL", () => {
+  it("the SDK client joinWithSdk builds sends the token as a header, and its socket URL carries no token", async () => {
+    const { Client } = await import("@colyseus/sdk");
+    const { sdkAuthOptions } = await import("./roomConnection");
+    const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+    const client = new Client("https://game.example", sdkAuthOptions(token));
+    const internals = client as unknown as {
+      http: { options: { headers: Record<string, string> }; authToken?: string };
+      buildEndpoint(reservation: object, options: object): string;
+    };
+    expect(internals.http.options.headers.authorization).toBe(`Bearer ${token}`);
+    expect(internals.http.authToken ?? undefined).toBeUndefined();
+    const url = internals.buildEndpoint({ name: "world", sessionId: "s1", roomId: "r1", processId: "p1" }, { sessionId: "s1" });
+    expect(url).toBe("wss://game.example/p1/r1?sessionId=s1");
+    expect(url).not.toContain(token);
+    expect(url).not.toContain("_authToken");
+    // The SDK's own way would have leaked it: the reason for the header.
+    const leaky = new Client("https://game.example");
+    leaky.auth.token = token;
+    expect((leaky as unknown as typeof internals).buildEndpoint({ name: "world", sessionId: "s1", roomId: "r1", processId: "p1" }, {})).toContain(token);
+  });
+});

@@ -95,11 +95,20 @@ export function colyseusEndpoint(): string {
   return import.meta.env.DEV ? `${origin}/colyseus` : origin;
 }
 
+/**
+ * The SDK options that authenticate a join: the token goes in the matchmaking request's
+ * Authorization header only. `client.auth.token` would also append it to the WebSocket URL
+ * (`?_authToken=`), where access logs keep it (issue 15, finding 10); the server
+ * authenticates at matchmaking, and the socket carries only the single-use seat reservation.
+ */
+export function sdkAuthOptions(token: string): { headers: Record<string, string> } {
+  return { headers: { authorization: `Bearer ${token}` } };
+}
+
 /** Joins through the Colyseus SDK, which loads on the first join, not with the entry screen. */
 export const joinWithSdk: JoinRoom = async ({ endpoint, name, options, token }) => {
   const { Client } = await import("@colyseus/sdk");
-  const client = new Client(endpoint);
-  client.auth.token = token;
+  const client = new Client(endpoint, sdkAuthOptions(token));
   const room = await client.joinOrCreate(name, options);
   // Broadcasts no screen listens to (a news ticker, ...) are accepted quietly.
   room.onMessage("*", () => undefined);

@@ -6,6 +6,7 @@
  */
 import {
   CHAT_RECENT_MESSAGES,
+  SESSION_CLOSE_SIGNED_OUT,
   WORLD_ROOM,
   WorldMessage,
   type ChatChannelSnapshot,
@@ -135,6 +136,8 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
     {
       name: WORLD_ROOM,
       unreachable: "Could not reach the world server",
+      // The token was revoked (logout elsewhere, password change, account deletion).
+      finalCloseCodes: [SESSION_CLOSE_SIGNED_OUT],
       initial: EMPTY_WORLD,
       project: (state, { sessionId, previous }) => {
         const world = state as WorldStateSnapshot;

@@ -10,5 +10,8 @@ export * from "./text.js";
 export * from "./market.js";
 export * from "./alliance.js";
 export * from "./diplomacy.js";
+export * from "./espionage.js";
+export * from "./account.js";
+export * from "./manage.js";
 export * from "./settings.js";
 export * from "./seasons.js";

@@ -14,6 +14,12 @@ export const roomErrorSchema = z.object({
 });
 export type RoomErrorPayload = z.infer<typeof roomErrorSchema>;
 
+/**
+ * Close code of a room session whose token was revoked (logout, password change elsewhere,
+ * account deletion): the client shows the player as signed out and does not reconnect.
+ */
+export const SESSION_CLOSE_SIGNED_OUT = 4401;
+
 /** Codes of the "error" room message, besides the rule codes of each domain. */
 export const ROOM_ERROR_CODES = {
   invalidMessage: "message/invalid",

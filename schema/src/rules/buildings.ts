@@ -292,9 +292,18 @@ export function checkConstruction(
   if (quote.regularBuildings > quote.capacity) {
     return reject("buildings/exceeds_capacity", "Exceeds regular building capacity");
   }
-  if (quote.cost > country.cash) return reject("buildings/insufficient_cash", "Insufficient resources");
-  if (quote.land > computeFreeLand(country)) return reject("buildings/insufficient_land", "Insufficient resources");
-  if (quote.turns > country.turns) return reject("buildings/insufficient_turns", "Insufficient resources");
+  // the spec's 'Insufficient resources', then which resource and how much more is needed
+  if (quote.cost > country.cash) {
+    return reject("buildings/insufficient_cash", `Insufficient resources: cash. Need $${(quote.cost - country.cash).toLocaleString("en-US")} more.`);
+  }
+  const free = computeFreeLand(country);
+  if (quote.land > free) {
+    const more = quote.land - free;
+    return reject("buildings/insufficient_land", `Insufficient resources: free land. Need ${more.toLocaleString("en-US")} more ${more === 1 ? "acre" : "acres"}.`);
+  }
+  if (quote.turns > country.turns) {
+    return reject("buildings/insufficient_turns", `Insufficient resources: turns. Need ${quote.turns}, have ${country.turns}.`);
+  }
   return null;
 }
 

@@ -472,6 +472,13 @@ describe("preview: only what the attacker may know", () => {
     // own force x the default deployment's expedition share (10% -> +2.5%), at full readiness
     expect(p.attackPower).toBe(Math.round(computeForcePower(me, { troops: 1_000 }) * 1.025));
   });
+  it("the attacker's own alliance and treaty bonus counts as the battle counts it, and it says so", () => {
+    const plain = previewAttack(attacker, target, { attackType: "standard_strike", units: { troops: 1_000 } }, null);
+    const helped = previewAttack({ ...attacker, bonusPct: 21 }, target, { attackType: "standard_strike", units: { troops: 1_000 } }, null);
+    expect(helped.attackPower).toBe(Math.round(computeForcePower(me, { troops: 1_000 }) * 1.025 * 1.21));
+    expect(helped.attackPower).toBeGreaterThan(plain.attackPower);
+    expect(helped.notes).toContain("Alliance and treaty bonuses: +21% attack strength.");
+  });
   it("with intelligence: a defence range widening with lower confidence, chance clamped 5..95", () => {
     const units = { troops: 800, jets: 0, turrets: 100, tanks: 0, spies: 0 };
     const verified = previewAttack(attacker, target, { attackType: "standard_strike", units: { troops: 1_000 } }, { estimatedUnits: units, confidence: "verified", gatheredAt: 0 });

@@ -1336,6 +1336,8 @@ export interface PreviewAttacker {
   atWar: boolean;
   /** power the available allies would lend (computeAllySupport of the available ones) */
   allyPower: number;
+  /** the attacker's own alliance and treaty attack bonus in force, percent (as the battle applies it) */
+  bonusPct?: number;
 }
 
 /** The attack preview. */
@@ -1395,6 +1397,10 @@ export function previewAttack(
     attackPower = (own + Math.min(own, attacker.allyPower)) * readinessFactor(effective) * (ap.attackPct / 100);
     if (attacker.atWar) attackPower *= 1 + WAR_ATTACK_BONUS_PCT / 100;
     if (order.attackType === "planned_strike") attackPower *= 1 + PLANNED_STRIKE_BONUS_PCT / 100;
+    if ((attacker.bonusPct ?? 0) > 0) {
+      attackPower *= 1 + attacker.bonusPct! / 100;
+      notes.push(`Alliance and treaty bonuses: +${attacker.bonusPct}% attack strength.`);
+    }
     if (intel) {
       const defending = emptyTally();
       for (const u of type.countersFrom) defending[u] = intel.estimatedUnits[u];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { startingCountry } from "./country.js";
 import {
   checkAnswerProposal,
   checkCancelRelation,
@@ -7,6 +8,7 @@ import {
   computeCanCancelAfter,
   computeDailyDiplomacyCost,
   computeDiplomaticEffects,
+  computeTechTransfer,
   computeTrustRating,
   DIPLOMATIC_RELATION_TYPES,
   isMutualAnswer,
@@ -146,5 +148,17 @@ describe("trust rating", () => {
   ])("%j -> %i (%s)", (input, rating, color) => {
     expect(computeTrustRating(input)).toBe(rating);
     expect(trustRatingColor(rating)).toBe(color);
+  });
+});
+
+describe("technology transfer (research relation)", () => {
+  const own = { ...startingCountry().tech, agricultural: 2, military: 0 };
+  it("10% of what the partner spent on a level this country lacks, nothing for what it knows", () => {
+    const pct = computeDiplomaticEffects(["research"]).techTransferPct;
+    expect(pct).toBe(10);
+    expect(computeTechTransfer([{ technology: "military", level: 1, pointsSpent: 1_235 }], own, pct)).toBe(123);
+    expect(computeTechTransfer([{ technology: "agricultural", level: 2, pointsSpent: 5_000 }], own, pct)).toBe(0);
+    expect(computeTechTransfer([{ technology: "agricultural", level: 3, pointsSpent: 5_000 }, { technology: "military", level: 1, pointsSpent: 1_000 }], own, pct)).toBe(600);
+    expect(computeTechTransfer([{ technology: "military", level: 1, pointsSpent: 1_000 }], own, 0)).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * and 9). Pure: time is an argument. The server checks these before writing; the client calls
  * them to show 'Cancellation locked until {date}' and to disable a proposal it would refuse.
  */
-import { reject, type RuleRejection } from "./country.js";
+import { reject, type RuleRejection, type TechLevels, type TechnologyId } from "./country.js";
 import { formatUtc } from "./alliance.js";
 
 const HOUR_MS = 3_600_000;
@@ -28,7 +28,7 @@ export interface DiplomaticEffects {
   spySuccessPct: number;
   /** research points + percent */
   researchPct: number;
-  /** research costs - percent in categories where the partner is ahead (technology transfer) */
+  /** percent of the points a partner spends on a level this country lacks that flow to it (technology transfer) */
   techTransferPct: number;
   /** market fee - percentage points on trades between the partners */
   marketFeeReductionPts: number;
@@ -250,6 +250,29 @@ export function computeDiplomaticEffects(activeTypes: readonly RelationType[]): 
     for (const [key, value] of Object.entries(findRelationType(type)!.effects) as Array<[keyof DiplomaticEffects, number]>) total[key] += value;
   }
   return total;
+}
+
+/** What one level-up of a research partner means for this country: its technology and the level reached. */
+export interface PartnerBreakthrough {
+  technology: TechnologyId;
+  /** the level the partner reached */
+  level: number;
+  /** points the partner spent on the levels it gained */
+  pointsSpent: number;
+}
+
+/**
+ * Technology transfer (the research relation's "technology transfer at 10% rate"): when a
+ * research partner raises a technology to a level this country does not hold yet, this
+ * country gains `transferPct` percent of the points the partner spent on it (floored) as
+ * research points. Catching up is cheaper; what both already know transfers nothing.
+ */
+export function computeTechTransfer(breakthroughs: readonly PartnerBreakthrough[], ownTech: TechLevels, transferPct: number): number {
+  let points = 0;
+  for (const b of breakthroughs) {
+    if (ownTech[b.technology] < b.level) points += Math.floor((b.pointsSpent * transferPct) / 100);
+  }
+  return points;
 }
 
 /** The spec's benefits of an active relation, as the Active Relations list shows them. */

@@ -142,7 +142,7 @@ describe("checkExploration", () => {
   });
 
   it("uses the spec's message with the missing amount", () => {
-    expect(checkExploration({ ...startingCountry(), cash: 2000 }, 1)?.message).toBe("Insufficient funds. Need 475 more.");
+    expect(checkExploration({ ...startingCountry(), cash: 2000 }, 1)?.message).toBe("Insufficient funds. Need $475 more.");
   });
 
   it("caps turns at 50", () => {

@@ -165,7 +165,7 @@ export function checkExploration(
   if (turnsProblem) return turnsProblem;
   const quote = computeExploration(country, turns);
   if (quote.totalCost > country.cash) {
-    return reject("exploration/insufficient_funds", `Insufficient funds. Need ${quote.totalCost - country.cash} more.`);
+    return reject("exploration/insufficient_funds", `Insufficient funds. Need $${(quote.totalCost - country.cash).toLocaleString("en-US")} more.`);
   }
   return null;
 }

@@ -32,6 +32,7 @@ const SAMPLES: { [K in NewsKind]: NewsParams<K> } = {
   battle_repelled: { attacker: A, defender: B },
   major_battle: { attacker: A, defender: B, landCaptured: 2500, defenderLandBefore: 9000 },
   spy_detected: { spy: A, operation: "sabotage", caught: 3 },
+  sabotage_suffered: { spy: null, buildingsDestroyed: 8, oilDestroyed: 500 },
   war_declared: { aggressor: A, target: B, kind: "country" },
   peace_made: { a: A, b: B },
   alliance_founded: { alliance: { id: 7, name: "Northern Pact", tag: "NP" }, founder: A },

@@ -215,6 +215,17 @@ export const NEWS_CATALOGUE = {
       `Your counter-intelligence uncovered a ${p.operation} operation${p.spy ? ` by ${p.spy.name}` : ""}${p.caught > 0 ? ` and caught ${plural(p.caught, "spy", "spies")}` : ""}.`,
     tags: ["espionage"],
   }),
+  /** spies destroyed part of a country (espionage's sabotage); the saboteur named only when detected */
+  sabotage_suffered: news<{ spy: Named | null; buildingsDestroyed: number; oilDestroyed: number }>({
+    type: "war",
+    category: "personal",
+    priority: "high",
+    impact: (p) => (p.buildingsDestroyed >= 20 ? "moderate" : "minor"),
+    title: (p) => (p.spy ? `${p.spy.name} sabotaged your country` : "Sabotage!"),
+    description: (p) =>
+      `Saboteurs${p.spy ? ` of ${p.spy.name}` : ""} destroyed ${plural(p.buildingsDestroyed, "building")} and ${plural(p.oilDestroyed, "barrel")} of oil.`,
+    tags: ["espionage", "sabotage"],
+  }),
   war_declared: news<{ aggressor: Named; target: Named; kind: "country" | "alliance" }>({
     type: "war",
     category: "global",

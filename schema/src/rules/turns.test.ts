@@ -142,7 +142,7 @@ describe("government change", () => {
 
   it("says how much cash is missing", () => {
     const r = checkGovernmentChange(startingCountry(), { hasUsedFreeGovernmentChange: true, governmentChangeCount: 3 }, "tyranny");
-    expect(r?.message).toBe("Insufficient funds. Need 50000 more.");
+    expect(r?.message).toBe("Insufficient funds. Need $50,000 more.");
   });
 });
 

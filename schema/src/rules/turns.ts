@@ -137,7 +137,7 @@ export function checkGovernmentChange(
   }
   const cost = computeGovernmentChangeCost(history);
   if (cost.cash > country.cash) {
-    return reject("government/insufficient_funds", `Insufficient funds. Need ${cost.cash - country.cash} more.`);
+    return reject("government/insufficient_funds", `Insufficient funds. Need $${(cost.cash - country.cash).toLocaleString("en-US")} more.`);
   }
   if (cost.turns > country.turns) {
     return reject("government/insufficient_turns", `Insufficient turns: need ${cost.turns}, have ${country.turns}`);

@@ -8,6 +8,7 @@ import {
   checkDeclareWar,
   checkEndWar,
   computeWarCost,
+  splitWarCost,
   warRemainingSeconds,
   warStatus,
   warTurnsToCharge,
@@ -74,6 +75,51 @@ describe("war declarations", () => {
           }
         }
         expect(total).toBe(last - declaredTick);
+      }),
+    );
+  });
+});
+
+describe("war cost shared with the alliance (spec: alliance shares 50% by networth)", () => {
+  const declarer = { countryId: 1, networth: 10_000, available: 1_000_000 };
+
+  it("alone, the declarer pays everything", () => {
+    expect(splitWarCost(7_000, declarer, [])).toEqual(new Map([[1, 7_000]]));
+  });
+
+  it("allies carry half, by networth among them; the declarer the other half", () => {
+    const allies = [
+      { countryId: 2, networth: 30_000, available: 1_000_000 },
+      { countryId: 3, networth: 10_000, available: 1_000_000 },
+    ];
+    expect(splitWarCost(8_000, declarer, allies)).toEqual(new Map([[2, 3_000], [3, 1_000], [1, 4_000]]));
+  });
+
+  it("an ally short of cash pays what it has; the declarer covers the rest", () => {
+    const allies = [{ countryId: 2, networth: 30_000, available: 1_500 }];
+    expect(splitWarCost(8_000, declarer, allies)).toEqual(new Map([[2, 1_500], [1, 6_500]]));
+  });
+
+  it("nobody pays when the declarer cannot pay its part", () => {
+    const allies = [{ countryId: 2, networth: 30_000, available: 1_000_000 }];
+    expect(splitWarCost(8_000, { ...declarer, available: 3_999 }, allies)).toBeNull();
+    expect(splitWarCost(8_000, { ...declarer, available: 4_000 }, allies)).toEqual(new Map([[2, 4_000], [1, 4_000]]));
+  });
+
+  it("payments sum to the cost exactly, never exceed what a payer has, never negative", () => {
+    const payer = (countryId: number) =>
+      fc.record({ countryId: fc.constant(countryId), networth: fc.integer({ min: 0, max: 10_000_000 }), available: fc.integer({ min: 0, max: 10_000_000 }) });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5_000_000 }), payer(1), fc.array(fc.integer({ min: 2, max: 200 }), { maxLength: 12 }), (cost, self, ids) => {
+        const allies = [...new Set(ids)].map((countryId, i) => ({ countryId, networth: (i + 1) * 977, available: (i * 7_919) % 50_000 }));
+        const split = splitWarCost(cost, self, allies);
+        if (split === null) return;
+        const all = [self, ...allies];
+        expect([...split.values()].reduce((a, b) => a + b, 0)).toBe(cost);
+        for (const [id, paid] of split) {
+          expect(paid).toBeGreaterThanOrEqual(0);
+          expect(paid).toBeLessThanOrEqual(all.find((p) => p.countryId === id)!.available);
+        }
       }),
     );
   });

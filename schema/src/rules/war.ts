@@ -52,6 +52,44 @@ export function computeWarCost(targetLand: number, turns: number): number {
   return WAR_COST_PER_ACRE_PER_TURN * targetLand * turns;
 }
 
+/** Share of a war's cost an alliance carries for a member that declared it (spec: "alliance shares 50% by networth"). */
+export const WAR_COST_ALLIANCE_SHARE = 0.5;
+
+/** A country that may pay part of a war charge: its networth and the cash it can still spend. */
+export interface WarCostPayer {
+  countryId: number;
+  networth: number;
+  available: number;
+}
+
+/**
+ * Splits one war charge between the declarer and its alliance (the spec's "alliance shares
+ * 50% by networth"). The allies (the declarer's fellow members) carry half of the cost,
+ * each in proportion to its networth among them (floored), but never more than the cash it
+ * has left; the declarer pays the rest, including whatever an ally could not cover. Without
+ * allies (or allies without networth) the declarer pays it all. Answers the payment per
+ * country (amounts sum to `cost` exactly), or null when the declarer cannot pay its part,
+ * in which case nobody pays (automatic peace).
+ */
+export function splitWarCost(cost: number, declarer: WarCostPayer, allies: readonly WarCostPayer[]): Map<number, number> | null {
+  const payments = new Map<number, number>();
+  const alliesNetworth = allies.reduce((sum, ally) => sum + Math.max(0, ally.networth), 0);
+  let alliesPaid = 0;
+  if (alliesNetworth > 0) {
+    const alliesHalf = Math.floor(cost * WAR_COST_ALLIANCE_SHARE);
+    for (const ally of allies) {
+      const share = Math.floor((alliesHalf * Math.max(0, ally.networth)) / alliesNetworth);
+      const paid = Math.max(0, Math.min(share, ally.available));
+      if (paid > 0) payments.set(ally.countryId, paid);
+      alliesPaid += paid;
+    }
+  }
+  const declarerPart = cost - alliesPaid;
+  if (declarerPart > declarer.available) return null;
+  payments.set(declarer.countryId, declarerPart);
+  return payments;
+}
+
 /**
  * Whether `declarerId` may declare war on the target now. `existing` are the declarer's
  * declarations on that target (any status) and `activeWars` how many wars it has active.

@@ -50,11 +50,17 @@ export function resolveJwtSecret(config: Config): Uint8Array {
 export const TOKEN_CACHE_MS = 1_000;
 /** Most verified tokens remembered per process (oldest forgotten first). */
 export const TOKEN_CACHE_MAX = 20_000;
-/** Presence topic of revocation events: `{ jti }` or `{ userId }` (every token of a user). */
+/**
+ * Presence topic of revocation events: `{ jti }` (one token) or `{ userId, exceptJti? }`
+ * (every token of a user but the one named).
+ */
 const REVOKED_TOPIC = "auth:revoked";
 
 /** A revocation as published to every process. */
-export type Revocation = { jti: string } | { userId: number };
+export type Revocation = { jti: string } | { userId: number; exceptJti?: string };
+
+/** Heard for every revocation, from this process or another (the room sessions close theirs). */
+export type RevocationListener = (revocation: Revocation) => void;
 
 /** The publish/subscribe half of Colyseus presence (local in one process, Redis across processes). */
 export interface RevocationChannel {
@@ -97,6 +103,7 @@ export class TokenService {
 
   private readonly channel: RevocationChannel | undefined;
   private readonly logger: Logger | undefined;
+  private readonly revocationListeners = new Set<RevocationListener>();
 
   /**
    * @param options.channel where revocations are published and heard (the process's Colyseus
@@ -119,7 +126,8 @@ export class TokenService {
   }
 
   async issue(userId: number): Promise<string> {
-    return new SignJWT({})
+    // iat is in seconds; the millisecond issue time orders a token against revokeUserTokens.
+    return new SignJWT({ iat_ms: Date.now() })
       .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
       .setSubject(String(userId))
       .setIssuer(TOKEN_ISSUER)
@@ -153,16 +161,18 @@ export class TokenService {
 
   /** Signature, then one query: the user exists, the token is not revoked, the user's country. */
   private async check(token: string): Promise<TokenClaims> {
-    const { userId, jti, expiresAt } = await this.verifySignature(token);
+    const { userId, jti, expiresAt, issuedAtMs } = await this.verifySignature(token);
     const generation = this.generation;
-    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; suspended: boolean }>(
-      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked, u.suspended_at IS NOT NULL AS suspended
+    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null; suspended: boolean }>(
+      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked,
+              u.tokens_valid_after AS valid_after, u.tokens_kept_jti AS kept_jti, u.suspended_at IS NOT NULL AS suspended
          FROM users u LEFT JOIN countries c ON c.user_id = u.id
         WHERE u.id = $1`,
       [userId, jti],
     );
     const row = rows[0];
-    const refusal = !row ? "Account no longer exists" : row.revoked ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
+    const revokedWithUser = row?.valid_after != null && issuedAtMs <= row.valid_after.getTime() && row.kept_jti !== jti;
+    const refusal = !row ? "Account no longer exists" : row.revoked || revokedWithUser ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
     const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
     if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal });
     if (refusal) throw new InvalidTokenError(refusal);
@@ -177,12 +187,38 @@ export class TokenService {
   }
 
   /**
-   * Drops every cached verdict of a user here and in every process (account deletion; a
-   * password change once it revokes all of a user's tokens): the next request asks Postgres.
+   * Revokes every token of a user issued until now except `exceptJti` (a password change keeps
+   * the session that made it), here and in every process: their cached verdicts go, their room
+   * sessions close (rooms/sessions.ts listens), and Postgres refuses them from now on.
+   */
+  async revokeUserTokens(userId: number, options: { exceptJti?: string } = {}, db: Db = this.db): Promise<void> {
+    await db.query("UPDATE users SET tokens_valid_after = $2, tokens_kept_jti = $3 WHERE id = $1", [userId, new Date(), options.exceptJti ?? null]);
+    const revocation: Revocation = options.exceptJti ? { userId, exceptJti: options.exceptJti } : { userId };
+    if (db === this.db) await this.announceRevocation(revocation);
+  }
+
+  /**
+   * Applies and publishes a user-wide revocation whose database write was committed by the
+   * caller's transaction (revokeUserTokens with a transaction client, account deletion).
+   */
+  async announceRevocation(revocation: Revocation): Promise<void> {
+    this.forget(revocation);
+    await this.announce(revocation);
+  }
+
+  /**
+   * Drops every cached verdict of a user here and in every process (account deletion): the
+   * next request asks Postgres; the user's room sessions close.
    */
   async forgetUser(userId: number): Promise<void> {
     this.forget({ userId });
     await this.announce({ userId });
+  }
+
+  /** Hears every revocation applied in this process (local or announced by another). */
+  onRevocation(listener: RevocationListener): () => void {
+    this.revocationListeners.add(listener);
+    return () => this.revocationListeners.delete(listener);
   }
 
   /** Publishes a revocation; if that fails the revocation stands and expiry bounds the rest. */
@@ -194,7 +230,7 @@ export class TokenService {
     }
   }
 
-  private async verifySignature(token: string): Promise<{ userId: number; jti: string; expiresAt: Date }> {
+  private async verifySignature(token: string): Promise<{ userId: number; jti: string; expiresAt: Date; issuedAtMs: number }> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, await this.key, {
@@ -211,7 +247,8 @@ export class TokenService {
     if (!Number.isSafeInteger(userId) || userId <= 0 || String(userId) !== payload.sub || typeof payload.jti !== "string") {
       throw new InvalidTokenError("Invalid token");
     }
-    return { userId, jti: payload.jti, expiresAt: new Date(payload.exp! * 1000) };
+    const issuedAtMs = typeof payload.iat_ms === "number" && Number.isFinite(payload.iat_ms) ? payload.iat_ms : payload.iat! * 1000;
+    return { userId, jti: payload.jti, expiresAt: new Date(payload.exp! * 1000), issuedAtMs };
   }
 
   private remember(token: string, jti: string, verdict: CachedVerdict): void {
@@ -229,6 +266,13 @@ export class TokenService {
 
   private forget(revocation: Revocation): void {
     this.generation++;
+    for (const listener of this.revocationListeners) {
+      try {
+        listener(revocation);
+      } catch (err) {
+        this.logger?.error({ err }, "revocation listener failed");
+      }
+    }
     if ("jti" in revocation) {
       const token = this.tokensByJti.get(revocation.jti);
       if (token !== undefined) this.verdicts.delete(token);
@@ -236,7 +280,7 @@ export class TokenService {
       return;
     }
     for (const [token, verdict] of this.verdicts) {
-      if (verdict.claims?.userId === revocation.userId) {
+      if (verdict.claims?.userId === revocation.userId && verdict.claims.jti !== revocation.exceptJti) {
         this.verdicts.delete(token);
         this.tokensByJti.delete(verdict.claims.jti);
       }

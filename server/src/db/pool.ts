@@ -26,7 +26,9 @@ export interface Database {
  */
 export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+    // A pool that cannot get a connection within 10 s (Postgres down or saturated) fails the
+    // request (503) instead of queueing it forever.
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 10_000 });
     pool.on("error", (err) => logger.error({ err }, "idle postgres client error"));
     return { pool, embedded: false, close: () => pool.end() };
   }

@@ -113,6 +113,9 @@ describe("alliances in combat", () => {
     await t.api("POST", `/diplomacy/proposals/${offensive.body.data.proposal.id}/accept`, {}, b.token);
     const defensive = await t.api("POST", "/diplomacy/proposals", { toCountryId: b.countryId, relationType: "defensive" }, d.token);
     await t.api("POST", `/diplomacy/proposals/${defensive.body.data.proposal.id}/accept`, {}, b.token);
+    const preview = await t.api("POST", "/attack/preview", { countryId: a.countryId, targetCountryId: d.countryId, attackType: "standard_strike", units: { troops: 1_000, tanks: 50, jets: 10 } }, a.token);
+    expect(preview.status).toBe(200);
+    expect(JSON.stringify(preview.body)).toContain("Alliance and treaty bonuses: +21% attack strength.");
     const report = await attack(a, d, { troops: 1_000, tanks: 50, jets: 10 });
     // +6% (two levels) +15% (offensive alliance) on the attack, +25% (defensive pact) on the defence.
     expect(report.combatLog).toContain("Alliance and treaty bonuses: +21% attack strength.");

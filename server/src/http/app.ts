@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import compression from "compression";
 import type { Config } from "../config.js";
-import { AppError } from "../errors.js";
+import { AppError, isUnavailableError } from "../errors.js";
 import { InvalidTokenError } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
 import { RouteFailure } from "./handler.js";
@@ -16,17 +16,20 @@ import { seasonRoutes } from "./seasonRoutes.js";
 import { rankingRoutes } from "./rankingRoutes.js";
 import { allianceRoutes } from "./allianceRoutes.js";
 import { diplomacyRoutes } from "./diplomacyRoutes.js";
+import { accountRoutes } from "./accountRoutes.js";
 import { settingsRoutes } from "./settingsRoutes.js";
 import { adminRoutes } from "./adminRoutes.js";
 import { militaryRoutes } from "./militaryRoutes.js";
 import { newsRoutes } from "./newsRoutes.js";
 import { apiSecurityHeaders, clientSecurityHeaders } from "./security.js";
 import { marketRoutes } from "./marketRoutes.js";
+import { espionageRoutes } from "./espionageRoutes.js";
+import { manageRoutes } from "./manageRoutes.js";
 
 /** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
 export type RouterFactory = (ctx: ServiceContext) => Router;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, settingsRoutes, adminRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
@@ -149,6 +152,12 @@ function errorHandler(ctx: ServiceContext) {
     }
     const fallback = err instanceof RouteFailure ? err.fallback : "Internal server error";
     const cause = err instanceof RouteFailure ? err.cause : err;
+    if (isUnavailableError(cause)) {
+      ctx.logger.warn({ err: cause, method: req.method, path: req.path }, "request failed: a store is unavailable");
+      res.setHeader("Retry-After", "2");
+      fail(res, 503, "Service temporarily unavailable, try again shortly", "server/unavailable");
+      return;
+    }
     ctx.logger.error({ err: cause, method: req.method, path: req.path }, "request failed");
     fail(res, 500, fallback, API_ERROR_CODES.server);
   };

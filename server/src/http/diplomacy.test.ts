@@ -81,6 +81,31 @@ describe("diplomacy", () => {
     expect((await sql("SELECT count(*)::int AS n FROM diplomatic_relations WHERE status = 'active' AND $1 IN (from_country_id, to_country_id)", [a.countryId]))[0].n).toBe(1);
   });
 
+  it("technology transfer: a research partner gains 10% of the points spent on a level it lacks, and is told", async () => {
+    const [a, b] = await Promise.all([registerPlayer(t, "ta"), registerPlayer(t, "tb")]);
+    await t.api("POST", "/diplomacy/proposals", { toCountryId: b.countryId, relationType: "research" }, a.token);
+    expect((await t.api("POST", "/diplomacy/proposals", { toCountryId: a.countryId, relationType: "research" }, b.token)).body.data.relation.status).toBe("active");
+    for (const p of [a, b]) await sql("UPDATE countries SET research_labs = 5, research_points = 50000 WHERE id = $1", [p.countryId]);
+    const heard: GameEvent[] = [];
+    const off = t.server.ctx.events.subscribe(countryTopic(b.countryId), (e) => heard.push(e));
+    await t.server.ctx.events.ready();
+    const cost = async (p: { countryId: number; token: string }) =>
+      (await t.api("GET", `/research/status/${p.countryId}`, undefined, p.token)).body.data.technologies.find((x: { id: string }) => x.id === "agricultural").cost as number;
+    const points = async (id: number) => Number((await sql("SELECT research_points FROM countries WHERE id = $1", [id]))[0].research_points);
+
+    const aCost = await cost(a);
+    expect((await t.api("POST", "/research/allocate", { countryId: a.countryId, allocations: { agricultural: aCost } }, a.token)).status).toBe(200);
+    expect(await points(a.countryId)).toBe(50_000 - aCost);
+    expect(await points(b.countryId)).toBe(50_000 + Math.floor(aCost / 10));
+    // b catches up: a already holds that level, so nothing flows back
+    const bCost = await cost(b);
+    expect((await t.api("POST", "/research/allocate", { countryId: b.countryId, allocations: { agricultural: bCost } }, b.token)).status).toBe(200);
+    expect(await points(a.countryId)).toBe(50_000 - aCost);
+    await new Promise((r) => setTimeout(r, 100));
+    off();
+    expect(heard.some((e) => e.type === "notice" && e.notice.kind === "tech_transfer")).toBe(true);
+  });
+
   it("a trade agreement needs no consent: its proposer holds and pays it; the partner sees it but cannot cancel it", async () => {
     const [a, b] = await Promise.all([registerPlayer(t, "ta"), registerPlayer(t, "tb")]);
     const made = await t.api("POST", "/diplomacy/proposals", { toCountryId: b.countryId, relationType: "trade" }, a.token);

@@ -80,7 +80,7 @@ describe("exploration", () => {
     const p = await registerPlayer(t, "exf");
     // 50 turns x 45 acres x 55 dollars = 123,750 > 100,000
     const res = await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 50 }, p.token);
-    expect(res).toMatchObject({ status: 400, body: { success: false, error: "Insufficient funds. Need 23750 more." } });
+    expect(res).toMatchObject({ status: 400, body: { success: false, error: "Insufficient funds. Need $23,750 more." } });
     expect(await country(p.token, p.countryId)).toMatchObject({ cash: "100000", land: "100", turns: 100 });
   });
 });
@@ -90,7 +90,7 @@ describe("error codes", () => {
     const p = await registerPlayer(t, "code");
     // 50 turns cost 123,750 > 100,000: checkExploration refuses with exploration/insufficient_funds
     const funds = await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 50 }, p.token);
-    expect(funds).toMatchObject({ status: 400, body: { success: false, error: "Insufficient funds. Need 23750 more.", code: "exploration/insufficient_funds" } });
+    expect(funds).toMatchObject({ status: 400, body: { success: false, error: "Insufficient funds. Need $23,750 more.", code: "exploration/insufficient_funds" } });
     const capacity = await t.api("POST", "/buildings/construct-batch", { countryId: p.countryId, orders: { farms: 2 } }, p.token);
     expect(capacity).toMatchObject({ status: 400, body: { error: "Exceeds regular building capacity", code: "buildings/exceeds_capacity" } });
     expect(await country(p.token, p.countryId)).toMatchObject({ cash: "100000", land: "100", turns: 100, farms: 0 });
@@ -138,9 +138,9 @@ describe("buildings", () => {
   it.each([
     [{ buildingType: "construction_sites", quantity: 2 }, "Max 1 Construction Site per turn", {}],
     [{ buildingType: "farms", quantity: 2 }, "Exceeds regular building capacity", {}],
-    [{ buildingType: "oil_rigs", quantity: 1 }, "Insufficient resources", { cash: 6_399 }], // 8,000 x 80 % for monarchy
-    [{ buildingType: "farms", quantity: 1 }, "Insufficient resources", { land: 1 }],
-    [{ buildingType: "industrial_complexes", quantity: 1 }, "Insufficient resources", { turns: 1 }],
+    [{ buildingType: "oil_rigs", quantity: 1 }, "Insufficient resources: cash. Need $1 more.", { cash: 6_399 }], // 8,000 x 80 % for monarchy
+    [{ buildingType: "farms", quantity: 1 }, "Insufficient resources: free land. Need 1 more acre.", { land: 1 }],
+    [{ buildingType: "industrial_complexes", quantity: 1 }, "Insufficient resources: turns. Need 2, have 1.", { turns: 1 }],
     [{ buildingType: "farms", quantity: -1 }, "Quantity cannot be negative", {}],
     [{ buildingType: "farms", quantity: 0 }, "Nothing to build", {}],
     [{ buildingType: "castles", quantity: 1 }, "Unknown building type", {}],

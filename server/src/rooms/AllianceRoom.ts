@@ -20,7 +20,7 @@ import { allianceTopic, type AllianceEvent } from "../events.js";
 import { loadWorldMember } from "../services/world.js";
 import { sendAllianceChat } from "../services/allianceChat.js";
 import { cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
-import { GameRoom, verifyRoomToken } from "./GameRoom.js";
+import { admitRoomClient, GameRoom, verifyRoomToken } from "./GameRoom.js";
 import { HeaderProjection } from "./alliance/HeaderProjection.js";
 import { MembersProjection } from "./alliance/MembersProjection.js";
 import { WarfareProjection } from "./alliance/WarfareProjection.js";
@@ -117,9 +117,11 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
       this.applyRole(client, client.userData.role);
     }
     for (const p of this.projections) p.clientsChanged?.();
+    this.trackSession(client);
   }
 
-  async onLeave(): Promise<void> {
+  async onLeave(client: AllianceClient): Promise<void> {
+    this.untrackSession(client);
     for (const p of this.projections) p.clientsChanged?.();
   }
 
@@ -182,13 +184,13 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
  * (400) and the player a member of that alliance now, in Postgres (403).
  */
 export async function authenticateAllianceClient(ctx: ServiceContext, token: string, options: unknown): Promise<{ userId: number; countryId: number }> {
-  const { userId } = await verifyRoomToken(ctx, token);
+  const claims = await verifyRoomToken(ctx, token);
   const parsed = allianceJoinOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) throw new ServerError(400, "allianceId must be an alliance id");
-  const member = await loadWorldMember(ctx, userId);
+  const member = await loadWorldMember(ctx, claims.userId);
   if (!member) throw new ServerError(403, "You have no country");
   if (member.allianceId !== parsed.data.allianceId) throw new ServerError(403, "You are not a member of this alliance");
-  return { userId, countryId: member.countryId };
+  return admitRoomClient(ctx, claims, member.countryId);
 }
 
 /** The AllianceRoom class for one process's services (static onAuth reaches them through this closure). */

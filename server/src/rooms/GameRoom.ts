@@ -5,7 +5,8 @@ import { ROOM_ERROR_CODES, ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "@ga
 import type { ServiceContext } from "../services/context.js";
 import type { Logger } from "../logger.js";
 import { AppError } from "../errors.js";
-import { InvalidTokenError } from "../auth/tokens.js";
+import { InvalidTokenError, type TokenClaims } from "../auth/tokens.js";
+import { roomSessionsOf, type RoomSessions } from "./sessions.js";
 import type { EventListener, EventTopic, GameEvent } from "../events.js";
 
 /**
@@ -27,13 +28,23 @@ export interface RoomAuth {
  * Verifies a room client's token with the same JWT rules as REST. Any token problem is a
  * ServerError 401: a raw jose error would reach the client as a misleading 524.
  */
-export async function verifyRoomToken(ctx: ServiceContext, token: string): Promise<{ userId: number }> {
+export async function verifyRoomToken(ctx: ServiceContext, token: string): Promise<TokenClaims> {
   try {
     return await ctx.tokens.verify(token);
   } catch (err) {
     if (err instanceof InvalidTokenError) throw new ServerError(401, err.message);
     throw err;
   }
+}
+
+/**
+ * Takes the client's seat in its user's room session count (429 beyond
+ * ROOM_SESSIONS_PER_USER) and returns what the room keeps as `client.auth`: the last step of
+ * every room's onAuth, after the room's own checks passed.
+ */
+export async function admitRoomClient(ctx: ServiceContext, claims: TokenClaims, countryId: number): Promise<RoomAuth & { jti: string; sessionKey: string }> {
+  const sessionKey = (await roomSessionsOf(ctx)?.reserve(claims.userId)) ?? "";
+  return { userId: claims.userId, countryId, jti: claims.jti, sessionKey };
 }
 
 /**
@@ -44,7 +55,9 @@ export async function verifyRoomToken(ctx: ServiceContext, token: string): Promi
  * logged with the room and session, and event subscriptions released on dispose.
  *
  * A room registers its messages with `handle` in `onCreate` and subscribes to topics with
- * `subscribe`. Subclasses that override `onDispose` call `super.onDispose()`.
+ * `subscribe`. Subclasses that override `onDispose` call `super.onDispose()`; their `onJoin`
+ * ends with `this.trackSession(client)` and their `onLeave` calls `this.untrackSession(client)`,
+ * so a revoked token's session closes at once (SESSION_CLOSE_SIGNED_OUT, no reconnection).
  */
 export abstract class GameRoom<S extends object, C extends Client = Client> extends Room<{ state: S; client: C }> {
   /** Set once per process by the room's bind function (the matchmaker constructs rooms itself). */
@@ -150,9 +163,35 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
     return release;
   }
 
-  /** An unexpected disconnect keeps the seat; onLeave runs if the client does not return in time. */
+  private get sessions(): RoomSessions | undefined {
+    return roomSessionsOf(this.ctx);
+  }
+
+  /** Registers a joined client with the process's sessions (the last step of onJoin). */
+  protected trackSession(client: C): void {
+    this.sessions?.track(this, client);
+  }
+
+  /** Releases a client that left for good (onLeave). */
+  protected untrackSession(client: C): void {
+    this.sessions?.untrack(client);
+  }
+
+  /**
+   * An unexpected disconnect keeps the seat; onLeave runs if the client does not return in
+   * time. A session closed because its token was revoked keeps nothing.
+   */
   onDrop(client: C): void {
-    this.allowReconnection(client, this.reconnectSeconds);
+    if (this.sessions?.isClosed(client)) return;
+    const reconnection = this.allowReconnection(client, this.reconnectSeconds);
+    // A plain rejected promise (not joined yet, disposing) keeps no seat.
+    Promise.resolve(reconnection).catch(() => undefined);
+    if (typeof (reconnection as { reject?: unknown }).reject === "function") this.sessions?.holding(client, reconnection as unknown as { reject: (reason?: unknown) => unknown });
+  }
+
+  /** A reconnection of a session whose token was revoked meanwhile is refused. */
+  onReconnect(client: C): void {
+    if (this.sessions?.isClosed(client)) throw new ServerError(401, "Signed out");
   }
 
   onUncaughtException(err: Error, methodName: string): void {

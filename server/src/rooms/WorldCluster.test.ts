@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
-import { eventually, joinWorld, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
+import { eventually, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import { announceCountryChange } from "../services/actions.js";
 
 /**
@@ -97,9 +97,10 @@ describe("two server processes, one Redis, one Postgres", () => {
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const c1 = await joinWorldById(a.baseUrl, p1.token, local.roomId);
     clients.push(c1);
-    // Shard two: asking the other process to create one puts it on the process with fewer
-    // rooms, which is that process.
-    const c2 = await joinWorld(childUrl, p2.token, "create");
+    // Shard two: creating one (server-side: clients may not create world rooms, finding 4)
+    // puts it on the process with fewer rooms, which is the other process.
+    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const c2 = await joinWorldById(childUrl, p2.token, remote.roomId);
     clients.push(c2);
     expect(c2.room.roomId).not.toBe(c1.room.roomId);
     expect(matchMaker.getLocalRoomById(c1.room.roomId)).toBeDefined();

@@ -187,7 +187,8 @@ describe("world room: commands and ignore", () => {
     // One client's messages are handled in the order sent, so the answers come back in that order.
     expect(replies!.map((r: any) => r.command)).toEqual(["help", "time", "who"]);
     expect(reply("help").lines.join("\n")).toContain("/ignore");
-    expect(reply("time").lines[0]).toMatch(/^Server time: \d{4}-/);
+    expect(reply("time").lines[0]).toMatch(/^Server time: \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(reply("time").lines[1]).toMatch(/^Next turn: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in \d+ minutes?\)$/);
     expect(reply("who").lines.join("\n")).toContain(b.body.username);
     expect(b.client.received.get(WorldMessage.chatCommand)).toBeUndefined();
     expect(b.client.json().channels.general.messages.some((m: any) => m.content.startsWith("/"))).toBe(false);

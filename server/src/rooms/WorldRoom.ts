@@ -7,7 +7,7 @@ import { WORLD_TOPIC, type WorldEvent } from "../events.js";
 import { sendChatMessage } from "../services/chat.js";
 import { endWorldRoom, joinWorld, leaveWorld, loadCountrySummaries, loadWorldMember } from "../services/world.js";
 import { ONLINE_HEARTBEAT_MS } from "../db/online.js";
-import { GameRoom, verifyRoomToken } from "./GameRoom.js";
+import { admitRoomClient, GameRoom, verifyRoomToken } from "./GameRoom.js";
 import { ChatProjection } from "./world/ChatProjection.js";
 import { PresenceProjection } from "./world/PresenceProjection.js";
 import { RankingsProjection } from "./world/RankingsProjection.js";
@@ -109,9 +109,11 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
       for (const p of this.projections) p.removeClient?.(client);
       throw err;
     }
+    this.trackSession(client);
   }
 
   async onLeave(client: WorldClient): Promise<void> {
+    this.untrackSession(client);
     for (const p of this.projections) p.removeClient?.(client);
     if (client.auth) await leaveWorld(this.ctx, { sessionId: client.sessionId, userId: client.auth.userId });
   }
@@ -139,10 +141,10 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
  * Same JWT as REST (token problems are a 401); a user without a country is a 403.
  */
 export async function authenticateWorldClient(ctx: ServiceContext, token: string): Promise<{ userId: number; countryId: number }> {
-  const { userId } = await verifyRoomToken(ctx, token);
-  const member = await loadWorldMember(ctx, userId);
+  const claims = await verifyRoomToken(ctx, token);
+  const member = await loadWorldMember(ctx, claims.userId);
   if (!member) throw new ServerError(403, "You have no country");
-  return { userId, countryId: member.countryId };
+  return admitRoomClient(ctx, claims, member.countryId);
 }
 
 /**

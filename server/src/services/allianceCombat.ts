@@ -47,6 +47,16 @@ export async function combatSupportFor(db: Db | DbClient, attackerId: number, de
 }
 
 /**
+ * The attack bonus a country's own alliance purchases and treaties give it now (what a
+ * battle would apply as `attackerBonusPct`), for the attack preview: nothing of the target's.
+ */
+export async function attackBonusOf(db: Db | DbClient, countryId: number, now: Date): Promise<number> {
+  const [purchases, held] = await Promise.all([purchasesOfCountries(db, [countryId]), heldRelationTypes(db, [countryId])]);
+  const types = (held.get(countryId) ?? []).map((h) => h.type);
+  return computeAllianceEffects(purchases.get(countryId) ?? [], now.getTime()).attackPct + computeDiplomaticEffects(types).attackPct;
+}
+
+/**
  * Units allies committed to `defenderId`'s defence and still in force, each responder's at
  * most what it holds now (a commitment is a promise, not an escrow), with the facts its
  * strength depends on (government, technology). Responders who left the alliance no longer

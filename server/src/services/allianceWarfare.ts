@@ -49,6 +49,7 @@ import { actorCountry, creditAlliancePoints, membershipIn, notice, noticeTo } fr
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { recordNews } from "./news.js";
 import { launchAttack } from "./combat.js";
+import { shareWithAlliance } from "./espionage.js";
 
 /**
  * Alliance warfare: operations (plan, respond, launch, cancel) and defense requests (request,
@@ -597,6 +598,8 @@ export async function respondDefense(ctx: ServiceContext, userId: number, allian
           available: { troops: row.troops - committed.troops, jets: row.jets - committed.jets, tanks: row.tanks - committed.tanks },
         }),
       );
+      // "Share Intelligence" with a spy report: shared with the alliance (espionage checks it is the responder's, fresh and allowed)
+      if (input.responseType === "intelligence" && input.reportId !== undefined) await shareWithAlliance(tx.client, row, input.reportId, alliance.id, tx.now);
       await insertDefenseResponse(tx.client, {
         requestId: request.id,
         responderId: row.id,

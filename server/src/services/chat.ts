@@ -113,6 +113,12 @@ export function toChatMessageEvent(row: ChatMessageRow): ChatMessageEvent {
   };
 }
 
+/** A time as players read it: "2026-11-23 05:45 UTC" (the game's clock is UTC). */
+export function readableTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
 async function runCommand(ctx: ServiceContext, member: WorldMember, parsed: ParsedChatCommand, now: number): Promise<ChatCommandReply> {
   switch (parsed.command) {
     case "help":
@@ -126,12 +132,13 @@ async function runCommand(ctx: ServiceContext, member: WorldMember, parsed: Pars
     case "time": {
       const season = await currentSeason(ctx, now);
       const minutes = Math.ceil(computeMsToNextTick(season.nextTickAt, now) / 60_000);
+      const days = Math.max(0, Math.ceil((season.endsAt - now) / 86_400_000));
       return {
         command: "time",
         lines: [
-          `Server time: ${new Date(now).toISOString()}`,
-          `Next turn: ${new Date(season.nextTickAt).toISOString()} (in ${minutes} min)`,
-          `${season.name} ends: ${new Date(season.endsAt).toISOString()}`,
+          `Server time: ${readableTime(now)}`,
+          `Next turn: ${readableTime(season.nextTickAt)} (in ${minutes} ${minutes === 1 ? "minute" : "minutes"})`,
+          `${season.name} ends: ${readableTime(season.endsAt)} (in ${days} ${days === 1 ? "day" : "days"})`,
         ],
       };
     }

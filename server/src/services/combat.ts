@@ -65,7 +65,7 @@ import {
 } from "../db/military.js";
 import { knownIntelligence } from "../db/knownIntelligence.js";
 import { allianceLabels } from "../db/alliances.js";
-import { allianceAfterBattle, combatSupportFor } from "./allianceCombat.js";
+import { allianceAfterBattle, attackBonusOf, combatSupportFor } from "./allianceCombat.js";
 import { withTransaction } from "../db/pool.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type PublicBattleEvent } from "../events.js";
@@ -695,7 +695,7 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
   const attackType = request.attackType ?? null;
   if (!attackType) return { preview: null, validation: reject("combat/no_attack_type", "No attack type selected"), target: targetJson };
   const state = rowToState(country);
-  const [settings, brigades, rehab, wars, recent, intel, allies] = await Promise.all([
+  const [settings, brigades, rehab, wars, recent, intel, allies, bonusPct] = await Promise.all([
     findSettings(ctx.db, country.id),
     findBrigades(ctx.db, country.id),
     findRehab(ctx.db, country.id, now),
@@ -703,6 +703,7 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
     findRecentLosses(ctx.db, target.id, now),
     knownIntelligence(ctx.db, country.id, target.id, now),
     supportAsked(request.allianceSupport) ? alliesOf(ctx, country, target, now.getTime()) : Promise.resolve({ offers: [], available: [] as AllyFacts[] }),
+    attackBonusOf(ctx.db, country.id, now),
   ]);
   allies.available = allies.available.filter((ally) => allyTicked(request.allianceSupport, ally.id));
   const atWar = wars.between.some((w) => w.ended_at === null);
@@ -713,7 +714,7 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
   const own = computeForcePower(state, Object.fromEntries(type.allowedUnits.map((u) => [u, orderUnits(request.units)[u]])));
   const allyPower = computeAllySupport(allies.available, type.allowedUnits, own).power;
   const preview = previewAttack(
-    { state, posture: postureOf(settings), brigadeReadiness: needsBrigade(attackType) ? (brigadeReadiness ?? 0) : null, atWar, allyPower },
+    { state, posture: postureOf(settings), brigadeReadiness: needsBrigade(attackType) ? (brigadeReadiness ?? 0) : null, atWar, allyPower, bonusPct },
     { id: target.id, name: target.name, governmentType: target.government_type, networth: target.networth, land: target.land, victories: target.victories, defeats: target.defeats, landLostToday: Number(recent.land), hitsToday: Number(recent.hits) },
     { attackType, units: request.units },
     intel,

@@ -13,6 +13,8 @@ import {
   checkProcessTurns,
   checkResearchAllocation,
   checkUnitAllocation,
+  computeDiplomaticEffects,
+  computeTechTransfer,
   emptyEffects,
   getGovernment,
   performConstruction,
@@ -26,14 +28,19 @@ import {
   type ResearchAllocation,
   type RuleRejection,
   type UnitAllocation,
+  type EconomicEffects,
+  formatMoney,
+  plural,
 } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { toOwnCountryJson, type CountryRow, type CountryRowPatch, type OwnCountryJson } from "../db/countries.js";
 import { AppError } from "../errors.js";
 import { runCountriesAction } from "./actions.js";
+import { countryTopic } from "../events.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
 import { economyBonusesOf } from "./allianceEffects.js";
+import { recordCountryNews, researchNews, type CountryNews } from "./countryNews.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -49,6 +56,10 @@ interface ActionOutcome<E> {
   patch?: CountryRowPatch;
   turnResult?: TurnResultJson;
   extra?: E;
+  /** the economy turns the action ran: starvation and bankruptcy become personal news */
+  effects?: EconomicEffects;
+  /** personal news the action produced (research levels reached) */
+  news?: CountryNews[];
 }
 
 /** What every action answers: the country after it, the turn result, and action extras. */
@@ -83,6 +94,7 @@ export async function runCountryAction<E = undefined>(
       const { state, row } = countries.get(countryId)!;
       const outcome = await step({ ...state, bonuses: await bonuses }, row, tx.client);
       if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
+      await recordCountryNews(tx, countryId, outcome.effects, outcome.news);
       return {
         next: new Map([[countryId, outcome.next]]),
         patches: outcome.patch ? new Map([[countryId, outcome.patch]]) : undefined,
@@ -118,7 +130,7 @@ export function exploreLand(ctx: ServiceContext, userId: number, countryId: numb
         },
       ],
     });
-    return { next, turnResult, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
+    return { next, turnResult, effects, extra: { acresGained: quote.totalAcres, totalCost: quote.totalCost, efficiency: 100 } };
   });
 }
 
@@ -147,6 +159,7 @@ export function constructBuildings(ctx: ServiceContext, userId: number, countryI
     return {
       next,
       turnResult,
+      effects,
       extra: { buildingsBuilt: quote.regularBuildings + quote.constructionSites, buildingTypes: built.map(([t]) => t), totalCost: quote.cost, landUsed: quote.land },
     };
   });
@@ -167,13 +180,13 @@ export function processProduction(ctx: ServiceContext, userId: number, countryId
         {
           id: actionType,
           title: actionType === "research" ? "Research Conducted" : "Production Processed",
-          description: `${turns} turn(s) of production processed.`,
+          description: `${plural(turns, "turn")} of production processed.`,
           icon: "zap",
-          details: [`Net cash: $${fmt(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
+          details: [`Net cash: ${formatMoney(effects.netCashChange)}`, `Net food: ${fmt(effects.netFoodChange)} bushels`],
         },
       ],
     });
-    return { next, turnResult };
+    return { next, turnResult, effects };
   });
 }
 
@@ -182,28 +195,72 @@ export function generateResearch(ctx: ServiceContext, userId: number, countryId:
   return processProduction(ctx, userId, countryId, 1, "research");
 }
 
-/** Spends unspent research points on technologies (no turns). */
-export function allocateResearch(ctx: ServiceContext, userId: number, countryId: number, allocations: ResearchAllocation) {
-  return runCountryAction(ctx, userId, countryId, "research_allocate", (state) => {
-    const rejection = checkResearchAllocation(state, allocations);
-    if (rejection) throw ruleError(rejection);
-    const { next, results } = applyResearchAllocation(state, allocations);
-    const turnResult = buildTurnResult({
-      actionType: "research",
-      turnsConsumed: 0,
-      turnsRemaining: next.turns,
-      effects: emptyEffects(),
-      researchResults: toResearchResultsJson(results),
-      actionResults: results.map((r) => ({
-        id: `research-${r.researchType}`,
-        title: `${technologyName(r.researchType)} Research`,
-        description: r.description,
-        icon: r.levelUp ? ("trending-up" as const) : ("zap" as const),
-        details: [`Points spent: ${fmt(r.pointsGained)}`, `Level ${r.previousLevel} -> ${r.currentLevel}`, `Progress to next level: ${r.progressPercent}%`],
-      })),
-    });
-    return { next, turnResult, extra: { results } };
+/**
+ * Spends unspent research points on technologies (no turns). Research partners (an active
+ * research relation) are locked with the country, in id order: each gains the technology
+ * transfer (computeTechTransfer) for every level reached that it does not hold yet, and is
+ * told. The partner list is read beside the locks; a relation ended in the same instant is a
+ * race of no consequence.
+ */
+export async function allocateResearch(ctx: ServiceContext, userId: number, countryId: number, allocations: ResearchAllocation) {
+  const partnerIds = await researchPartnersOf(ctx.db, countryId);
+  const transferPct = computeDiplomaticEffects(["research"]).techTransferPct;
+  const { result, rows } = await runCountriesAction(ctx, {
+    name: "research_allocate",
+    actor: { userId, countryId },
+    countryIds: [countryId, ...partnerIds],
+    async step(countries, tx) {
+      const { state } = countries.get(countryId)!;
+      const rejection = checkResearchAllocation(state, allocations);
+      if (rejection) throw ruleError(rejection);
+      const { next, results } = applyResearchAllocation(state, allocations);
+      const turnResult = buildTurnResult({
+        actionType: "research",
+        turnsConsumed: 0,
+        turnsRemaining: next.turns,
+        effects: emptyEffects(),
+        researchResults: toResearchResultsJson(results),
+        actionResults: results.map((r) => ({
+          id: `research-${r.researchType}`,
+          title: `${technologyName(r.researchType)} Research`,
+          description: r.description,
+          icon: r.levelUp ? ("trending-up" as const) : ("zap" as const),
+          details: [`Points spent: ${fmt(r.pointsGained)}`, `Level ${r.previousLevel} -> ${r.currentLevel}`, `Progress to next level: ${r.progressPercent}%`],
+        })),
+      });
+      tx.turnResult(countryId, turnResult);
+      await recordCountryNews(tx, countryId, undefined, researchNews(results, next));
+      const states = new Map([[countryId, next]]);
+      const breakthroughs = results.filter((r) => r.levelUp).map((r) => ({ technology: r.researchType, level: r.currentLevel, pointsSpent: r.pointsGained }));
+      const name = countries.get(countryId)!.row.name;
+      for (const partnerId of partnerIds) {
+        const partner = countries.get(partnerId)!;
+        if (partner.row.is_eliminated) continue;
+        const gained = computeTechTransfer(breakthroughs, partner.state.tech, transferPct);
+        if (gained <= 0) continue;
+        states.set(partnerId, { ...partner.state, researchPoints: partner.state.researchPoints + gained });
+        tx.emit(countryTopic(partnerId), {
+          type: "notice",
+          countryId: partnerId,
+          notice: { id: `transfer-${countryId}-${tx.now.getTime()}`, kind: "tech_transfer", severity: "success", title: "Technology transfer", body: `${name} shared its findings: +${fmt(gained)} research points`, at: tx.now.getTime(), view: "research" },
+        });
+      }
+      return { next: states, result: { turnResult, extra: { results } } };
+    },
   });
+  return { country: toOwnCountryJson(rows.get(countryId)!), turnResult: result.turnResult, extra: result.extra };
+}
+
+/** The countries holding an active research relation with `countryId`, ascending. */
+async function researchPartnersOf(db: ServiceContext["db"], countryId: number): Promise<number[]> {
+  const { rows } = await db.query<{ id: string }>({
+    name: "research_partners",
+    text: `SELECT DISTINCT CASE WHEN from_country_id = $1 THEN to_country_id ELSE from_country_id END AS id
+             FROM diplomatic_relations
+            WHERE status = 'active' AND relation_type = 'research' AND $1 IN (from_country_id, to_country_id)`,
+    values: [countryId],
+  });
+  return rows.map((r) => Number(r.id)).filter((id) => id !== countryId).sort((a, b) => a - b);
 }
 
 /** Stores the unit production split (explicit percentages or a preset). */
@@ -259,6 +316,7 @@ export function changeGovernment(ctx: ServiceContext, userId: number, countryId:
         government_change_count: changed.history.governmentChangeCount,
       },
       turnResult,
+      effects: run.effects,
       extra: { cost: changed.cost },
     };
   });

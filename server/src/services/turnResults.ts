@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { ECONOMIC_EFFECT_KEYS, type ActionResultJson, type EconomicEffectsJson, type ResearchResultJson, type TurnResultJson } from "@game/schema/api";
 import type { EconomicEffects, ResearchResult } from "@game/schema/rules";
-import { TECHNOLOGIES } from "@game/schema/rules";
+import { TECHNOLOGIES, plural } from "@game/schema/rules";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -17,16 +17,16 @@ export function economyWarnings(e: EconomicEffects): ActionResultJson[] {
     warnings.push({
       id: "bankruptcy",
       title: "Treasury Empty",
-      description: `Cash ran out in ${e.bankruptTurns} turn(s); $${fmt(e.unpaidExpenses)} of expenses went unpaid and unpaid units deserted.`,
+      description: `Cash ran out in ${plural(e.bankruptTurns, "turn")}; $${fmt(e.unpaidExpenses)} of expenses went unpaid and unpaid units deserted.`,
       icon: "trending-down",
       details: Object.entries(e.unitsLost).filter(([, n]) => n > 0).map(([unit, n]) => `${fmt(n)} ${unit} lost`),
     });
   }
   if (e.starvingTurns > 0) {
-    warnings.push({ id: "famine", title: "Famine", description: `Food ran out in ${e.starvingTurns} turn(s); people and troops starved.`, icon: "trending-down", details: [] });
+    warnings.push({ id: "famine", title: "Famine", description: `Food ran out in ${plural(e.starvingTurns, "turn")}; people and troops starved.`, icon: "trending-down", details: [] });
   }
   if (e.oilShortageTurns > 0) {
-    warnings.push({ id: "oil-shortage", title: "Oil Shortage", description: `Oil ran out in ${e.oilShortageTurns} turn(s); vehicle production stalled.`, icon: "trending-down", details: [] });
+    warnings.push({ id: "oil-shortage", title: "Oil Shortage", description: `Oil ran out in ${plural(e.oilShortageTurns, "turn")}; vehicle production stalled.`, icon: "trending-down", details: [] });
   }
   const produced = e.militaryProduced;
   if (produced.troops + produced.jets + produced.tanks + produced.turrets > 0) {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeNetworth, WAR_MIN_DURATION_MS } from "@game/schema/rules";
+import { computeNetworth, splitWarCost, WAR_MIN_DURATION_MS } from "@game/schema/rules";
 import type { WarDeclarationJson } from "@game/schema/api";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
+import { buildAlliance } from "../test/alliances.js";
 import { countryTopic, WORLD_TOPIC, type GameEvent } from "../events.js";
 import { rowToState } from "../db/countries.js";
 import { runTick } from "../tick/turnTick.js";
@@ -125,6 +126,38 @@ describe("war costs (tick phase)", () => {
     expect(Number((await row(a.countryId)).cash)).toBe(cash0 - 4 * 7_000);
     const list = await t.api("GET", "/war/declarations", undefined, a.token);
     expect(list.body.declarations.find((d: WarDeclarationJson) => d.id === decl.id)).toMatchObject({ totalCost: 4 * 7_000, status: "active" });
+  });
+
+  it("a declarer's alliance carries half of the charge, by networth, each ally within its cash", async () => {
+    const a = await player("shareA", { cash: 1_000_000 });
+    const rich = await player("shareR", { cash: 1_000_000, troops: 20_000 });
+    const poor = await player("shareP", { cash: 500 });
+    await buildAlliance(t, a, [], [rich, poor]);
+    const b = await player("shareB", { land: 900 });
+    const decl: WarDeclarationJson = (await declare(a.token, b.countryId)).body.declaration;
+    // ticks are global: start after every tick the tests applied so far
+    const { rows: last } = await sql("SELECT coalesce(max(tick_number), 0)::bigint AS n FROM turn_ticks");
+    await sql("UPDATE war_declarations SET declared_tick = $2, charged_through_tick = $2 WHERE id = $1", [decl.id, Number(last[0].n) + 10]);
+    const { rows } = await sql("SELECT declared_tick FROM war_declarations WHERE id = $1", [decl.id]);
+    const before = await Promise.all([a, rich, poor].map((p) => row(p.countryId)));
+    const payer = (r: Record<string, string | number>) => ({ countryId: Number(r.id), networth: Number(r.networth), available: Number(r.cash) });
+    const expected = splitWarCost(9_000, payer(before[0]), [payer(before[1]), payer(before[2])])!;
+    expect(expected.get(poor.countryId)).toBe(500); // its share is more than it has
+    expect(expected.get(rich.countryId)).toBeGreaterThan(0);
+
+    await runTick(t.server.ctx, Number(rows[0].declared_tick) + 1);
+    await runTick(t.server.ctx, Number(rows[0].declared_tick) + 1); // a duplicated delivery charges nothing
+    const after = await Promise.all([a, rich, poor].map((p) => row(p.countryId)));
+    after.forEach((r, i) => {
+      const paid = expected.get(Number(r.id)) ?? 0;
+      expect(Number(r.cash)).toBe(Number(before[i].cash) - paid);
+      expect(Number(r.war_expenses)).toBe(Number(before[i].war_expenses) + paid);
+      expect(r.networth).toBe(computeNetworth(rowToState(r)));
+    });
+    const paidInAll = after.reduce((sum, r, i) => sum + Number(before[i].cash) - Number(r.cash), 0);
+    expect(paidInAll).toBe(9_000);
+    const list = await t.api("GET", "/war/declarations", undefined, a.token);
+    expect(list.body.declarations.find((d: WarDeclarationJson) => d.id === decl.id)).toMatchObject({ totalCost: 9_000, status: "active" });
   });
 
   it("automatic peace when the declarer cannot pay: the war ends, nothing is charged, both are told", async () => {

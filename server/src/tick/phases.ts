@@ -7,6 +7,8 @@ import { ALLIANCE_TICK_PHASES } from "./alliancePhases.js";
 import { warCostsPhase } from "./warCosts.js";
 import { newsRetentionPhase } from "./shellPhases.js";
 import { MARKET_PHASES } from "./marketPhases.js";
+import { spyDailyResetPhase } from "./espionagePhases.js";
+import { autoBuildPhase } from "./managePhases.js";
 import { SEASON_TICK_PHASES } from "./seasonPhases.js";
 
 /**
@@ -142,4 +144,4 @@ export const turnsPhase: CollapsingPhase = {
 };
 
 /** The tick's phases, in order. Each domain with timed work adds its phase here. */
-export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES, warCostsPhase, ...ALLIANCE_TICK_PHASES, ...SEASON_TICK_PHASES];
+export const TICK_PHASES: readonly TickPhase[] = [turnsPhase, newsRetentionPhase, ...MARKET_PHASES, warCostsPhase, ...ALLIANCE_TICK_PHASES, spyDailyResetPhase, autoBuildPhase, ...SEASON_TICK_PHASES];

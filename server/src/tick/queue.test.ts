@@ -165,7 +165,7 @@ describe("turn tick on BullMQ (real Postgres + Redis)", () => {
 
     // 4. The killed job's lock expires and BullMQ redelivers it here; by then the tick was
     //    applied by this process's catch-up or next job, so the redelivery is a no-op.
-    const redelivered = await waitFor("the killed job's redelivery", () => jobs.find((j) => j.tickNumber === killedTick), 15_000);
+    const redelivered = await waitFor("the killed job's redelivery", () => jobs.find((j) => j.tickNumber === killedTick), 30_000);
     await sleep(INTERVAL_MS);
     const after = await snapshot(server.server.ctx.db);
     expect(after.first).toBe(killedTick);

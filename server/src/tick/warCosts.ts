@@ -1,4 +1,4 @@
-import { computeNetworth, computeWarCost, warTurnsToCharge } from "@game/schema/rules";
+import { computeNetworth, computeWarCost, splitWarCost, warTurnsToCharge, type CountryState } from "@game/schema/rules";
 import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
 import { idList, sqlLiteral } from "../db/sqlLiteral.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
@@ -17,13 +17,18 @@ interface DueWar {
 }
 
 /**
- * War costs: $10 per target acre per turn (tick) for every active war, charged to the
- * declarer. Collapsing: each war is charged for the ticks after the last one it was charged
- * through (`charged_through_tick`), so k caught-up ticks charge k turns in one run and a
- * retried or duplicated tick charges nothing (its row already records the tick). Wars of a
- * declarer are charged oldest first; a war the remaining cash cannot pay ends at once
- * (automatic peace when bankrupt, the spec's rule), charged nothing, and both sides are told.
- * Declarers are locked in ascending id order; networth is recomputed by the shared rule.
+ * War costs: $10 per target acre per turn (tick) for every active war. Collapsing: each war is
+ * charged for the ticks after the last one it was charged through (`charged_through_tick`),
+ * so k caught-up ticks charge k turns in one run and a retried or duplicated tick charges
+ * nothing (its row already records the tick).
+ *
+ * A declarer in an alliance shares the charge with its fellow members (`splitWarCost`: the
+ * allies carry half by networth, each within the cash it has left). Declarers and their
+ * allies are locked together in ascending id order; membership is read from the locked rows,
+ * so a member who left meanwhile pays nothing. Wars are charged oldest first per declarer; a
+ * war whose declarer cannot pay its part ends at once (automatic peace when bankrupt, the
+ * spec's rule), charged nothing, and both sides are told. Every payer's charge goes to its
+ * `war_expenses`; networth is recomputed by the shared rule.
  */
 export const warCostsPhase: CollapsingPhase = {
   name: "war_costs",
@@ -39,44 +44,55 @@ export const warCostsPhase: CollapsingPhase = {
     );
     if (wars.length === 0) return 0;
     const declarerIds = [...new Set(wars.map((w) => w.declarer_id))].sort((a, b) => a - b);
-    const { rows: declarers } = await client.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id IN (${idList(declarerIds)}) ORDER BY id FOR UPDATE`);
+    const { rows: payers } = await client.query<CountryRow>(
+      `SELECT ${COUNTRY_COLUMNS} FROM countries
+        WHERE id IN (${idList(declarerIds)})
+           OR (NOT is_eliminated AND alliance_id IN (SELECT alliance_id FROM countries WHERE id IN (${idList(declarerIds)}) AND alliance_id IS NOT NULL))
+        ORDER BY id FOR UPDATE`,
+    );
+    const states = new Map<number, { row: CountryRow; state: CountryState; spent: number }>(payers.map((row) => [row.id, { row, state: rowToState(row), spent: 0 }]));
     const endedAt = new Date(at);
     const statements: string[] = [];
     const peace: ReturnType<typeof peaceNews>[] = [];
-    for (const declarer of declarers) {
-      const state = rowToState(declarer);
-      let spent = 0;
-      for (const war of wars.filter((w) => w.declarer_id === declarer.id)) {
+    for (const declarerId of declarerIds) {
+      const declarer = states.get(declarerId)!;
+      const allianceId = declarer.row.alliance_id;
+      const allies = allianceId === null ? [] : [...states.values()].filter((p) => p.row.id !== declarerId && p.row.alliance_id === allianceId && !p.row.is_eliminated);
+      const payer = (p: { row: CountryRow; state: CountryState; spent: number }) => ({ countryId: p.row.id, networth: Number(p.row.networth), available: p.state.cash - p.spent });
+      for (const war of wars.filter((w) => w.declarer_id === declarerId)) {
         const turns = warTurnsToCharge(war.declared_tick, war.charged_through_tick, lastTick);
         const cost = computeWarCost(war.target_land, turns);
-        if (cost <= state.cash - spent) {
-          spent += cost;
+        const split = splitWarCost(cost, payer(declarer), allies.map(payer));
+        if (split) {
+          for (const [countryId, paid] of split) states.get(countryId)!.spent += paid;
           statements.push(`UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, total_cost = total_cost + ${sqlLiteral(cost)} WHERE id = ${sqlLiteral(war.id)}`);
           continue;
         }
         statements.push(
           `UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, ended_at = ${sqlLiteral(endedAt)}, end_reason = 'bankrupt' WHERE id = ${sqlLiteral(war.id)}`,
         );
-        const event = { declarationId: war.id, declarerId: declarer.id, declarerName: declarer.name, targetId: war.target_id, targetName: war.target_name, at };
-        emit(countryTopic(declarer.id), {
+        const name = declarer.row.name;
+        const event = { declarationId: war.id, declarerId, declarerName: name, targetId: war.target_id, targetName: war.target_name, at };
+        emit(countryTopic(declarerId), {
           type: "notice",
-          countryId: declarer.id,
+          countryId: declarerId,
           notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "warning", title: `Peace with ${war.target_name}`, body: `You could not pay the war's $${cost.toLocaleString("en-US")}: the war has ended.`, at, view: "war-room", refId: war.id },
         });
         emit(countryTopic(war.target_id), {
           type: "notice",
           countryId: war.target_id,
-          notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "success", title: `${declarer.name} made peace`, body: "They could not pay for the war any longer.", at, view: "war-room", refId: war.id },
+          notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "success", title: `${name} made peace`, body: "They could not pay for the war any longer.", at, view: "war-room", refId: war.id },
         });
         emit(WORLD_TOPIC, { type: "warEnded", war: event, reason: "bankrupt" });
-        peace.push(peaceNews({ declarer_id: declarer.id, declarer_name: declarer.name, target_id: war.target_id, target_name: war.target_name }));
+        peace.push(peaceNews({ declarer_id: declarerId, declarer_name: name, target_id: war.target_id, target_name: war.target_name }));
       }
-      if (spent > 0) {
-        const next = { ...state, cash: state.cash - spent };
-        statements.push(
-          `UPDATE countries SET cash = ${sqlLiteral(next.cash)}, networth = ${sqlLiteral(computeNetworth(next))}, war_expenses = war_expenses + ${sqlLiteral(spent)}, updated_at = now() WHERE id = ${sqlLiteral(declarer.id)}`,
-        );
-      }
+    }
+    for (const { row, state, spent } of states.values()) {
+      if (spent === 0) continue;
+      const next = { ...state, cash: state.cash - spent };
+      statements.push(
+        `UPDATE countries SET cash = ${sqlLiteral(next.cash)}, networth = ${sqlLiteral(computeNetworth(next))}, war_expenses = war_expenses + ${sqlLiteral(spent)}, updated_at = now() WHERE id = ${sqlLiteral(row.id)}`,
+      );
     }
     await client.query(statements.join(";\n"));
     if (peace.length > 0) await recordNewsBatch({ client, emit, now: endedAt }, peace);

@@ -27,6 +27,7 @@ import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
 import type { AllianceRoomHandle } from "./AllianceHome";
 import { timeLeft, when } from "./shared";
+import { useIntelligenceReports } from "../../api/espionage";
 
 type Tab = "operations" | "defense" | "coordination" | "history";
 const URGENCY_CLASS: Record<string, string> = { critical: "bad", high: "bad", medium: "warn", low: "" };
@@ -461,8 +462,16 @@ function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseR
       commitment: responseType === "military_support" ? commitment : { troops: 0, jets: 0, tanks: 0 },
       available: { troops: country?.troops ?? 0, jets: country?.jets ?? 0, tanks: country?.tanks ?? 0 },
     })?.message ?? null;
+  // "Share Intelligence" shares the player's freshest usable spy report on the attacker, if any
+  const intel = useIntelligenceReports({ search: r.attackerName, type: "all", sort: "date", page: 1, limit: 20 }, r.needIntelligence && r.attackerId > 0 && !responded);
+  const shareable = intel.data?.reports.find((x) => x.targetCountryId === r.attackerId && x.success && !x.expired && x.isOwn) ?? null;
   const respond = (responseType: "military_support" | "intelligence" | "declined") => {
-    connection?.send(AllianceMessage.respondDefense, { requestId: r.id, responseType, commitment: responseType === "military_support" ? commitment : undefined });
+    connection?.send(AllianceMessage.respondDefense, {
+      requestId: r.id,
+      responseType,
+      commitment: responseType === "military_support" ? commitment : undefined,
+      reportId: responseType === "intelligence" && shareable ? shareable.id : undefined,
+    });
     setSending(false);
   };
   const needs = [r.needMilitary && "military", r.needIntelligence && "intelligence", r.needResources && "resources"].filter(Boolean).join(", ");
@@ -497,7 +506,7 @@ function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseR
               </button>
             )}
             {r.needIntelligence && (
-              <ActionButton variant="" disabledReason={check("intelligence")} onClick={() => respond("intelligence")}>
+              <ActionButton variant="" disabledReason={check("intelligence")} onClick={() => respond("intelligence")} title={shareable ? `Shares your ${shareable.confidenceLevel}-confidence report on ${r.attackerName}` : undefined}>
                 Share Intelligence
               </ActionButton>
             )}

@@ -5,11 +5,12 @@ import { useGame } from "../../game/GameContext";
 import { useAllianceStatus } from "../../api/alliance";
 import { useAllianceRoom } from "../../realtime/allianceRoom";
 import { useNotices } from "../../realtime/hooks";
-import { Loading, Panel, Tabs } from "../../components/ui";
+import { Loading, Tabs } from "../../components/ui";
 import type { Route } from "../shell/navigation";
 import { NoAlliance } from "./NoAlliance";
 import { AllianceHome } from "./AllianceHome";
 import { DiplomacyPanel } from "./DiplomacyPanel";
+import { AllianceIntelligence } from "../espionage/AllianceIntelligence";
 
 type TopTab = "system" | "intelligence" | "diplomacy";
 
@@ -88,11 +89,7 @@ export function AlliancesScreen({ route }: { route: Route }) {
           </>
         ))}
       {tab === "intelligence" && (
-        <Panel title="Intelligence Operations">
-          <p className="muted">
-            Operations and Reports run from the Spy Center. Reports your alliance members share will be listed here for the whole alliance.
-          </p>
-        </Panel>
+        <AllianceIntelligence country={country} />
       )}
       {tab === "diplomacy" && <DiplomacyPanel countryId={country.id} />}
     </div>

@@ -47,18 +47,18 @@ describe("BuildingsPanel", () => {
     expect(reason()).toBeNull();
   });
 
-  it("says 'Insufficient resources' when cash, land or turns fall short", () => {
+  it("says 'Insufficient resources' and which one when cash, land or turns fall short", () => {
     const { unmount } = render(<BuildingsPanel country={testCountry({ cash: "100" })} onConstruct={vi.fn()} />);
     fireEvent.change(input("Farms"), { target: { value: "1" } });
-    expect(reason()).toBe("Insufficient resources");
+    expect(reason()).toMatch(/^Insufficient resources: (cash\. Need \$[\d,]+ more\.|free land\. Need [\d,]+ more acres?\.|turns\. Need \d+, have \d+\.)$/);
     unmount();
     render(<BuildingsPanel country={testCountry({ land: "1" })} onConstruct={vi.fn()} />);
     fireEvent.change(input("Farms"), { target: { value: "1" } });
-    expect(reason()).toBe("Insufficient resources");
+    expect(reason()).toMatch(/^Insufficient resources: (cash\. Need \$[\d,]+ more\.|free land\. Need [\d,]+ more acres?\.|turns\. Need \d+, have \d+\.)$/);
     cleanup();
     render(<BuildingsPanel country={testCountry({ turns: 1 })} onConstruct={vi.fn()} />);
     fireEvent.change(input("Oil Rigs"), { target: { value: "1" } });
-    expect(reason()).toBe("Insufficient resources");
+    expect(reason()).toMatch(/^Insufficient resources: (cash\. Need \$[\d,]+ more\.|free land\. Need [\d,]+ more acres?\.|turns\. Need \d+, have \d+\.)$/);
   });
 
   it("never accepts a negative quantity", () => {

@@ -5,7 +5,7 @@ import { FALLBACK } from "../../api/endpoints";
 import { fieldErrors } from "./validation";
 
 export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }) {
-  const { login } = useAuth();
+  const { login, signedOutNotice } = useAuth();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [showPassword, setShowPassword] = useState(false);
@@ -41,6 +41,11 @@ export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Login">
+      {signedOutNotice && !error && (
+        <div className="alert" role="status" data-testid="signed-out-notice">
+          {signedOutNotice}
+        </div>
+      )}
       {error && (
         <div className="alert error" role="alert" data-testid="form-error">
           {error}

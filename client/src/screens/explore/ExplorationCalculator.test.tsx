@@ -19,7 +19,7 @@ describe("ExplorationCalculator", () => {
     expect((exploreButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it("'5 Turns', '10 Turns' and 'Max' set the turns (Max = min(available, 50))", () => {
+  it("'5 Turns', '10 Turns' and 'Max' set the turns (Max = the most turns held and affordable)", () => {
     render(<ExplorationCalculator country={testCountry()} onExplore={vi.fn()} />);
     fireEvent.click(screen.getByRole("button", { name: "5 Turns" }));
     expect(text("preview-total-acres")).toBe("225");
@@ -28,8 +28,17 @@ describe("ExplorationCalculator", () => {
     fireEvent.click(screen.getByRole("button", { name: "10 Turns" }));
     expect(text("preview-total-acres")).toBe("450");
     fireEvent.click(screen.getByRole("button", { name: "Max" }));
+    // $100,000 at 45 acres x $55 = $2,475 a turn: 40 turns, not 50
+    expect((screen.getByLabelText(/Turns to spend/) as HTMLInputElement).value).toBe("40");
+    expect(text("preview-total-acres")).toBe("1,800");
+  });
+
+  it("Max is 50 with cash for more, and a fraction of a turn is refused, not floored", () => {
+    render(<ExplorationCalculator country={testCountry({ cash: "10000000" })} onExplore={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "Max" }));
     expect((screen.getByLabelText(/Turns to spend/) as HTMLInputElement).value).toBe("50");
-    expect(text("preview-total-acres")).toBe("2,250");
+    fireEvent.change(screen.getByLabelText(/Turns to spend/), { target: { value: "2.5" } });
+    expect(screen.getByTestId("disabled-reason").textContent).toBe("Turns must be a whole number");
   });
 
   it("Max is capped by available turns", () => {
@@ -49,7 +58,7 @@ describe("ExplorationCalculator", () => {
   it("disables Explore with 'Insufficient funds. Need $N more.' when unaffordable", () => {
     render(<ExplorationCalculator country={testCountry({ cash: "1000" })} onExplore={vi.fn()} />);
     expect((exploreButton() as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByTestId("disabled-reason").textContent).toBe("Insufficient funds. Need 1475 more.");
+    expect(screen.getByTestId("disabled-reason").textContent).toBe("Insufficient funds. Need $1,475 more.");
     expect(text("preview-remaining-cash")).toBe("-$1,475");
   });
 

@@ -7,6 +7,7 @@ import {
   checkExploration,
   computeExploration,
   computeExplorationCostSteps,
+  computeAffordableExplorationTurns,
   computeMaxTurnsPerAction,
   explorationTable,
 } from "@game/schema/rules";
@@ -33,9 +34,13 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
   const state = useMemo(() => toCountryState(country), [country]);
   const maxTurns = computeMaxTurnsPerAction(country.turnsAvailable);
   const parsed = Number(turnsText);
-  const turns = turnsText.trim() === "" || !Number.isFinite(parsed) ? 0 : Math.floor(parsed);
-  const quote = computeExploration(state, Math.max(0, turns));
-  const rejection = checkExploration(state, turns);
+  // a fraction is refused with a message, never floored behind the player's back
+  const turns = turnsText.trim() === "" || !Number.isFinite(parsed) ? 0 : parsed;
+  const whole = Number.isInteger(turns);
+  const quote = computeExploration(state, whole ? Math.max(0, turns) : 0);
+  const rejection = !whole ? { code: "exploration/invalid_turns", message: "Turns must be a whole number" } : checkExploration(state, turns);
+  // Max: the most turns the player both has and can pay for (at least 1, whose price then shows)
+  const affordable = computeAffordableExplorationTurns(state);
   const gov = GOVERNMENTS[country.governmentType];
   const table = explorationTable(country.governmentType);
 
@@ -103,7 +108,7 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
             <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(10)}>
               10 Turns
             </button>
-            <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(maxTurns)}>
+            <button type="button" className="btn small" disabled={maxTurns < 1} onClick={() => setTurns(Math.max(1, affordable))} title={`${affordable} ${affordable === 1 ? "turn" : "turns"} affordable`}>
               Max
             </button>
           </div>

@@ -4,6 +4,7 @@ import { GOVERNMENTS, GOVERNMENT_TYPES, analyzeTarget, type SizeClass, type Targ
 import type { Country } from "../../api/country";
 import { toInt } from "../../api/country";
 import { useTargetCountries } from "../../api/military";
+import { useKnownIntelligence } from "../../api/espionage";
 import { Loading, Panel, Stat } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
 import { selection, useAttackSelection } from "./selection";
@@ -79,6 +80,8 @@ export function filterTargets(rows: TargetRow[], f: TargetFilters, ownAllianceId
 /** Analyses every listed country but one's own, from public fields (useTargets). */
 export function useTargets(country: Country | null, atWarWith: ReadonlySet<number> = new Set()) {
   const query = useTargetCountries(Boolean(country));
+  // the freshest unexpired military spy report on each target (espionage), else public fields only
+  const known = useKnownIntelligence(Boolean(country)).data;
   const rows = useMemo<TargetRow[]>(() => {
     if (!country || !query.data) return [];
     const own = { networth: country.networth, land: country.landAcres, units: country };
@@ -87,10 +90,10 @@ export function useTargets(country: Country | null, atWarWith: ReadonlySet<numbe
       .map((c) => {
         const networth = toInt(c.networth);
         const land = toInt(c.land);
-        const analysis = analyzeTarget(own, { id: c.id, name: c.name, governmentType: c.government_type, networth, land, victories: c.victories, defeats: c.defeats }, null, atWarWith.has(c.id));
+        const analysis = analyzeTarget(own, { id: c.id, name: c.name, governmentType: c.government_type, networth, land, victories: c.victories, defeats: c.defeats }, known?.[c.id] ?? null, atWarWith.has(c.id));
         return { country: c, networth, land, analysis };
       });
-  }, [country, query.data, atWarWith]);
+  }, [country, query.data, atWarWith, known]);
   return { rows, query };
 }
 
@@ -268,7 +271,11 @@ export function TargetAnalysisView({ row, ownLand, children }: { row: TargetRow;
       <Stat label="Size" value={titleCase(a.sizeClass)} />
       <Stat label="Strategic value" value={`${a.strategicValue} / 100`} />
       <Stat label="Recommended units" value={a.recommendedUnits === null ? "Unknown: gather intelligence" : fmt(a.recommendedUnits)} />
-      <p className="hint">Estimated from public data only (networth, land, record): no intelligence on this country.</p>
+      {a.basis === "intelligence" ? (
+        <p className="hint">From your {a.confidence}-confidence intelligence report (military ratio {a.militaryRatio?.toFixed(2)}).</p>
+      ) : (
+        <p className="hint">Estimated from public data only (networth, land, record): no intelligence on this country.</p>
+      )}
       {children}
     </div>
   );

@@ -6,6 +6,7 @@ import { newsApi, newsKeys, useNewsList, type NewsFilter } from "../../api/news"
 import { useNotices, useUnreadNews } from "../../realtime/hooks";
 import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
 import { capitalize } from "../../components/format";
+import { IntelligenceBriefs } from "./IntelligenceBriefs";
 import { AVAILABLE_VIEWS, isViewId, type Route } from "../shell/navigation";
 
 const PAGE_SIZE = 20;
@@ -26,7 +27,7 @@ export function ago(iso: string, now = Date.now()): string {
 const PRIORITY_CLASS: Record<string, string> = { critical: "bad", high: "warn", medium: "", low: "" };
 
 export function NewsScreen({ onNavigate }: { onNavigate(route: Route): void }) {
-  const [tab, setTab] = useState<"feed" | "notifications">("feed");
+  const [tab, setTab] = useState<"feed" | "briefs" | "notifications">("feed");
   const unread = useUnreadNews();
   return (
     <div className="stack" data-testid="news">
@@ -42,10 +43,11 @@ export function NewsScreen({ onNavigate }: { onNavigate(route: Route): void }) {
         onChange={setTab}
         tabs={[
           { id: "feed", label: "News Feed" },
+          { id: "briefs", label: "Intelligence Briefs" },
           { id: "notifications", label: "Notifications" },
         ]}
       />
-      {tab === "feed" ? <NewsFeed /> : <Notifications onNavigate={onNavigate} />}
+      {tab === "feed" ? <NewsFeed /> : tab === "briefs" ? <IntelligenceBriefs onNavigate={onNavigate} /> : <Notifications onNavigate={onNavigate} />}
     </div>
   );
 }

@@ -103,7 +103,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
   const now = useNow();
   const brigades = useBrigades(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading country data..." />;
-  const shortcuts = SHORTCUTS.filter((s) => AVAILABLE_VIEWS.has(s.view));
+  const shortcuts = SHORTCUTS;
   const date = new Date(now);
   return (
     <div className="stack" data-testid="overview">
@@ -120,6 +120,15 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           <Stat label="Government" value={GOVERNMENTS[country.governmentType]?.name ?? "Republic"} testId="overview-government" />
           <Stat label="Land" value={`${fmt(country.landAcres)} acres`} testId="overview-land" />
           <Stat label="Population" value={fmt(country.population)} testId="overview-population" />
+          <Stat
+            label="Research points"
+            value={
+              <button type="button" className="link-btn" onClick={() => onNavigate({ view: "research" })} title="Spend them in Research">
+                {fmt(country.researchPoints)} unspent
+              </button>
+            }
+            testId="overview-research-points"
+          />
         </Panel>
         <Panel title="Resources">
           <Stat label="Money" value={money(country.cash)} testId="overview-cash" />
@@ -154,7 +163,14 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           {shortcuts.length > 0 && (
             <div className="row">
               {shortcuts.map((s) => (
-                <button key={s.label} type="button" className="btn small" onClick={() => onNavigate({ view: s.view, intent: s.intent })}>
+                <button
+                  key={s.label}
+                  type="button"
+                  className="btn small"
+                  disabled={!AVAILABLE_VIEWS.has(s.view)}
+                  title={AVAILABLE_VIEWS.has(s.view) ? undefined : "The Spy Center opens here once it is built"}
+                  onClick={() => onNavigate({ view: s.view, intent: s.intent })}
+                >
                   {s.label}
                 </button>
               ))}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
 import { useConnectionMessage, useConnectionStatus, useUnreadNews } from "../../realtime/hooks";
@@ -102,6 +103,46 @@ function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: b
   );
 }
 
+/** How long a dropped connection may try to come back before the banner shows (ms). */
+export const STALE_BANNER_DELAY_MS = 3_000;
+
+/**
+ * Banners above every screen: the live connection is down (the numbers may be stale), and the
+ * turns are at the 150 cap (new turns go to storage).
+ */
+export function ShellBanners() {
+  const { country } = useGame();
+  const status = useConnectionStatus();
+  const message = useConnectionMessage();
+  const [everConnected, setEverConnected] = useState(false);
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    if (status === "connected") {
+      setEverConnected(true);
+      setLate(false);
+      return;
+    }
+    const timer = setTimeout(() => setLate(true), STALE_BANNER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  const down = status !== "connected" && (everConnected || late);
+  return (
+    <>
+      {down && (
+        <div className="alert warn" role="alert" data-testid="stale-banner">
+          {everConnected ? "The live connection was lost" : "No live connection to the world server"}
+          {message ? ` (${message})` : ""}: the numbers shown may be stale. {status === "reconnecting" || status === "connecting" ? "Reconnecting..." : "Reload the page to reconnect."}
+        </div>
+      )}
+      {country && country.turnsAvailable >= MAX_TURNS && (
+        <div className="alert warn" role="status" data-testid="turn-cap-banner">
+          Your turns are at the {MAX_TURNS} cap: new turns now go to storage ({fmt(country.storedTurns)} of {MAX_STORED_TURNS} stored). Spend some turns to keep them coming.
+        </div>
+      )}
+    </>
+  );
+}
+
 export function GameShell() {
   const { logout } = useAuth();
   const game = useGame();
@@ -132,7 +173,7 @@ export function GameShell() {
   const screen = render({ route, navigate: go });
 
   return (
-    <div className="shell">
+    <div className={`shell ${game.cards.length > 0 ? "has-popups" : ""}`}>
       <header className="topbar">
         <button
           type="button"
@@ -150,9 +191,17 @@ export function GameShell() {
       <div className={`backdrop ${menuOpen ? "open" : ""}`} onClick={() => setMenuOpen(false)} aria-hidden="true" />
       <SideMenu route={route} open={menuOpen} onNavigate={go} onLogout={doLogout} />
       <main className="main" aria-busy={loggingOut || undefined}>
-        <div className="page">{screen}</div>
+        <div className="page">
+          <ShellBanners />
+          {screen}
+        </div>
       </main>
-      <TurnProgressPopup cards={game.cards} onDismiss={game.dismissCard} onOpenReport={game.openReport} />
+      {/* a column of its own (desktop) or a strip above the page (phone): never over the controls */}
+      {game.cards.length > 0 && (
+        <aside className="popup-dock" aria-label="Turn results">
+          <TurnProgressPopup cards={game.cards} onDismiss={game.dismissCard} onOpenReport={game.openReport} />
+        </aside>
+      )}
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
       <NoticeToasts onOpen={(view) => go({ view })} />
       <MilitaryLiveUpdates />

@@ -21,10 +21,11 @@ export type ViewId =
   | "news"
   | "rankings"
   | "settings"
+  | "account"
   | "admin";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "settings", "admin"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account", "research", "manage", "advisor", "settings", "admin"]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -33,7 +34,7 @@ export function isViewId(value: string): value is ViewId {
 
 export const VIEW_IDS = [
   "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
-  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "admin",
+  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "account", "admin",
 ] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {
@@ -85,7 +86,7 @@ export const MENU: readonly MenuGroup[] = [
       { label: "Chat", view: "chat", icon: "✉" },
       { label: "News", view: "news", icon: "☰" },
       { label: "Scores", view: "rankings", icon: "▲" },
-      { label: "Alliances", view: "alliances", icon: "⛨" },
+      { label: "Alliances", view: "alliances", icon: "✪" },
       { label: "Search", view: "rankings", icon: "⚲", intent: "search" },
     ],
   },
@@ -93,6 +94,7 @@ export const MENU: readonly MenuGroup[] = [
     title: "ACCOUNT",
     entries: [
       { label: "Settings", view: "settings", icon: "⚙" },
+      { label: "Account", view: "account", icon: "✎" },
       { label: "Admin", view: "admin", icon: "⚒" },
     ],
   },

@@ -13,6 +13,11 @@ import { Loading } from "../../components/ui";
 /** The market and its chart library load when the Market is first opened, not with the shell. */
 const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
 import { AlliancesScreen } from "../alliances/AlliancesScreen";
+import { SpyCenterScreen } from "../espionage/SpyCenterScreen";
+import { AccountScreen } from "../account/AccountScreen";
+import { ResearchScreen } from "../research/ResearchScreen";
+import { ManageScreen } from "../manage/ManageScreen";
+import { AdvisorScreen } from "../advisor/AdvisorScreen";
 import { SettingsScreen } from "../settings/SettingsScreen";
 import { AdminScreen } from "../admin/AdminScreen";
 
@@ -42,6 +47,11 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
     </Suspense>
   ),
   alliances: ({ route }) => <AlliancesScreen route={route} />,
+  "spy-center": () => <SpyCenterScreen />,
+  account: () => <AccountScreen />,
+  research: () => <ResearchScreen />,
+  manage: ({ route, navigate }) => <ManageScreen intent={route.intent} onNavigate={navigate} />,
+  advisor: ({ navigate }) => <AdvisorScreen onNavigate={navigate} />,
   settings: ({ navigate }) => <SettingsScreen onNavigate={navigate} />,
   admin: () => <AdminScreen />,
 };

@@ -10,6 +10,10 @@ import { sql as military } from "./009_military.js";
 import { sql as market } from "./011_market.js";
 import { sql as alliances } from "./012_alliances.js";
 import { sql as shell } from "./013_shell.js";
+import { sql as ai } from "./014_ai.js";
+import { sql as espionage } from "./010_espionage.js";
+import { sql as sessions } from "./017_sessions.js";
+import { sql as manage } from "./015_manage.js";
 import { sql as seasonsAdmin } from "./016_seasons_admin.js";
 
 export interface Migration {
@@ -32,8 +36,12 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: "platform", sql: platform },
   { version: 8, name: "hardening", sql: hardening },
   { version: 9, name: "military", sql: military },
+  { version: 10, name: "espionage", sql: espionage },
   { version: 11, name: "market", sql: market },
   { version: 12, name: "alliances", sql: alliances },
   { version: 13, name: "shell", sql: shell },
+  { version: 14, name: "ai", sql: ai },
+  { version: 15, name: "manage", sql: manage },
   { version: 16, name: "seasons_admin", sql: seasonsAdmin },
+  { version: 17, name: "sessions", sql: sessions },
 ];

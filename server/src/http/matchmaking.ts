@@ -1,0 +1,156 @@
+import type http from "node:http";
+import { createAuthContext, matchMaker, ServerError } from "@colyseus/core";
+import { WORLD_ROOM } from "@game/schema/messages";
+import type { Logger } from "../logger.js";
+
+/** Largest matchmaking request body (join options are a few bytes). */
+export const MATCHMAKE_MAX_BODY_BYTES = 16 * 1024;
+/** A matchmaking request still unanswered after this (a store down, ms) answers 503. */
+export const MATCHMAKE_TIMEOUT_MS = 8_000;
+
+/**
+ * Which matchmaker methods a client may call per room: world rooms are joined with
+ * joinOrCreate (or joinById, which never creates; reconnect keeps a dropped seat), never
+ * created on demand, so one token cannot open a room per request (issue 15, finding 4).
+ */
+const METHODS_BY_ROOM: Record<string, readonly string[]> = {
+  [WORLD_ROOM]: ["joinOrCreate", "joinById", "reconnect"],
+};
+const DEFAULT_METHODS = ["joinOrCreate", "create", "join", "joinById", "reconnect"];
+
+const ROUTE = /^\/matchmake\/([A-Za-z]+)\/([A-Za-z0-9_-]+)\/?$/;
+
+/** A refusal in the API's envelope with its HTTP status. */
+class MatchmakeRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Takes the matchmaking route (`POST /matchmake/:method/:roomName`) over from Colyseus'
+ * router, which answers every failure with the matchmaker's own codes as HTTP statuses
+ * (520 no handler, 522 invalid room, 523 unhandled, 524 expired) and a bare `{ code, error }`:
+ *
+ * - the method must be allowed for the room (world rooms: no `create`, 403);
+ * - client mistakes answer 4xx: unknown method or room 404, malformed body 400, a seat or
+ *   reconnection that expired 410, and the room's own refusals (401, 403, 429) as they are;
+ * - the service being unavailable (Redis or Postgres down, no process to host a room,
+ *   shutting down, no answer within MATCHMAKE_TIMEOUT_MS) answers 503;
+ * - every failure uses the API envelope `{ success: false, error, code }` (the SDK reads
+ *   `error`).
+ *
+ * Everything else (WebSocket upgrades, the API, the client, CORS preflights) still goes to the
+ * listeners Colyseus installed. Call after the game server listens (its routes are bound then).
+ */
+export function installMatchmaking(httpServer: http.Server, logger: Logger): void {
+  const others = httpServer.listeners("request") as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
+  httpServer.removeAllListeners("request");
+  httpServer.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const match = req.method === "POST" ? ROUTE.exec((req.url ?? "").split("?")[0]!) : null;
+    if (!match) {
+      for (const listener of others) listener.call(httpServer, req, res);
+      return;
+    }
+    void matchmake(req, res, match[1]!, match[2]!, logger);
+  });
+}
+
+/** Methods whose path names a room id (joinById, reconnect) rather than a room name. */
+const BY_ROOM_ID = ["joinById", "reconnect"];
+
+async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, method: string, roomName: string, logger: Logger): Promise<void> {
+  const cors = { ...matchMaker.controller.DEFAULT_CORS_HEADERS, ...matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>)) };
+  for (const [key, value] of Object.entries(cors)) res.setHeader(key, value as string);
+  try {
+    if (matchMaker.state === matchMaker.MatchMakerState.SHUTTING_DOWN) throw new MatchmakeRefusal(503, "The server is shutting down", "service/unavailable");
+    if (!DEFAULT_METHODS.includes(method)) throw new MatchmakeRefusal(404, `Unknown matchmaking method "${method}"`, "room/unknown_method");
+    if (!BY_ROOM_ID.includes(method)) {
+      if (!hasHandler(roomName)) throw new MatchmakeRefusal(404, `Unknown room "${roomName}"`, "room/unknown_room");
+      const allowed = METHODS_BY_ROOM[roomName] ?? DEFAULT_METHODS;
+      if (!allowed.includes(method)) throw new MatchmakeRefusal(403, `Rooms of "${roomName}" are joined with joinOrCreate`, "room/method_forbidden");
+    }
+    const options = await readOptions(req);
+    const auth = createAuthContext({ headers: req.headers as Record<string, string>, remoteAddress: req.socket.remoteAddress, req: req as never });
+    const reservation = await withTimeout(matchMaker.controller.invokeMethod(method, roomName, options, auth));
+    send(res, 200, reservation);
+  } catch (err) {
+    const refusal = toRefusal(err);
+    if (refusal.status >= 500) logger.warn({ err, method, roomName, status: refusal.status }, "matchmaking unavailable");
+    send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code });
+  }
+}
+
+function hasHandler(roomName: string): boolean {
+  try {
+    return Boolean(matchMaker.getHandler(roomName));
+  } catch {
+    return false;
+  }
+}
+
+/** Maps a matchmaker failure to what the client is told. */
+export function toRefusal(err: unknown): MatchmakeRefusal {
+  if (err instanceof MatchmakeRefusal) return err;
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (typeof code === "number" && code >= 400 && code < 500) return new MatchmakeRefusal(code, message, statusCode(code));
+  switch (code) {
+    case 520: // no handler: unknown room type
+    case 521: // no room matches the criteria
+    case 522: // no such room id
+      return new MatchmakeRefusal(404, message.includes("locked") ? "Room is full or closed" : "Room not found", "room/not_found");
+    case 524: // seat or reconnection expired
+      return new MatchmakeRefusal(410, "Session expired: join again", "room/expired");
+    default:
+      break;
+  }
+  if (/reconnectionToken/.test(message)) return new MatchmakeRefusal(400, "reconnectionToken must be provided for reconnection", "room/invalid");
+  return new MatchmakeRefusal(503, "Service temporarily unavailable, try again shortly", "service/unavailable");
+}
+
+function statusCode(status: number): string {
+  if (status === 401) return "auth/unauthorized";
+  if (status === 403) return "room/forbidden";
+  if (status === 429) return "room/too_many_sessions";
+  return "room/invalid";
+}
+
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServerError(503, "matchmaking timed out")), MATCHMAKE_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function readOptions(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MATCHMAKE_MAX_BODY_BYTES) throw new MatchmakeRefusal(413, "Request body too large", "request/too_large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new MatchmakeRefusal(400, "Malformed request body", "request/invalid_json");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new MatchmakeRefusal(400, "Join options must be an object", "request/invalid");
+  return parsed as Record<string, unknown>;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
+  const json = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store" });
+  res.end(json);
+}

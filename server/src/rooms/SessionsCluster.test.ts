@@ -1,0 +1,96 @@
+import "@colyseus/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { matchMaker } from "@colyseus/core";
+import { SESSION_CLOSE_SIGNED_OUT, WORLD_ROOM } from "@game/schema/messages";
+import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { eventually, joinWorld, joinWorldById, type WorldTestClient } from "../test/worldClients.js";
+import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+
+/**
+ * Findings 2 and 4 across two server processes on one Redis and one Postgres: a logout on one
+ * process closes the token's session hosted by the other; the per-user session cap counts
+ * sessions on both.
+ */
+
+const REDIS_DB = 14;
+const JWT_SECRET = "sessions-secret-sessions-secret-0123456789ab";
+const CAP = 2;
+
+let a: TestServer;
+let child: ChildServer;
+const clients: WorldTestClient[] = [];
+
+async function flush(): Promise<void> {
+  const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+beforeAll(async () => {
+  await flush();
+  const port = await freePort();
+  a = await startTestServer({ redisDb: REDIS_DB, port, publicAddress: `127.0.0.1:${port}`, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
+  const childPort = await freePort();
+  child = spawnServer(
+    { DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET, PUBLIC_ADDRESS: `127.0.0.1:${childPort}`, ROOM_SESSIONS_PER_USER: String(CAP), RATE_LIMIT_REGISTER_PER_HOUR: "0" },
+    childPort,
+  );
+  await waitUntilListening(child);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.leave()));
+  await child?.kill();
+  await a?.close();
+  await flush();
+});
+
+function track(c: WorldTestClient): WorldTestClient & { leftWith: () => number | undefined } {
+  clients.push(c);
+  let code: number | undefined;
+  c.room.onLeave((closeCode: number) => (code = closeCode));
+  return Object.assign(c, { leftWith: () => code });
+}
+
+describe("finding 2 and finding 4 across two processes (Redis)", () => {
+  it("finding 2: a logout on process one closes the token's session on process two with 4401, and it cannot reconnect", async () => {
+    const player = await registerPlayer(a, "xlo");
+    // A shard here, then one the matchmaker places on the process with fewer rooms: the child.
+    // (An empty room disposes itself within a second: join each at once.)
+    const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    const here = track(await joinWorldById(a.baseUrl, player.token, local.roomId));
+    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
+    const there = track(await joinWorldById(child.baseUrl, player.token, remote.roomId));
+    const reconnectionToken = there.room.reconnectionToken;
+
+    const out = await apiRequest(a.baseUrl, "POST", "/auth/logout", undefined, player.token);
+    expect(out.status).toBe(200);
+    await eventually(() => here.leftWith() === SESSION_CLOSE_SIGNED_OUT && there.leftWith() === SESSION_CLOSE_SIGNED_OUT, "both processes to close the sessions");
+    const { Client } = await import("@colyseus/sdk");
+    await expect(new Client(child.baseUrl).reconnect(reconnectionToken)).rejects.toBeDefined();
+    await expect(joinWorld(child.baseUrl, player.token)).rejects.toMatchObject({ code: 401 });
+  });
+
+  it("finding 4: the per-user session cap counts sessions on both processes and frees a seat when one leaves", async () => {
+    const player = await registerPlayer(a, "xcap");
+    const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    const first = track(await joinWorldById(a.baseUrl, player.token, local.roomId));
+    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
+    const second = track(await joinWorldById(child.baseUrl, player.token, remote.roomId));
+    await expect(joinWorld(a.baseUrl, player.token)).rejects.toMatchObject({ code: 429 });
+    await expect(joinWorld(child.baseUrl, player.token)).rejects.toMatchObject({ code: 429 });
+    await second.leave();
+    await eventually(async () => {
+      try {
+        track(await joinWorld(child.baseUrl, player.token));
+        return true;
+      } catch {
+        return false;
+      }
+    }, "a seat to free up");
+    expect(first.leftWith()).toBeUndefined();
+  });
+});

@@ -1,0 +1,167 @@
+import crypto from "node:crypto";
+import { ServerError, type Client, type Presence, type Room } from "@colyseus/core";
+import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
+import type { ServiceContext } from "../services/context.js";
+import type { Revocation } from "../auth/tokens.js";
+
+/**
+ * A room session's seat in the per-user count is refreshed this often (ms) while it lives; one
+ * not refreshed for ROOM_SESSION_STALE_MS (a crashed process, a reservation never used) no
+ * longer counts.
+ */
+export const ROOM_SESSION_REFRESH_MS = 20_000;
+export const ROOM_SESSION_STALE_MS = 60_000;
+
+/** What a room's onAuth returns for a client admitted through RoomSessions. */
+export interface SessionAuth {
+  userId: number;
+  countryId: number;
+  /** the token's id: a revocation of this token closes the session */
+  jti: string;
+  /** the session's seat in the user's count (RoomSessions.reserve) */
+  sessionKey: string;
+}
+
+interface LiveSession {
+  userId: number;
+  jti: string;
+  room: Room;
+  sessionId: string;
+  /** the seat kept for a dropped client, while it may reconnect */
+  reconnection?: { reject: (reason?: unknown) => unknown };
+}
+
+const registries = new WeakMap<ServiceContext, RoomSessions>();
+
+/** The RoomSessions of a process's services (undefined for bare contexts: benches, unit tests). */
+export function roomSessionsOf(ctx: ServiceContext): RoomSessions | undefined {
+  return registries.get(ctx);
+}
+
+/**
+ * Every room session of this process, by token and user (issue 15, findings 2 and 4).
+ *
+ * - A revocation (logout, password change, account deletion), heard from TokenService in
+ *   whichever process made it (the auth:revoked channel on presence: Redis across processes),
+ *   closes the matching sessions at once with SESSION_CLOSE_SIGNED_OUT, rejects the seats
+ *   kept for dropped clients of those tokens, and refuses reconnection with their
+ *   reconnection tokens.
+ * - A user may hold at most `config.roomSessionsPerUser` sessions at once, across rooms and
+ *   processes: the seat is taken in onAuth (the matchmaking request, so a refusal is its 429)
+ *   in a presence hash per user, refreshed while the session lives; entries not refreshed
+ *   for ROOM_SESSION_STALE_MS (a crashed process) stop counting.
+ */
+export class RoomSessions {
+  private readonly live = new Map<string, LiveSession>();
+  /** session keys closed by a revocation: no reconnection, no seat kept */
+  private readonly closed = new Set<string>();
+  private readonly refresher: NodeJS.Timeout;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly presence: Presence,
+  ) {
+    registries.set(ctx, this);
+    this.stopListening = ctx.tokens.onRevocation((revocation) => this.close(revocation));
+    this.refresher = setInterval(() => void this.refresh(), ROOM_SESSION_REFRESH_MS);
+    this.refresher.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.refresher);
+    this.stopListening();
+  }
+
+  /**
+   * Takes a seat in the user's session count, or answers 429 when the user already holds
+   * `roomSessionsPerUser`. Called from onAuth, after every other check passed.
+   */
+  async reserve(userId: number): Promise<string> {
+    const key = crypto.randomUUID();
+    const cap = this.ctx.config.roomSessionsPerUser;
+    if (cap <= 0) return key;
+    const hash = userHash(userId);
+    const now = Date.now();
+    await this.presence.hset(hash, key, String(now));
+    await this.presence.expire(hash, Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
+    const seats = (await this.presence.hgetall(hash)) ?? {};
+    let held = 0;
+    for (const [field, seen] of Object.entries(seats)) {
+      if (now - Number(seen) > ROOM_SESSION_STALE_MS) void this.presence.hdel(hash, field);
+      else held += 1;
+    }
+    if (held > cap) {
+      await this.presence.hdel(hash, key);
+      this.ctx.metrics.roomMessagesRejected.inc({ reason: "session/cap" });
+      throw new ServerError(429, `Too many open sessions: at most ${cap} at once. Close another tab or window first.`);
+    }
+    return key;
+  }
+
+  /** Records a joined client (end of onJoin). */
+  track(room: Room, client: Client): void {
+    const auth = client.auth as SessionAuth | undefined;
+    if (!auth?.sessionKey) return;
+    this.live.set(auth.sessionKey, { userId: auth.userId, jti: auth.jti, room, sessionId: client.sessionId });
+  }
+
+  /** Forgets a client that left for good (onLeave) and frees its seat. */
+  untrack(client: Client): void {
+    const auth = client.auth as SessionAuth | undefined;
+    if (!auth?.sessionKey) return;
+    this.live.delete(auth.sessionKey);
+    this.closed.delete(auth.sessionKey);
+    if (this.ctx.config.roomSessionsPerUser > 0) void Promise.resolve(this.presence.hdel(userHash(auth.userId), auth.sessionKey)).catch(() => undefined);
+  }
+
+  /** True when a revocation closed this client's session: no reconnection for it. */
+  isClosed(client: Client): boolean {
+    const key = (client.auth as SessionAuth | undefined)?.sessionKey;
+    return key !== undefined && this.closed.has(key);
+  }
+
+  /** A dropped client's kept seat: rejected if its token is revoked before it returns. */
+  holding(client: Client, reconnection: { reject: (reason?: unknown) => unknown }): void {
+    const key = (client.auth as SessionAuth | undefined)?.sessionKey;
+    const session = key === undefined ? undefined : this.live.get(key);
+    if (session) session.reconnection = reconnection;
+  }
+
+  /** Sessions of a user in this process (tests, the drills). */
+  countOf(userId: number): number {
+    let n = 0;
+    for (const session of this.live.values()) if (session.userId === userId) n += 1;
+    return n;
+  }
+
+  private close(revocation: Revocation): void {
+    for (const [key, session] of this.live) {
+      const matches = "jti" in revocation ? session.jti === revocation.jti : session.userId === revocation.userId && session.jti !== revocation.exceptJti;
+      if (!matches || this.closed.has(key)) continue;
+      this.closed.add(key);
+      const client = session.room.clients.find((c) => c.sessionId === session.sessionId);
+      if (client) client.leave(SESSION_CLOSE_SIGNED_OUT, "Signed out");
+      else session.reconnection?.reject(new ServerError(SESSION_CLOSE_SIGNED_OUT, "Signed out"));
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.ctx.config.roomSessionsPerUser <= 0) return;
+    const now = String(Date.now());
+    const users = new Set<number>();
+    try {
+      for (const [key, session] of this.live) {
+        await this.presence.hset(userHash(session.userId), key, now);
+        users.add(session.userId);
+      }
+      for (const userId of users) await this.presence.expire(userHash(userId), Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
+    } catch (err) {
+      this.ctx.logger.warn({ err }, "room session seats not refreshed");
+    }
+  }
+}
+
+function userHash(userId: number): string {
+  return `room_sessions:${userId}`;
+}
