@@ -20,7 +20,7 @@ export const MAX_ACTIVE_WARS = 5;
 /** Declaration status (spec: active, cooldown, other meaning ended). */
 export type WarStatus = "active" | "cooldown" | "ended";
 /** Why a war ended. */
-export type WarEndReason = "declared_peace" | "bankrupt";
+export type WarEndReason = "declared_peace" | "bankrupt" | "season_end";
 
 /** A declaration as the rules read it. Times are epoch ms. */
 export interface WarDeclarationFacts {

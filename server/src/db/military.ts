@@ -380,7 +380,7 @@ export interface WarRow {
   charged_through_tick: number;
   total_cost: number;
   ended_at: Date | null;
-  end_reason: "declared_peace" | "bankrupt" | null;
+  end_reason: "declared_peace" | "bankrupt" | "season_end" | null;
   declarer_name: string;
   target_name: string;
   target_land: number;

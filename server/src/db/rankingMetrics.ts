@@ -29,42 +29,54 @@ export interface MetricRankingDbRow {
 }
 
 /** Who is ranked: the spec's networth above 0, eliminated countries left out. */
-const RANKED = "c.networth > 0 AND NOT c.is_eliminated";
+const RANKED = (c: string) => `${c}.networth > 0 AND NOT ${c}.is_eliminated`;
 
-function metricQuery(metric: RankingMetricId, period: RankingPeriod, where: string): string {
-  const m = METRICS[metric];
+function sinceSql(period: RankingPeriod): string {
   const days = PERIOD_DAYS[period];
-  const since = days === null ? "'-infinity'::date" : `(now() AT TIME ZONE 'UTC')::date - ${days}`;
-  return `WITH base AS (
-      SELECT DISTINCT ON (country_id) country_id, ${m.snapshot} AS v FROM country_snapshots
-       WHERE taken_on >= ${since} ORDER BY country_id, taken_on
-    ), ranked AS (
-      SELECT c.id, c.name, c.government_type, c.user_id, c.alliance_id, ${m.now} AS value,
-             row_number() OVER (ORDER BY ${m.now} DESC, c.id ASC)::int AS rank
-        FROM countries c WHERE ${RANKED}
-    )
-    SELECT r.rank, r.id, r.name, r.government_type, u.username, a.tag AS alliance_tag, r.value, b.v AS base,
-           ${IS_ONLINE_SQL("r.user_id")} AS is_online
-      FROM ranked r
-      LEFT JOIN users u ON u.id = r.user_id
-      LEFT JOIN alliances a ON a.id = r.alliance_id AND a.disbanded_at IS NULL
-      LEFT JOIN base b ON b.country_id = r.id
-     WHERE ${where}
-     ORDER BY r.rank`;
+  return days === null ? "'-infinity'::date" : `(now() AT TIME ZONE 'UTC')::date - ${days}`;
+}
+
+/** The country's earliest snapshot value in the period (one index probe per row). */
+function baseSql(metric: RankingMetricId, period: RankingPeriod, country: string): string {
+  return `(SELECT s.${METRICS[metric].snapshot} FROM country_snapshots s
+            WHERE s.country_id = ${country} AND s.taken_on >= ${sinceSql(period)} ORDER BY s.taken_on LIMIT 1)`;
 }
 
 /**
  * The top `limit` countries by a metric, each with its value at the period's base snapshot
- * (the earliest snapshot within the period). Every ranked country is sorted (no index on
- * land, population or force): docs/performance.md has the cost.
+ * (its earliest snapshot within the period). Networth walks countries_networth_rank; the other
+ * metrics take the top N of one scan (no index on land, population, force or victories):
+ * docs/performance.md has the cost.
  */
 export async function topByMetric(db: Db, metric: RankingMetricId, period: RankingPeriod, limit: number): Promise<MetricRankingDbRow[]> {
-  const { rows } = await db.query<MetricRankingDbRow>(metricQuery(metric, period, "r.rank <= $1"), [limit]);
+  const value = METRICS[metric].now;
+  const { rows } = await db.query<MetricRankingDbRow>(
+    `SELECT row_number() OVER (ORDER BY r.value DESC, r.id ASC)::int AS rank, r.id, r.name, r.government_type, u.username,
+            a.tag AS alliance_tag, r.value, ${baseSql(metric, period, "r.id")} AS base, ${IS_ONLINE_SQL("r.user_id")} AS is_online
+       FROM (SELECT c.id, c.name, c.government_type, c.user_id, c.alliance_id, ${value} AS value
+               FROM countries c WHERE ${RANKED("c")} ORDER BY ${value} DESC, c.id ASC LIMIT $1) r
+       LEFT JOIN users u ON u.id = r.user_id
+       LEFT JOIN alliances a ON a.id = r.alliance_id AND a.disbanded_at IS NULL
+      ORDER BY r.value DESC, r.id ASC`,
+    [limit],
+  );
   return rows;
 }
 
+/** One country's row with its rank by the metric (1 + how many rank above it), or undefined when unranked. */
 export async function metricRankOf(db: Db, metric: RankingMetricId, period: RankingPeriod, countryId: number): Promise<MetricRankingDbRow | undefined> {
-  const { rows } = await db.query<MetricRankingDbRow>(metricQuery(metric, period, "r.id = $1"), [countryId]);
+  const value = METRICS[metric].now;
+  const other = value.replace(/\bc\./g, "o.");
+  const { rows } = await db.query<MetricRankingDbRow>(
+    `SELECT (SELECT count(*)::int + 1 FROM countries o WHERE ${RANKED("o")} AND (${other} > ${value} OR (${other} = ${value} AND o.id < c.id))) AS rank,
+            c.id, c.name, c.government_type, u.username, a.tag AS alliance_tag, ${value} AS value, ${baseSql(metric, period, "c.id")} AS base,
+            ${IS_ONLINE_SQL("c.user_id")} AS is_online
+       FROM countries c
+       LEFT JOIN users u ON u.id = c.user_id
+       LEFT JOIN alliances a ON a.id = c.alliance_id AND a.disbanded_at IS NULL
+      WHERE c.id = $1 AND ${RANKED("c")}`,
+    [countryId],
+  );
   return rows[0];
 }
 

@@ -31,9 +31,25 @@ function toRow(metric: RankingMetricId, row: MetricRankingDbRow): MetricRankingR
   };
 }
 
+/** How long a top list is reused within a process (ms): the screen refreshes every 30 s. */
+export const METRIC_RANKING_CACHE_MS = 15_000;
+const topCache = new Map<string, { at: number; rows: Promise<MetricRankingDbRow[]> }>();
+
+/** The top list, shared by every caller of this process for METRIC_RANKING_CACHE_MS. */
+function cachedTop(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number): Promise<MetricRankingDbRow[]> {
+  const key = `${metric}:${period}:${limit}`;
+  const now = Date.now();
+  const hit = topCache.get(key);
+  if (hit && now - hit.at < METRIC_RANKING_CACHE_MS) return hit.rows;
+  const rows = topByMetric(ctx.db, metric, period, limit);
+  topCache.set(key, { at: now, rows });
+  rows.catch(() => topCache.delete(key));
+  return rows;
+}
+
 /** GET /rankings/{metric}: the top by the metric with each country's change over the period; the caller's own row appended. */
 export async function metricRanking(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number, ownCountryId: number | null): Promise<MetricRankingJson> {
-  const rows = await topByMetric(ctx.db, metric, period, limit);
+  const rows = await cachedTop(ctx, metric, period, limit);
   let own: MetricRankingRowJson | null = null;
   if (ownCountryId !== null && !rows.some((r) => r.id === ownCountryId)) {
     const mine = await metricRankOf(ctx.db, metric, period, ownCountryId);

@@ -53,6 +53,8 @@ CREATE TABLE country_snapshots (
   wars_won   integer NOT NULL,
   PRIMARY KEY (taken_on, country_id)
 );
+-- a country's earliest snapshot within a period (the rankings' base), one probe per row
+CREATE INDEX country_snapshots_country ON country_snapshots (country_id, taken_on);
 
 -- Achievements (schema/src/rules/achievements.ts), once per country and season.
 CREATE TABLE achievements (
