@@ -87,8 +87,9 @@ export async function insertSeason(db: DbClient, season: { name: string; startsA
  * alliance and account kept), open market listings and standing orders are cancelled without
  * returning escrow (the goods belong to the old season), running wars end ('season_end'),
  * pending strikes are cancelled, rehabilitation and brigades cleared, alliance operations
- * cancelled and defence requests and commitments expired, spy reports expired and spy
- * counters cleared, and the ranking snapshots dropped so no change is measured across the reset. @returns countries reset
+ * cancelled and defence requests and commitments expired, spy reports expired and the day's
+ * operation counts cleared, and the ranking snapshots dropped
+ * so no change is measured across the reset. @returns countries reset
  */
 export async function resetWorld(db: DbClient, starting: Record<string, unknown>, at: Date, protectedUntil: Date): Promise<number> {
   const columns = Object.keys(starting);
@@ -110,12 +111,11 @@ export async function resetWorld(db: DbClient, starting: Record<string, unknown>
   await db.query("UPDATE alliance_operations SET status = 'cancelled' WHERE status IN ('planning', 'active')");
   await db.query("UPDATE alliance_defense_requests SET expires_at = $1 WHERE expires_at > $1", [at]);
   await db.query("UPDATE alliance_defense_responses SET commitment_expires_at = $1 WHERE commitment_expires_at > $1", [at]);
-  await db.query("DELETE FROM ranking_snapshots");
-  await db.query("DELETE FROM country_snapshots");
-  // espionage: intelligence describes the old season's countries, so every report expires now;
-  // the day's operation counters start again
+  // espionage: reports describe the old season's countries (expired, kept as history); today's operation counts start again
   await db.query("UPDATE spy_reports SET expires_at = $1 WHERE expires_at > $1", [at]);
   await db.query("DELETE FROM spy_daily_counters");
+  await db.query("DELETE FROM ranking_snapshots");
+  await db.query("DELETE FROM country_snapshots");
   return reset.rowCount ?? 0;
 }
 

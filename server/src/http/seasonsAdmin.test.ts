@@ -249,6 +249,7 @@ describe("season lifecycle", () => {
        VALUES ($1, 'food', 10, 10, 5, 10, 'open', now(), now() + interval '7 days')`,
       [p.countryId],
     );
+    await sql("INSERT INTO spy_daily_counters (country_id, day, used) VALUES ($1, $2, 3)", [p.countryId, Math.floor(Date.now() / 86_400_000)]);
     const before = (await t.api("GET", "/season/current", undefined, p.token)).body.data;
     expect(before.is_active).toBe(true);
 
@@ -263,6 +264,7 @@ describe("season lifecycle", () => {
     expect(country).toMatchObject({ land: 100, cash: 100_000, victories: 0, farms: 0, turns: 100, government_type: "monarchy" });
     expect((await sql("SELECT count(*)::int AS n FROM war_declarations WHERE ended_at IS NULL")).rows[0].n).toBe(0);
     expect((await sql("SELECT status FROM market_listings WHERE seller_id = $1", [p.countryId])).rows[0].status).toBe("cancelled");
+    expect((await sql("SELECT count(*)::int AS n FROM spy_daily_counters")).rows[0].n).toBe(0);
 
     const now = (await t.api("GET", "/season/current", undefined, p.token)).body.data;
     expect(now).toMatchObject({ name: res.body.data.started, is_active: true });
