@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { RoomSnapshot } from "./roomConnection";
 import { world, type WorldSnapshot } from "./worldRoom";
 
@@ -50,6 +50,25 @@ export const useOwnCountrySummary = () => useWorldSlice((s) => s.ownCountry);
 export const useCommandOutputs = () => useWorldSlice((s) => s.commandOutputs);
 export const useRoomErrors = () => useWorldSlice((s) => s.errors);
 export const useNotices = () => useWorldSlice((s) => s.notices);
+
+/**
+ * Calls `refresh` when a notice of one of `kinds` arrives (not for those already there when the
+ * component mounted): how a domain keeps its REST answers live on its notices (attacked, a
+ * spy caught, a listing sold).
+ */
+export function useRefreshOnNotices(kinds: ReadonlySet<string>, refresh: () => void): void {
+  const notices = useNotices();
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (seen.current === null) {
+      seen.current = new Set(notices.map((n) => n.id));
+      return;
+    }
+    const fresh = notices.filter((n) => !seen.current!.has(n.id));
+    for (const n of fresh) seen.current.add(n.id);
+    if (fresh.some((n) => kinds.has(n.kind))) refresh();
+  }, [notices, kinds, refresh]);
+}
 export const useNewsTicker = () => useWorldSlice((s) => s.news);
 /** The player's unread news count, live from the world room (null until the room has it). */
 export const useUnreadNews = () => useWorldSlice((s) => (s.ownCountry ? s.ownCountry.unreadNews : null));

@@ -5,7 +5,7 @@
  * reload and without a refetch. Market notices about the player's own country (a sale, a fill,
  * an expiry) refresh the player's own market data and country.
  */
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { ListingJson, PublicStandingOrderJson } from "@game/schema/api";
 import { MarketMessage, type MarketChangedPayload } from "@game/schema/messages";
@@ -13,7 +13,7 @@ import { compareListings, compareOrders } from "@game/schema/rules";
 import { marketKeys } from "../api/market";
 import { queryKeys } from "../api/queries";
 import { world } from "./worldRoom";
-import { useConnectionStatus, useNotices } from "./hooks";
+import { useConnectionStatus, useRefreshOnNotices } from "./hooks";
 
 /** Notice kinds of the market (services/market.ts) that change the player's own market data. */
 export const MARKET_NOTICE_KINDS = new Set(["market_sale", "order_filled", "listing_expired", "order_expired", "order_not_renewed"]);
@@ -71,15 +71,8 @@ export function useMarketLive(countryId: number | null): void {
 
   useEffect(() => world.on(MarketMessage.marketChanged, (change) => change && applyMarketChange(client, change, countryId)), [client, countryId]);
 
-  const notices = useNotices();
-  const seen = useRef<Set<string> | null>(null);
-  useEffect(() => {
-    if (seen.current === null) {
-      seen.current = new Set(notices.map((n) => n.id));
-      return;
-    }
-    const fresh = notices.filter((n) => !seen.current!.has(n.id));
-    for (const n of fresh) seen.current.add(n.id);
-    if (countryId && fresh.some((n) => MARKET_NOTICE_KINDS.has(n.kind))) refreshOwnMarket(client, countryId);
-  }, [notices, client, countryId]);
+  const refreshOwn = useCallback(() => {
+    if (countryId) refreshOwnMarket(client, countryId);
+  }, [client, countryId]);
+  useRefreshOnNotices(MARKET_NOTICE_KINDS, refreshOwn);
 }

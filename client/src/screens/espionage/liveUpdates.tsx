@@ -1,6 +1,5 @@
-import { useEffect, useRef } from "react";
 import { useGame } from "../../game/GameContext";
-import { useNotices } from "../../realtime/hooks";
+import { useRefreshOnNotices } from "../../realtime/hooks";
 import { useEspionageRefresh } from "../../api/espionage";
 
 /** Notice kinds of espionage: an operation against this country was detected. */
@@ -13,17 +12,6 @@ export const ESPIONAGE_NOTICE_KINDS: ReadonlySet<string> = new Set(["spy_detecte
  */
 export function EspionageLiveUpdates() {
   const { countryId } = useGame();
-  const notices = useNotices();
-  const refresh = useEspionageRefresh(countryId);
-  const seen = useRef<Set<string> | null>(null);
-  useEffect(() => {
-    if (seen.current === null) {
-      seen.current = new Set(notices.map((n) => n.id));
-      return;
-    }
-    const fresh = notices.filter((n) => !seen.current!.has(n.id));
-    for (const n of fresh) seen.current.add(n.id);
-    if (fresh.some((n) => ESPIONAGE_NOTICE_KINDS.has(n.kind))) refresh();
-  }, [notices, refresh]);
+  useRefreshOnNotices(ESPIONAGE_NOTICE_KINDS, useEspionageRefresh(countryId));
   return null;
 }

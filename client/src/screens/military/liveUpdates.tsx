@@ -1,6 +1,5 @@
-import { useEffect, useRef } from "react";
 import { useGame } from "../../game/GameContext";
-import { useNotices } from "../../realtime/hooks";
+import { useRefreshOnNotices } from "../../realtime/hooks";
 import { useMilitaryRefresh } from "../../api/military";
 
 /** Notice kinds of the military domain: each means the country, its war log or its wars changed. */
@@ -13,17 +12,6 @@ export const MILITARY_NOTICE_KINDS: ReadonlySet<string> = new Set(["attacked", "
  */
 export function MilitaryLiveUpdates() {
   const { countryId } = useGame();
-  const notices = useNotices();
-  const refresh = useMilitaryRefresh(countryId);
-  const seen = useRef<Set<string> | null>(null);
-  useEffect(() => {
-    if (seen.current === null) {
-      seen.current = new Set(notices.map((n) => n.id));
-      return;
-    }
-    const fresh = notices.filter((n) => !seen.current!.has(n.id));
-    for (const n of fresh) seen.current.add(n.id);
-    if (fresh.some((n) => MILITARY_NOTICE_KINDS.has(n.kind))) refresh();
-  }, [notices, refresh]);
+  useRefreshOnNotices(MILITARY_NOTICE_KINDS, useMilitaryRefresh(countryId));
   return null;
 }
