@@ -7,7 +7,7 @@ import { applyTick, MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { WORLD_TOPIC, type GameEvent } from "../events.js";
 import { startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { startBackgroundWork, type BackgroundWork } from "./index.js";
-import { insertCountries, snapshot, type TickSnapshot } from "./testSupport.js";
+import { insertCountries, snapshot, snapshotBetweenTicks, type TickSnapshot } from "./testSupport.js";
 import type { TickContext, TickResult } from "./turnTick.js";
 
 /** This file's Redis database: the tick queue's keys of other files never meet ours. */
@@ -84,7 +84,8 @@ describe("turn tick on BullMQ (real Postgres + Redis)", () => {
     await seedCapEdges(a.server.ctx.db);
 
     const k = 6;
-    const before = await snapshot(a.server.ctx.db);
+    // between ticks: a tick already running when the countries were inserted has committed
+    const before = await snapshotBetweenTicks(a.server.ctx.db);
     await sleep(k * INTERVAL_MS);
     const after = await snapshot(a.server.ctx.db);
 
@@ -127,7 +128,7 @@ describe("turn tick on BullMQ (real Postgres + Redis)", () => {
     });
     cleanup.push(() => work.stop());
     const before = await snapshot(server.server.ctx.db);
-    const retried = await waitFor("the retried job", () => jobs.find((j) => j.attempt > 1));
+    const retried = await waitFor("the retried job", () => jobs.find((j) => j.attempt > 1), 30_000);
     expect(retried.result.applied).toEqual([]);
     await sleep(2 * INTERVAL_MS);
     const after = await snapshot(server.server.ctx.db);
@@ -163,19 +164,23 @@ describe("turn tick on BullMQ (real Postgres + Redis)", () => {
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
 
-    // 4. The killed job's lock expires and BullMQ redelivers it here; by then the tick was
-    //    applied by this process's catch-up or next job, so the redelivery is a no-op.
-    const redelivered = await waitFor("the killed job's redelivery", () => jobs.find((j) => j.tickNumber === killedTick), 30_000);
+    // 4. The killed job's lock expires and BullMQ redelivers it here, or (on a loaded machine,
+    //    where the dying worker's lock may lapse more often than BullMQ's stalled count allows,
+    //    so the job is failed instead) this process's next job catches the tick up. Either way
+    //    the tick is applied once.
+    await waitFor("the killed tick to be applied here", () => jobs.find((j) => j.tickNumber >= killedTick), 30_000);
     await sleep(INTERVAL_MS);
     const after = await snapshot(server.server.ctx.db);
     expect(after.first).toBe(killedTick);
     expect(after.last!).toBeGreaterThan(killedTick);
     const ticks = expectExactTicks(before, after);
     expect(ticks).toBe(after.last! - killedTick + 1);
-    // applied once in all: by the redelivery itself or, more often, before it
+    // applied once in all (expectExactTicks): by one job here at most (the start-up catch-up
+    // may have taken it), and a redelivery that came after it applied nothing
     const appliedBy = jobs.filter((j) => j.result.applied.includes(killedTick));
     expect(appliedBy.length).toBeLessThanOrEqual(1);
-    if (appliedBy.length === 0) expect(redelivered.result.applied).toEqual([]);
+    const redelivered = jobs.find((j) => j.tickNumber === killedTick);
+    if (redelivered && !appliedBy.includes(redelivered)) expect(redelivered.result.applied).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
 import type { EventBus, EventListener, EventTopic, GameEvent, TopicEvent } from "../events.js";
 import { GameMetrics } from "../metrics.js";
-import type { TickContext } from "./turnTick.js";
+import { TICK_LOCK_KEY, type TickContext } from "./turnTick.js";
 
 /**
  * Helpers shared by the tick tests, the test worker process and the benchmark: a tick context
@@ -88,4 +88,22 @@ export async function snapshot(db: Db): Promise<TickSnapshot> {
     rows: Number(row.n),
     countries: new Map((row.countries ?? []).map((c) => [Number(c.id), { turns: c.t, storedTurns: c.s }])),
   };
+}
+
+/**
+ * A snapshot taken between ticks: under the tick's advisory lock, so no tick transaction is in
+ * flight. Countries inserted just before are then seen by every later tick; a tick that was
+ * already running when they were inserted (its UPDATE read the table without them) has
+ * committed first, so it counts on both sides of the comparison or on neither.
+ */
+export async function snapshotBetweenTicks(db: Db): Promise<TickSnapshot> {
+  const client = await db.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [TICK_LOCK_KEY]);
+    await client.query("COMMIT");
+  } finally {
+    client.release();
+  }
+  return snapshot(db);
 }

@@ -40,7 +40,7 @@ export interface TickOptions {
 }
 
 /** Arbitrary constant: the advisory lock held by the tick transaction (migrations use 727_001). */
-const TICK_LOCK_KEY = 727_002;
+export const TICK_LOCK_KEY = 727_002;
 /** Deadlock, serialization failure, lock not available: safe to run the whole tick again. */
 const RETRYABLE_CODES = new Set(["40P01", "40001", "55P03"]);
 const MAX_ATTEMPTS = 3;
