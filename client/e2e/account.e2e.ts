@@ -10,12 +10,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { startServer, type E2EServer } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLIENT_DIR = path.resolve(here, "../dist");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let server: E2EServer;
@@ -24,19 +24,13 @@ let browser: Browser;
 beforeAll(async () => {
   if (!fs.existsSync(path.join(CLIENT_DIR, "index.html"))) throw new Error(`Build the client first: ${CLIENT_DIR} has no index.html`);
   server = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
-}
 
 /** A browser signed in with `token`, in the shell, its world room connected; records socket URLs. */
 async function signedIn(token: string, sockets: string[], viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {

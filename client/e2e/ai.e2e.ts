@@ -11,24 +11,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let server: E2EServer;
 let browser: Browser;
 let player: Player;
 let page: Page;
 let aiNames: string[] = [];
-
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
-}
 
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -41,10 +35,7 @@ beforeAll(async () => {
   aiNames = (await server.sql("SELECT c.name FROM ai_countries a JOIN countries c ON c.id = a.country_id ORDER BY c.id")).map((r) => r.name as string);
   player = await server.registerPlayer("human");
   await server.api("POST", "/user/tutorial-complete", undefined, player.token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript((token) => localStorage.setItem("access_token", token), player.token);
   page = await context.newPage();

@@ -12,12 +12,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 /** What "live" means here: a change shows in the other browser within this, without reload (ms). */
@@ -50,12 +50,6 @@ async function dismissNotices(p: Page): Promise<void> {
 }
 
 /** Opens a view through the side menu (through the toggle on a phone). */
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
-}
-
 async function signedIn(player: Player, viewport: { width: number; height: number }): Promise<Page> {
   await server.api("POST", "/user/tutorial-complete", undefined, player.token);
   const context = await browser.newContext({ viewport });
@@ -76,10 +70,7 @@ beforeAll(async () => {
   // New countries are not protected here, so the operation's attacks can land.
   server = await startServer({ NEW_PLAYER_PROTECTION_HOURS: "0" });
   [leader, ally, enemy] = await Promise.all([server.registerPlayer("lead"), server.registerPlayer("ally"), server.registerPlayer("enemy")]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   leaderPage = await signedIn(leader, DESKTOP);
   allyPage = await signedIn(ally, PHONE);
 });

@@ -12,12 +12,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 
@@ -36,12 +36,6 @@ async function shot(p: Page, name: string): Promise<void> {
   const suffix = size && size.width <= 400 ? "phone" : "desktop";
   await p.waitForTimeout(300);
   await p.screenshot({ path: path.join(SHOTS, `esp-${name}-${suffix}.png`), fullPage: true });
-}
-
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
 }
 
 async function signedIn(player: Player, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
@@ -63,10 +57,7 @@ beforeAll(async () => {
   // sits at the floor (half the base), so failures (always detected) come quickly.
   await server.sql("UPDATE countries SET spies = 400, land = 100000, turns = 150 WHERE id = $1", [a.countryId]);
   await server.sql("UPDATE countries SET spies = 1000, land = 1000 WHERE id = $1", [b.countryId]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   ({ context: contextA, page: pageA } = await signedIn(a));
   ({ context: contextB, page: pageB } = await signedIn(b));
 });

@@ -14,12 +14,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { registerPlayer, startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 
@@ -52,12 +52,6 @@ async function shot(p: Page, name: string): Promise<void> {
 }
 
 /** Opens a view through the side menu (through the ☰ toggle on a phone). */
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
-}
-
 function statusTurns(p: Page) {
   return p.getByTestId("status-turns");
 }
@@ -65,10 +59,7 @@ function statusTurns(p: Page) {
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));

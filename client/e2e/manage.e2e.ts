@@ -12,13 +12,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { computeTechnologyCost } from "@game/schema/rules";
+import { launchChromium } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 360, height: 740 };
 
@@ -48,10 +48,7 @@ beforeAll(async () => {
   server = await startServer();
   player = await server.registerPlayer("shell");
   await server.api("POST", "/user/tutorial-complete", undefined, player.token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP });
   await context.addInitScript((token) => localStorage.setItem("access_token", token), player.token);
   page = await context.newPage();

@@ -11,12 +11,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 360, height: 740 };
 
@@ -60,10 +60,7 @@ beforeAll(async () => {
   seller = await server.registerPlayer("sell");
   buyer = await server.registerPlayer("buy");
   for (const p of [seller, buyer]) await server.api("POST", "/user/tutorial-complete", undefined, p.token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   sellerContext = await browser.newContext({ viewport: DESKTOP });
   buyerContext = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
   sellerPage = await openMarket(sellerContext, seller);

@@ -11,12 +11,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 
@@ -35,12 +35,6 @@ async function shot(p: Page, name: string): Promise<void> {
   const suffix = size && size.width <= 400 ? "phone" : "desktop";
   await p.waitForTimeout(300);
   await p.screenshot({ path: path.join(SHOTS, `mil-${name}-${suffix}.png`), fullPage: true });
-}
-
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
 }
 
 /** Opens a military panel: by its tab on a desktop, by the panel picker on a phone. */
@@ -69,10 +63,7 @@ beforeAll(async () => {
   // A has an army worth attacking with; one turn of production rewrites its networth
   await server.sql("UPDATE countries SET troops = 3000, tanks = 60, industrial_complexes = 2, military_bases = 2 WHERE id = $1", [a.countryId]);
   await server.api("POST", "/production/process", { countryId: a.countryId, turnsToProcess: 1 }, a.token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   ({ context: contextA, page: pageA } = await signedIn(a));
   ({ context: contextB, page: pageB } = await signedIn(b));
 });

@@ -15,12 +15,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, openMenu } from "./browser";
 import { newPlayer, startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(here, "../../.e2e-artifacts/screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 360, height: 740 };
 const ADMIN_EMAIL = `chief${process.pid}@example.com`;
@@ -38,12 +38,6 @@ async function shot(p: Page, name: string): Promise<void> {
   const suffix = size && size.width <= 400 ? "phone" : "desktop";
   await p.waitForTimeout(300);
   await p.screenshot({ path: path.join(SHOTS, `shell-${name}-${suffix}.png`), fullPage: true });
-}
-
-async function openMenu(p: Page, label: string): Promise<void> {
-  const toggle = p.getByRole("button", { name: "Open menu" });
-  if (await toggle.isVisible()) await toggle.click();
-  await p.getByRole("navigation", { name: "Main menu" }).getByRole("button", { name: label, exact: true }).click();
 }
 
 async function pageOf(who: Player, view: string, viewport = DESKTOP): Promise<Page> {
@@ -65,10 +59,7 @@ beforeAll(async () => {
   expect(reg.status).toBe(201);
   admin = { token: reg.body.token, user: reg.body.user, countryId: reg.body.user.countryId, body };
   for (const p of [player, admin]) await server.api("POST", "/user/tutorial-complete", undefined, p.token);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 }, 90_000);
 
 afterAll(async () => {
