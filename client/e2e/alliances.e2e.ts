@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, openMenu } from "./browser";
+import { launchChromium, openMenu, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,12 +36,7 @@ const stamp = Date.now().toString(36).slice(-4).toUpperCase();
 const allianceName = `Iron Pact ${stamp}`;
 const tag = `I${stamp}`.slice(0, 5);
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(SHOTS, `alliance-${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("alliance-");
 
 /** Closes the live notice cards (on a phone they sit over the bottom of the screen). */
 async function dismissNotices(p: Page): Promise<void> {

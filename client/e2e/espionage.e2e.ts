@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, openMenu } from "./browser";
+import { launchChromium, openMenu, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,12 +31,7 @@ let pageA: Page;
 let pageB: Page;
 const consoleErrors: string[] = [];
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(SHOTS, `esp-${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("esp-");
 
 async function signedIn(player: Player, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });

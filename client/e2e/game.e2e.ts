@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, openMenu } from "./browser";
+import { launchChromium, openMenu, screenshotter } from "./browser";
 import { registerPlayer, startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,12 +44,7 @@ async function dismissPopups(p: Page): Promise<void> {
   while ((await cont.count()) > 0) await cont.first().click();
 }
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300); // let the menu drawer and button transitions finish
-  await p.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("");
 
 /** Opens a view through the side menu (through the ☰ toggle on a phone). */
 function statusTurns(p: Page) {

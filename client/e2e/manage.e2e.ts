@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { computeTechnologyCost } from "@game/schema/rules";
-import { launchChromium } from "./browser";
+import { launchChromium, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,12 +29,7 @@ let context: BrowserContext;
 let page: Page;
 const consoleErrors: string[] = [];
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(SHOTS, `shell-${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("shell-");
 
 const row = async () => (await server.sql("SELECT * FROM countries WHERE id = $1", [player.countryId]))[0];
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./browser";
+import { launchChromium, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,12 +30,7 @@ let sellerPage: Page;
 let buyerPage: Page;
 const consoleErrors: string[] = [];
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(SHOTS, `market-${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("market-");
 
 /** A page of `player`, signed in (token in local storage), on the Market. */
 async function openMarket(context: BrowserContext, player: Player): Promise<Page> {

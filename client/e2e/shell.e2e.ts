@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, openMenu } from "./browser";
+import { launchChromium, openMenu, screenshotter } from "./browser";
 import { newPlayer, startServer, type E2EServer, type Player } from "./harness";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,12 +33,7 @@ let player: Player;
 let admin: Player;
 const consoleErrors: string[] = [];
 
-async function shot(p: Page, name: string): Promise<void> {
-  const size = p.viewportSize();
-  const suffix = size && size.width <= 400 ? "phone" : "desktop";
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(SHOTS, `shell-${name}-${suffix}.png`), fullPage: true });
-}
+const shot = screenshotter("shell-");
 
 async function pageOf(who: Player, view: string, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ viewport });
