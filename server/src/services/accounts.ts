@@ -1,7 +1,7 @@
 import type { LoginRequest, RegisterRequest, UserJson } from "@game/schema/api";
 import { AUTH_MESSAGES } from "@game/schema/api";
 import { startingCountry } from "@game/schema/rules";
-import { withTransaction } from "../db/pool.js";
+import { withTransaction, type DbClient } from "../db/pool.js";
 import { findCountryByUserId, insertCountry, type CountryRow } from "../db/countries.js";
 import { countryChangedEvents } from "./actions.js";
 import { findUserByEmail, findUserById, insertUser, touchLastLogin, type UserRow } from "../db/users.js";
@@ -67,13 +67,7 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
   const passwordHash = await hashPassword(request.password);
   const { user, country } = await withTransaction(ctx.db, async (client) => {
     try {
-      const user = await insertUser(client, { email: request.email, username: request.username, passwordHash });
-      await insertUsernameKey(client, user.id, user.username);
-      const country = await insertCountry(client, user.id, request.countryName, startingCountry(), {
-        protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
-      });
-      await insertCountryNameKey(client, country.id, country.name);
-      return { user, country };
+      return await insertAccount(ctx, client, { email: request.email, username: request.username, passwordHash, countryName: request.countryName });
     } catch (err) {
       if (isUniqueViolation(err, "users_email_key")) throw conflict(AUTH_MESSAGES.emailTaken, "auth/email_taken");
       if (isUniqueViolation(err, "users_username_key") || isUniqueViolation(err, NAME_KEY_CONSTRAINTS.username)) {
@@ -89,6 +83,25 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
   const token = await ctx.tokens.issue(user.id);
   ctx.logger.info({ userId: user.id, countryId: country.id }, "account registered");
   return { token, user: toUserJson(user, country) };
+}
+
+/**
+ * A user and its starting country with their name keys, inside the caller's transaction: what
+ * a registration writes, and what an AI country's creation writes too. New-player protection
+ * from the config; unique violations surface to the caller.
+ */
+export async function insertAccount(
+  ctx: Pick<ServiceContext, "config">,
+  client: DbClient,
+  account: { email: string; username: string; passwordHash: string; countryName: string },
+): Promise<{ user: UserRow; country: CountryRow }> {
+  const user = await insertUser(client, { email: account.email, username: account.username, passwordHash: account.passwordHash });
+  await insertUsernameKey(client, user.id, user.username);
+  const country = await insertCountry(client, user.id, account.countryName, startingCountry(), {
+    protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
+  });
+  await insertCountryNameKey(client, country.id, country.name);
+  return { user, country };
 }
 
 /**

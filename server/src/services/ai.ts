@@ -3,22 +3,20 @@ import {
   Rng,
   nextAiIntent,
   pickAiPersonality,
-  startingCountry,
   type AiIntent,
   type AiPersonality,
   type AiTarget,
   type AiView,
 } from "@game/schema/rules";
 import { withTransaction, type Db } from "../db/pool.js";
-import { findCountryById, insertCountry, rowToState, type CountryRow } from "../db/countries.js";
-import { insertUser } from "../db/users.js";
-import { insertCountryNameKey, insertUsernameKey } from "../db/names.js";
+import { findCountryById, rowToState, type CountryRow } from "../db/countries.js";
 import { hashPassword } from "../auth/passwords.js";
 import { AppError, isUniqueViolation, notFound } from "../errors.js";
 import { logAdminAction } from "../db/admin.js";
 import { requireAdmin } from "./admin.js";
 import type { AiCountryJson } from "@game/schema/api";
 import { countryChangedEvents } from "./actions.js";
+import { insertAccount } from "./accounts.js";
 import { constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
 import { storeTrade } from "./market.js";
 import { launchAttack } from "./combat.js";
@@ -102,12 +100,7 @@ export async function createAiCountry(ctx: ServiceContext, personality: AiPerson
     const handle = `ai_${crypto.randomBytes(6).toString("hex")}`;
     try {
       const country = await withTransaction(ctx.db, async (client) => {
-        const user = await insertUser(client, { email: `${handle}@ai.invalid`, username: handle, passwordHash });
-        await insertUsernameKey(client, user.id, user.username);
-        const row = await insertCountry(client, user.id, name, startingCountry(), {
-          protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
-        });
-        await insertCountryNameKey(client, row.id, row.name);
+        const { country: row } = await insertAccount(ctx, client, { email: `${handle}@ai.invalid`, username: handle, passwordHash, countryName: name });
         await client.query("UPDATE countries SET is_ai = true WHERE id = $1", [row.id]);
         await client.query("INSERT INTO ai_countries (country_id, personality, seed) VALUES ($1, $2, $3)", [row.id, personality, seed]);
         return { ...row, is_ai: true };
