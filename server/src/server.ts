@@ -14,7 +14,8 @@ import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
 import { RateLimits } from "./auth/rateLimiter.js";
 import { PresenceEventBus } from "./events.js";
 import { GameMetrics } from "./metrics.js";
-import type { ServiceContext } from "./services/context.js";
+import { systemClock, type ServiceContext } from "./services/context.js";
+import { osSeeds } from "./services/actions.js";
 import { createApp, type AppExtras } from "./http/app.js";
 import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
@@ -75,6 +76,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     limiter: new RateLimits(redis),
     events,
     metrics: new GameMetrics(),
+    clock: systemClock,
+    seeds: osSeeds,
   };
 
   const sessions = new RoomSessions(ctx, presence);

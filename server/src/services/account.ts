@@ -99,7 +99,7 @@ const EXPORT_SECTIONS: readonly ExportSection[] = [
  * account (never the password hash or token state), settings, country, reports, trades,
  * messages, news read state and alliance membership. One REPEATABLE READ snapshot.
  */
-export async function exportAccount(ctx: ServiceContext, userId: number, now = new Date()): Promise<AccountExportJson> {
+export async function exportAccount(ctx: ServiceContext, userId: number, now = new Date(ctx.clock.now())): Promise<AccountExportJson> {
   const client = await ctx.db.connect();
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -151,7 +151,7 @@ async function existingTables(db: Db | DbClient, tables: readonly string[]): Pro
 }
 
 /** GET /account/stats: the Account screen's statistics, from the database. */
-export async function accountStats(ctx: ServiceContext, userId: number, now = new Date()): Promise<AccountStatsJson> {
+export async function accountStats(ctx: ServiceContext, userId: number, now = new Date(ctx.clock.now())): Promise<AccountStatsJson> {
   const user = await requireUser(ctx, userId);
   const country = await findCountryByUserId(ctx.db, userId);
   const countryId = country?.id ?? 0;

@@ -91,14 +91,14 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
  * from the config; unique violations surface to the caller.
  */
 export async function insertAccount(
-  ctx: Pick<ServiceContext, "config">,
+  ctx: Pick<ServiceContext, "config" | "clock">,
   client: DbClient,
   account: { email: string; username: string; passwordHash: string; countryName: string },
 ): Promise<{ user: UserRow; country: CountryRow }> {
   const user = await insertUser(client, { email: account.email, username: account.username, passwordHash: account.passwordHash });
   await insertUsernameKey(client, user.id, user.username);
   const country = await insertCountry(client, user.id, account.countryName, startingCountry(), {
-    protectedUntil: new Date(Date.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
+    protectedUntil: new Date(ctx.clock.now() + ctx.config.newPlayerProtectionHours * 3_600_000),
   });
   await insertCountryNameKey(client, country.id, country.name);
   return { user, country };

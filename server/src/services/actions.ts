@@ -6,7 +6,7 @@ import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToSta
 import { turnResultStatements } from "../db/turnResults.js";
 import { forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
-import type { ServiceContext } from "./context.js";
+import type { SeedSource, ServiceContext } from "./context.js";
 
 /**
  * The one transaction shape of every game action, over one country or several:
@@ -103,16 +103,19 @@ export function randomSeed(): number {
   return seedPool[--seedsLeft]!;
 }
 
+/** The server's seeds: the OS's CSPRNG. */
+export const osSeeds: SeedSource = { next: randomSeed };
+
 /**
  * What an action needs of the process: the database, the event bus, metrics and the logger
  * (a ServiceContext has them; so does the tick's context, which runs system actions after it
  * commits).
  */
-export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "logger">;
+export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "logger" | "clock" | "seeds">;
 
 /** Runs one action over one or several countries (see the module comment). */
 export async function runCountriesAction<R>(ctx: ActionContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
-  const seed = action.seed ?? randomSeed();
+  const seed = action.seed ?? ctx.seeds.next();
   for (let attempt = 1; ; attempt++) {
     const events: TopicEvent[] = [];
     try {
@@ -149,7 +152,7 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
     const turnResults: Array<{ countryId: number; result: TurnResultJson }> = [];
     const tx: ActionTransaction = {
       client,
-      now: new Date(),
+      now: new Date(ctx.clock.now()),
       seed,
       rng: Rng.fromSeed(seed),
       emit: (topic, event) => events.push(on(topic, event)),

@@ -113,7 +113,7 @@ export async function postAnnouncement(ctx: ServiceContext, adminId: number, mes
 
 export async function adminEndSeason(ctx: ServiceContext, adminId: number, startNext: boolean): Promise<{ ended: string; started: string | null }> {
   await requireAdmin(ctx, adminId);
-  const change = await endSeason(ctx, { now: Date.now(), startNext, onlyIfDue: false });
+  const change = await endSeason(ctx, { now: ctx.clock.now(), startNext, onlyIfDue: false });
   if (!change.ended) throw conflict("No season is running", "season/none_active");
   await logAdminAction(ctx.db, { adminUserId: adminId, action: "end_season", details: { season: change.ended.name, archived: change.archived, started: change.started?.name ?? null } });
   return { ended: change.ended.name, started: change.started?.name ?? null };
@@ -121,7 +121,7 @@ export async function adminEndSeason(ctx: ServiceContext, adminId: number, start
 
 export async function adminStartSeason(ctx: ServiceContext, adminId: number): Promise<{ started: string }> {
   await requireAdmin(ctx, adminId);
-  const started = await startSeason(ctx, Date.now());
+  const started = await startSeason(ctx, ctx.clock.now());
   if (!started) throw conflict("A season is running already; end it first", "season/already_active");
   await logAdminAction(ctx.db, { adminUserId: adminId, action: "start_season", details: { season: started.name } });
   return { started: started.name };

@@ -507,7 +507,7 @@ async function launchCoordinatedStrike(ctx: ServiceContext, userId: number, alli
  */
 async function runAllianceTransaction(ctx: ServiceContext, work: (tx: Pick<ActionTransaction, "client" | "emit" | "now">) => Promise<void>): Promise<void> {
   const events: TopicEvent[] = [];
-  await withTransaction(ctx.db, (client) => work({ client, now: new Date(), emit: (topic, event) => events.push(on(topic, event)) }));
+  await withTransaction(ctx.db, (client) => work({ client, now: new Date(ctx.clock.now()), emit: (topic, event) => events.push(on(topic, event)) }));
   ctx.events.publishAll(events);
 }
 

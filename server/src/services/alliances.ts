@@ -661,7 +661,7 @@ export async function allianceStatus(ctx: ServiceContext, country: CountryRow): 
   const role = (await membershipIn(ctx.db, country)).role;
   const permissions = alliancePermissions(role);
   const alliance = country.alliance_id === null ? undefined : await loadAllianceJson(ctx.db, country.alliance_id, true);
-  if (!alliance) return { alliance: null, role: null, permissions: alliancePermissions(null), members: [], finances: null, effects: computeAllianceEffects([], Date.now()) };
+  if (!alliance) return { alliance: null, role: null, permissions: alliancePermissions(null), members: [], finances: null, effects: computeAllianceEffects([], ctx.clock.now()) };
   const [members, purchases] = await Promise.all([listMembers(ctx.db, alliance.id), listPurchases(ctx.db, alliance.id)]);
   let finances: AllianceStatusJson["finances"] = null;
   if (permissions.canViewFinances) {
@@ -679,7 +679,7 @@ export async function allianceStatus(ctx: ServiceContext, country: CountryRow): 
     permissions,
     members: members.map((m) => toMemberJson(m, true)),
     finances,
-    effects: computeAllianceEffects(purchases.map(toBonusPurchase), Date.now()),
+    effects: computeAllianceEffects(purchases.map(toBonusPurchase), ctx.clock.now()),
   };
 }
 
@@ -746,7 +746,7 @@ export async function allianceBonuses(ctx: ServiceContext, userId: number): Prom
   if (!alliance) throw forbidden(ALLIANCE_MESSAGES.notMember, "alliance/not_member");
   const rows = await listPurchases(ctx.db, alliance.id);
   const purchases = rows.map(toBonusPurchase);
-  const now = Date.now();
+  const now = ctx.clock.now();
   return {
     points: alliance.bonus_points,
     bonuses: ALLIANCE_BONUSES.map((b) => {
@@ -789,7 +789,7 @@ let allianceSnapshotDay = "";
 
 /** GET /rankings/alliances?limit=: the spec's alliance ranking rows, with change since today's snapshot. */
 export async function allianceRankings(ctx: ServiceContext, limit: number): Promise<AllianceRankingRowJson[]> {
-  const today = new Date().toISOString().slice(0, 10);
+  const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
   if (allianceSnapshotDay !== today) {
     await ensureAllianceRankSnapshot(ctx.db);
     allianceSnapshotDay = today;

@@ -58,7 +58,7 @@ const WHO_LIST_LIMIT = 50;
  * and every room, every process with Redis), then either answers a command or persists the
  * message and publishes it; every world room shard adds it from the event, none locally.
  */
-export async function sendChatMessage(ctx: ServiceContext, userId: number, input: unknown, now = Date.now()): Promise<ChatSendResult> {
+export async function sendChatMessage(ctx: ServiceContext, userId: number, input: unknown, now = ctx.clock.now()): Promise<ChatSendResult> {
   const parsed = sendChatSchema.safeParse(input ?? {});
   if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error), "chat/invalid");
   const { channel, content } = parsed.data;

@@ -172,7 +172,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
   const type = ATTACK_TYPES[attackType];
   const planned = attackType === "planned_strike";
   // Alliance and treaty bonuses and allies' committed units (alliance work), read beside the locks.
-  const support = combatSupportFor(ctx.db, attackerId, targetId, new Date());
+  const support = combatSupportFor(ctx.db, attackerId, targetId, new Date(ctx.clock.now()));
   support.catch(() => undefined);
   const { result, rows } = await runCountriesAction<BattleOutcome>(ctx, {
     name: "attack",
@@ -521,7 +521,7 @@ async function recordBattleNews(tx: ActionTransaction, row: BattleRow, defenderL
  */
 async function planStrike(ctx: ServiceContext, actor: AttackActor, order: AttackOrderInput): Promise<LaunchResult> {
   const { targetId, attackType } = precheck(order);
-  const now = new Date();
+  const now = new Date(ctx.clock.now());
   const planned = attackType === "planned_strike";
   let executeAt = planned ? now.getTime() + PLANNED_STRIKE_PREP_MS : 0;
   if (order.scheduledFor) {
@@ -586,7 +586,7 @@ export async function executeStrike(ctx: ServiceContext, strikeId: number): Prom
   } catch (err) {
     // The target or the attacker is gone (404): the strike cannot run.
     if (err instanceof AppError && err.status === 404) {
-      await ctx.db.query(strikeFinishStatement(strike.id, "failed", null, err.message, new Date()));
+      await ctx.db.query(strikeFinishStatement(strike.id, "failed", null, err.message, new Date(ctx.clock.now())));
       return "failed";
     }
     throw err;
@@ -673,7 +673,7 @@ function techOf(row: CountryRow): CountryState["tech"] {
 /** GET /attack/allies/{countryId}: the alliance support offers against a target. */
 export async function allianceSupportOffers(ctx: ServiceContext, country: CountryRow, targetId: number | undefined): Promise<AlliesResponse> {
   const target = targetId ? await findCountryById(ctx.db, targetId) : undefined;
-  const { offers } = await alliesOf(ctx, country, target ?? null, Date.now());
+  const { offers } = await alliesOf(ctx, country, target ?? null, ctx.clock.now());
   const own = computeForcePower(rowState(country), { troops: country.troops, jets: country.jets, tanks: country.tanks });
   const total = offers.filter((o) => o.isActive).reduce((s, o) => s + (o.supportContribution * own) / 100, 0);
   return { allies: offers, estimatedContribution: own > 0 ? Math.min(100, Math.round((100 * total) / own)) : 0 };
@@ -685,7 +685,7 @@ export async function allianceSupportOffers(ctx: ServiceContext, country: Countr
  * intelligence), with the first refusal the launch would answer.
  */
 export async function previewAttackFor(ctx: ServiceContext, country: CountryRow, request: AttackOrderInput): Promise<AttackPreviewResponse> {
-  const now = new Date();
+  const now = new Date(ctx.clock.now());
   if (request.targetCountryId === null || request.targetCountryId === undefined) {
     return { preview: null, validation: reject("combat/no_target", "No target selected"), target: null };
   }

@@ -16,4 +16,20 @@ export interface ServiceContext {
   limiter: RateLimits;
   events: EventBus;
   metrics: GameMetrics;
+  /** the game's time: the system clock, or a compressed one in the season simulator */
+  clock: Clock;
+  /** where actions draw their dice seeds: the OS in the server, a seeded sequence in the simulator */
+  seeds: SeedSource;
+}
+
+/** Where services read the time (ms since the epoch), so a simulation can run a season in minutes. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A source of 32-bit seeds, one per action (services/actions.ts `osSeeds` in the server). */
+export interface SeedSource {
+  next(): number;
 }

@@ -272,7 +272,7 @@ export async function cancelRelation(ctx: ServiceContext, userId: number, relati
 
 /** GET /diplomatic-relations/{countryId}: active relations, incoming and outgoing proposals, the daily total. */
 export async function diplomaticRelations(ctx: ServiceContext, countryId: number): Promise<DiplomaticRelationsJson> {
-  const now = new Date();
+  const now = new Date(ctx.clock.now());
   const [relations, proposals] = await Promise.all([relationsOf(ctx.db, countryId), proposalsOf(ctx.db, countryId, now)]);
   const active = relations.map((r) => toRelationJson(r, countryId, { id: r.partner_id, name: r.partner_name, government: r.partner_government }));
   return {
@@ -310,7 +310,7 @@ export async function partnerCandidates(ctx: ServiceContext, userId: number, que
      ORDER BY c.networth DESC, c.id LIMIT $3`,
     [me.id, pattern, query.limit],
   );
-  const now = Date.now();
+  const now = ctx.clock.now();
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

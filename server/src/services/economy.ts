@@ -84,7 +84,7 @@ export async function runCountryAction<E = undefined>(
 ): Promise<ActionResult<E>> {
   // Alliance and diplomatic bonuses (research, income), read beside the row lock rather than
   // after it: a bonus bought in the same instant is a race of no consequence.
-  const bonuses = economyBonusesOf(ctx.db, countryId, Date.now());
+  const bonuses = economyBonusesOf(ctx.db, countryId, ctx.clock.now());
   bonuses.catch(() => undefined);
   const { result, rows } = await runCountriesAction(ctx, {
     name: action,

@@ -429,7 +429,7 @@ export async function shareWithAlliance(
 }
 
 /** GET /intelligence/status/{countryId}: today's counts, cooldowns, spies, bonuses and a success preview. */
-export async function intelligenceStatus(ctx: ServiceContext, country: CountryRow, targetCountryId: number | undefined, now = new Date()): Promise<IntelligenceStatusJson> {
+export async function intelligenceStatus(ctx: ServiceContext, country: CountryRow, targetCountryId: number | undefined, now = new Date(ctx.clock.now())): Promise<IntelligenceStatusJson> {
   const state = rowToState(country);
   const [usage, bonus, allow, missions] = await Promise.all([findUsage(ctx.db, country.id, now), spyBonusPct(ctx.db, country.id, now.getTime()), allowsSpyOperations(ctx.db, country.id), recentMissions(ctx.db, country.id)]);
   const inAlliance = country.alliance_id !== null;
@@ -494,13 +494,13 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
 }
 
 /** GET /intelligence/reports: the caller's reports, searched, filtered, sorted, paged. */
-export async function reportsOf(ctx: ServiceContext, countryId: number, q: { search?: string; type: ReportFilter["type"]; sort: ReportFilter["sort"]; page: number; limit: number }, now = new Date()): Promise<IntelligenceReportsResponse> {
+export async function reportsOf(ctx: ServiceContext, countryId: number, q: { search?: string; type: ReportFilter["type"]; sort: ReportFilter["sort"]; page: number; limit: number }, now = new Date(ctx.clock.now())): Promise<IntelligenceReportsResponse> {
   const { rows, total } = await listOwnReports(ctx.db, countryId, { search: q.search, type: q.type, sort: q.sort, offset: (q.page - 1) * q.limit, limit: q.limit });
   return { reports: rows.map((r) => toReportJson(r, countryId, now.getTime())), total, page: q.page, limit: q.limit };
 }
 
 /** GET /intelligence/reports/{id}: the owner's, or a visible share of the caller's alliance; 403 for anyone else. */
-export async function reportFor(ctx: ServiceContext, country: CountryRow, reportId: number, now = new Date()): Promise<IntelligenceReportJson> {
+export async function reportFor(ctx: ServiceContext, country: CountryRow, reportId: number, now = new Date(ctx.clock.now())): Promise<IntelligenceReportJson> {
   const report = await findReport(ctx.db, reportId);
   if (!report) throw notFound("Report not found", "espionage/report_not_found");
   if (!(await canViewReport(ctx.db, reportId, country.id, country.alliance_id))) throw forbidden("You cannot view this intelligence report", "espionage/not_your_report");
@@ -508,7 +508,7 @@ export async function reportFor(ctx: ServiceContext, country: CountryRow, report
 }
 
 /** GET /intelligence/shared: the reports shared with the caller's alliance (the alliances view's Intelligence Operations tab). */
-export async function sharedReportsOf(ctx: ServiceContext, country: CountryRow, now = new Date()): Promise<{ reports: IntelligenceReportJson[]; allianceId: number | null }> {
+export async function sharedReportsOf(ctx: ServiceContext, country: CountryRow, now = new Date(ctx.clock.now())): Promise<{ reports: IntelligenceReportJson[]; allianceId: number | null }> {
   if (country.alliance_id === null) return { reports: [], allianceId: null };
   const rows = await listSharedReports(ctx.db, country.alliance_id);
   return { reports: rows.map((r) => toReportJson(r, country.id, now.getTime())), allianceId: country.alliance_id };

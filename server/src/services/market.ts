@@ -528,7 +528,7 @@ export async function getStore(ctx: ServiceContext, countryId: number): Promise<
   return {
     cash: state.cash,
     militaryTechDiscountPct: computeMilitaryTechDiscountPct(state.tech),
-    items: storeItems(state, fullAts, Date.now()),
+    items: storeItems(state, fullAts, ctx.clock.now()),
     recentTransactions: recent.map((t) => toStoreTransactionJson(t, countryId)),
   };
 }
@@ -789,7 +789,7 @@ export async function settleExpired(ctx: ActionContext): Promise<number> {
 // History and analytics
 
 export async function getHistory(ctx: ServiceContext, countryId: number, filters: HistoryFilters): Promise<{ data: TransactionJson[]; summary: TransactionSummaryJson }> {
-  const { rows, summary } = await listHistory(ctx.db, countryId, filters, Date.now());
+  const { rows, summary } = await listHistory(ctx.db, countryId, filters, ctx.clock.now());
   return { data: rows.map((r) => toTransactionJson(r, countryId)), summary };
 }
 
@@ -800,7 +800,7 @@ export async function exportHistoryCsv(ctx: ServiceContext, countryId: number, f
 
 /** Analytics of one item from the last 7 days of market trades and the open book. */
 export async function getAnalytics(ctx: ServiceContext, item: MarketItemType): Promise<MarketAnalyticsJson> {
-  const now = Date.now();
+  const now = ctx.clock.now();
   const since = new Date(analyticsHourStart(now) - 8 * 86_400_000);
   const [buckets, lastPrice, priceDayAgo, book] = await Promise.all([
     tradeBuckets(ctx.db, item, since),

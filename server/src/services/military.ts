@@ -89,7 +89,7 @@ export function toBrigadesResponse(stored: readonly BrigadeRecord[], country: Co
 
 /** GET /military/brigades/{countryId} */
 export async function brigadesOf(ctx: ServiceContext, country: CountryRow): Promise<BrigadesResponse> {
-  return toBrigadesResponse(await findBrigades(ctx.db, country.id), rowToState(country), Date.now());
+  return toBrigadesResponse(await findBrigades(ctx.db, country.id), rowToState(country), ctx.clock.now());
 }
 
 type BrigadeAction = "use" | "recover" | "reduce";
@@ -229,7 +229,7 @@ const TECH_EFFECT_LABELS: Array<[string, (e: ReturnType<typeof computeTechEffect
 
 /** GET /military/status/{countryId}: everything the military screens read, from the owner's row and settings. */
 export async function militaryStatusOf(ctx: ServiceContext, country: CountryRow): Promise<MilitaryStatusJson> {
-  const now = new Date();
+  const now = new Date(ctx.clock.now());
   const nowMs = now.getTime();
   const state = rowToState(country);
   const [settings, stored, rehab, threatsSeen, wars] = await Promise.all([

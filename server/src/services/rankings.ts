@@ -38,7 +38,7 @@ const topCache = new Map<string, { at: number; rows: Promise<MetricRankingDbRow[
 /** The top list, shared by every caller of this process for METRIC_RANKING_CACHE_MS. */
 function cachedTop(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number): Promise<MetricRankingDbRow[]> {
   const key = `${metric}:${period}:${limit}`;
-  const now = Date.now();
+  const now = ctx.clock.now();
   const hit = topCache.get(key);
   if (hit && now - hit.at < METRIC_RANKING_CACHE_MS) return hit.rows;
   const rows = topByMetric(ctx.db, metric, period, limit);

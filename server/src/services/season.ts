@@ -29,7 +29,7 @@ export const SEASON_SCORES_LIMIT = 10;
  * now). The turn clock is the tick grid: tick n is due at n x interval after the epoch, the
  * same grid the tick scheduler uses.
  */
-export async function currentSeason(ctx: ServiceContext, now = Date.now()): Promise<SeasonView> {
+export async function currentSeason(ctx: ServiceContext, now = ctx.clock.now()): Promise<SeasonView> {
   let row = await findCurrentSeason(ctx.db);
   if (!row) {
     await insertActiveSeason(ctx.db, { name: "Season 1", startsAt: new Date(now), endsAt: new Date(now + SEASON_DEFAULT_LENGTH_DAYS * DAY_MS) });

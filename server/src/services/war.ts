@@ -45,7 +45,7 @@ export function peaceNews(row: Pick<WarRow, "declarer_id" | "declarer_name" | "t
 
 /** GET /war/declarations: the caller's wars, declared and received. */
 export async function warsOf(ctx: ServiceContext, countryId: number): Promise<WarDeclarationJson[]> {
-  const now = Date.now();
+  const now = ctx.clock.now();
   return (await listWars(ctx.db, countryId)).map((row) => warJson(row, countryId, now));
 }
 

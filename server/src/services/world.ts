@@ -63,7 +63,7 @@ export interface CountrySummary {
 let snapshotDay = "";
 
 function takeDailySnapshot(ctx: ServiceContext): void {
-  const today = new Date().toISOString().slice(0, 10);
+  const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
   if (snapshotDay === today) return;
   snapshotDay = today;
   ensureDailySnapshot(ctx.db).catch((err) => {

@@ -4,6 +4,8 @@ import type { Db } from "../db/pool.js";
 import type { EventBus, EventListener, EventTopic, GameEvent, TopicEvent } from "../events.js";
 import { GameMetrics } from "../metrics.js";
 import { TICK_LOCK_KEY, type TickContext } from "./turnTick.js";
+import { systemClock } from "../services/context.js";
+import { osSeeds } from "../services/actions.js";
 
 /**
  * Helpers shared by the tick tests, the test worker process and the benchmark: a tick context
@@ -46,7 +48,7 @@ export class RecordingEventBus implements EventBus {
 
 /** A TickContext on `db` with a silent logger, a recording bus and fresh metrics. */
 export function tickContext(db: Db, config: Config): TickContext & { events: RecordingEventBus } {
-  return { config, db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), events: new RecordingEventBus(), metrics: new GameMetrics() };
+  return { config, db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }), events: new RecordingEventBus(), metrics: new GameMetrics(), clock: systemClock, seeds: osSeeds };
 }
 
 /**

@@ -6,7 +6,7 @@ import { runTickPhases, TICK_PHASES, type TickPhase } from "./phases.js";
 import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
 
 /** What the tick needs from the service context (the bench and test workers build only this). */
-export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "events" | "metrics">;
+export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "events" | "metrics" | "clock" | "seeds">;
 
 /** What one tick transaction did. */
 export interface TickResult {
@@ -35,7 +35,7 @@ export interface TickOptions {
   hooks?: TickHooks;
   /** The phases to run, in order. @default TICK_PHASES */
   phases?: readonly TickPhase[];
-  /** The clock, ms since the epoch. @default Date.now() */
+  /** The clock, ms since the epoch. @default ctx.clock.now() */
   now?: number;
 }
 
@@ -69,7 +69,7 @@ export async function runTick(ctx: TickContext, tickNumber: number, options: Tic
  */
 export async function runDueTicks(ctx: TickContext, target?: number, options: TickOptions = {}): Promise<TickResult> {
   const intervalMs = ctx.config.turnIntervalMs;
-  const now = options.now ?? Date.now();
+  const now = options.now ?? ctx.clock.now();
   const upTo = target ?? tickNumberAt(now, intervalMs);
   return runTickTransaction(ctx, options, async (client, events) => {
     // Lock before reading what was applied, so the range below is computed from committed
