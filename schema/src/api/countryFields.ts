@@ -1,4 +1,4 @@
-import type { GovernmentType } from "../rules/country.js";
+import { isGovernmentType, STARTING_GOVERNMENT, type CountryState, type GovernmentType } from "../rules/country.js";
 import type { CombatProtectionStatus } from "../rules/combat.js";
 
 /**
@@ -171,4 +171,53 @@ export type OwnCountryJson = PublicCountryJson &
 /** The columns of each view, for the server's mapping and for tests. */
 export function countryFieldsOfView(view: CountryFieldView): readonly CountryField[] {
   return COUNTRY_FIELDS.filter((field) => field.view === view);
+}
+
+/**
+ * The rules' CountryState of an own-country JSON view (GET /api/country/{id} of one's own, and
+ * the `country` of every action answer): each field with a `state` path, numeric strings read
+ * as numbers, and the allocation from `unit_allocation`. The inverse of the server's
+ * row-to-state-to-JSON path, for programs that play over REST (the load tester's strategy
+ * driver) and need the same `check*`/`compute*` answers the server computes.
+ * @throws when a field the rules need is missing or not a number
+ */
+export function countryStateFromOwnJson(json: OwnCountryJson): CountryState {
+  const source = json as unknown as Record<string, unknown>;
+  const state: Record<string, unknown> = {};
+  for (const field of COUNTRY_FIELDS) {
+    if (field.state === undefined || field.view === "internal") continue;
+    const raw = source[field.key];
+    let value: unknown = raw;
+    if (field.format === "government") {
+      value = isGovernmentType(raw) ? raw : STARTING_GOVERNMENT;
+    } else if (field.format === "numeric" || field.format === "int") {
+      value = typeof raw === "string" ? Number(raw) : raw;
+      if (typeof value !== "number" || !Number.isFinite(value)) throw new Error(`country.${field.key} is not a number: ${JSON.stringify(raw)}`);
+    }
+    const path = field.state.split(".");
+    let node = state;
+    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node[path[path.length - 1]!] = value;
+  }
+  const allocation = json.unit_allocation;
+  state.unitAllocation = { troops: allocation.troops, jets: allocation.jets, turrets: allocation.turrets, tanks: allocation.tanks };
+  return state as unknown as CountryState;
+}
+
+/**
+ * The rule fields of an own-country JSON view written from `state`, as the server writes them
+ * (numeric columns as strings, the allocation as `unit_allocation`): the inverse of
+ * countryStateFromOwnJson, for tests and tools that need an own view of a given state. The
+ * caller adds the view's other fields (id, name, networth, protection).
+ */
+export function ownJsonFieldsOfState(state: CountryState): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  for (const field of COUNTRY_FIELDS) {
+    if (!field.state || field.view === "internal") continue;
+    let value: unknown = state;
+    for (const key of field.state.split(".")) value = (value as Record<string, unknown>)[key];
+    json[field.key] = field.format === "numeric" ? String(value) : value;
+  }
+  json.unit_allocation = { ...state.unitAllocation };
+  return json;
 }

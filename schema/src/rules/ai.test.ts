@@ -1,15 +1,20 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_PERSONALITIES, AI_PROFILES, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import { AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
 import { startingCountry, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
 import { checkExploration } from "./exploration.js";
 import { checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
-import { checkStoreSell } from "./market.js";
-import { checkProcessTurns } from "./economy.js";
+import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
+import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
+import { ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
+import { RELATION_TYPES, checkAnswerProposal, checkProposal } from "./diplomacy.js";
+import { checkProcessTurns, computeProductionPerTurn } from "./economy.js";
 import { computeNetworth } from "./networth.js";
+import { BRIGADE_COUNT, computeMilitaryUpkeep, pickAttackBrigade } from "./military.js";
+import { MAX_TURNS, MAX_TURNS_PER_ACTION } from "./turns.js";
 
 const NOW = 1_800_000_000_000;
 
@@ -22,6 +27,7 @@ function view(country: CountryState, targets: AiView["targets"] = [], patch: Par
     targets,
     atWarWith: new Set(),
     now: NOW,
+    storeStock: { troops: 50_000, turrets: 4_000, tanks: 1_500 },
     ...patch,
   };
 }
@@ -29,6 +35,7 @@ function view(country: CountryState, targets: AiView["targets"] = [], patch: Par
 /** The rule the service runs for an intent: null when it would accept it. */
 function serviceCheck(v: AiView, intent: AiIntent) {
   const c = v.country;
+  const targetFacts = (id: number) => v.targets.find((t) => t.id === id) ?? { id, allianceId: null, protectedUntil: 0, isEliminated: false };
   switch (intent.kind) {
     case "explore":
       return checkExploration(c, intent.turns);
@@ -41,11 +48,66 @@ function serviceCheck(v: AiView, intent: AiIntent) {
       return checkProcessTurns(c, intent.kind === "produce" ? intent.turns : 1);
     case "store_sell":
       return checkStoreSell(c, intent.item, intent.quantity);
+    case "store_buy":
+      return checkStoreBuy(c, { item: intent.item, quantity: intent.quantity, stock: v.storeStock[intent.item] ?? 0 });
     case "attack": {
       const target = v.targets.find((t) => t.id === intent.targetId)!;
-      return checkAttackUnits("standard_strike", intent.units, { troops: c.troops, jets: c.jets, tanks: c.tanks, turrets: c.turrets, spies: c.spies, missiles: c.missiles }) ?? checkAttackTarget(v.self, target, { now: v.now, atWar: false });
+      const brigade = v.brigades ? pickAttackBrigade(v.brigades, v.now) : null;
+      return (
+        checkAttackUnits("standard_strike", intent.units, { troops: c.troops, jets: c.jets, tanks: c.tanks, turrets: c.turrets, spies: c.spies, missiles: c.missiles }) ??
+        checkAttackTarget(v.self, target, { now: v.now, atWar: false }) ??
+        (brigade && "code" in brigade ? brigade : null)
+      );
+    }
+    case "spy_train":
+      return checkTraining(c, intent.quantity);
+    case "spy_mission":
+      return checkMission(MISSION_TYPES[intent.missionType], c, intent.spiesUsed, aiSpyUsage(v), v.now) ?? checkEspionageTarget({ id: v.countryId, allianceId: v.self.allianceId }, targetFacts(intent.targetId), false, v.now);
+    case "spy_operation": {
+      const op = SPY_OPERATIONS[intent.operationType];
+      return checkSpyOperation(op, c, intent.spiesUsed, aiSpyUsage(v)) ?? checkEspionageTarget({ id: v.countryId, allianceId: v.self.allianceId }, targetFacts(intent.targetId), op.id === "sabotage", v.now);
+    }
+    case "market_list":
+      return checkCreateListing(c, { item: intent.item, quantity: intent.quantity, pricePerUnit: intent.pricePerUnit, openListings: v.ownListings ?? 0 });
+    case "market_buy": {
+      const l = v.listings!.find((x) => x.id === intent.listingId)!;
+      return checkBuyListing(c, v.countryId, { sellerId: l.sellerId, item: l.item, quantity: l.quantity, pricePerUnit: l.pricePerUnit, status: "open" }, intent.quantity);
+    }
+    case "market_order":
+      return checkCreateStandingOrder(c, { item: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, openOrders: v.orderItems!.length });
+    case "alliance_create":
+      return checkNotInAlliance(v.alliance?.id ?? null);
+    case "alliance_apply":
+      return checkNotInAlliance(v.alliance?.id ?? null) ?? (v.appliedTo?.has(intent.allianceId) ? { code: "alliance/already_applied", message: "" } : null);
+    case "alliance_accept":
+      return checkAlliancePermission(v.alliance?.role ?? null, "canManageApplications") ?? checkAllianceCapacity(v.alliance!.memberCount);
+    case "diplomacy_propose":
+    case "diplomacy_accept": {
+      const d = v.diplomacy!;
+      const incoming = intent.kind === "diplomacy_accept" ? d.incoming.find((p) => p.id === intent.proposalId)! : null;
+      const partner = incoming ? incoming.fromCountryId : (intent as { toCountryId: number }).toCountryId;
+      const type = incoming ? incoming.type : (intent as { relationType: (typeof RELATION_TYPES)[number] }).relationType;
+      const activeBetween = d.active.filter((r) => r.partnerId === partner).map((r) => ({ type: r.type }));
+      if (incoming) return checkAnswerProposal({ status: "pending", isAddressee: true, expiresAt: incoming.expiresAt, now: v.now }) ?? checkProposal({ fromCountryId: partner, toCountryId: v.countryId, type, activeBetween, pendingBetween: [], partnerHasPlayer: true });
+      const pendingBetween = [
+        ...d.incoming.filter((p) => p.fromCountryId === partner).map((p) => ({ type: p.type, fromCountryId: partner })),
+        ...d.outgoing.filter((p) => p.toCountryId === partner).map((p) => ({ type: p.type, fromCountryId: v.countryId })),
+      ];
+      return checkProposal({ fromCountryId: v.countryId, toCountryId: partner, type, activeBetween, pendingBetween, partnerHasPlayer: true });
     }
   }
+}
+
+/** A brigade on defensive duty, in rehabilitation, too tired to attack, or ready. */
+function brigadeIn(slot: number, state: "deployed" | "rehab" | "tired" | "ready") {
+  return {
+    slot,
+    readiness: state === "tired" ? 0 : 100,
+    readinessAt: NOW,
+    deployedUntil: state === "deployed" ? NOW + 3_600_000 : null,
+    rehabUntil: state === "rehab" ? NOW + 3_600_000 : null,
+    lastDeployed: null,
+  };
 }
 
 const armed = (patch: Partial<CountryState> = {}): CountryState => ({ ...startingCountry(), troops: 20_000, tanks: 500, turns: 100, cash: 500_000, ...patch });
@@ -62,28 +124,171 @@ describe("AI strategies", () => {
     }
   });
 
-  it("every intent passes the check its service runs, whatever the country looks like", () => {
+  it("every intent passes the check its service runs, whatever the country and the world around it look like", () => {
     const countries = fc.record({
-      cash: fc.integer({ min: 0, max: 5_000_000 }),
-      food: fc.integer({ min: 0, max: 500_000 }),
+      // broke now and then: with no cash for land or buildings, production is what is left
+      cash: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5_000_000 })),
+      food: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 500_000 })),
+      oil: fc.integer({ min: 0, max: 50_000 }),
       turns: fc.integer({ min: 0, max: 150 }),
-      troops: fc.integer({ min: 0, max: 50_000 }),
-      tanks: fc.integer({ min: 0, max: 2_000 }),
-      land: fc.integer({ min: 250, max: 5_000 }),
+      // small armies half the time: a large one on small land is insolvent, and an insolvent
+      // country's only intent is selling units (its own test below)
+      troops: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 50_000 })),
+      tanks: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 })),
+      spies: fc.integer({ min: 0, max: 200 }),
+      land: fc.integer({ min: 100, max: 5_000 }),
       researchPoints: fc.integer({ min: 0, max: 100_000 }),
       labs: fc.integer({ min: 0, max: 40 }),
+      // every acre built now and then: no free land, so it explores
+      builtPct: fc.oneof(fc.constant(100), fc.integer({ min: 0, max: 100 })),
     });
+    const listing = fc.record({
+      id: fc.integer({ min: 1, max: 1_000 }),
+      sellerId: fc.integer({ min: 1, max: 6 }),
+      item: fc.constantFrom(...MARKET_ITEM_TYPES),
+      quantity: fc.integer({ min: 1, max: 100_000 }),
+      pricePerUnit: fc.integer({ min: 1, max: 1_000 }),
+    });
+    const relationType = fc.constantFrom(...RELATION_TYPES);
+    const world = fc.record({
+      used: fc.integer({ min: 0, max: DAILY_OPS_LIMIT }),
+      byKind: fc.dictionary(fc.constantFrom(...MISSION_TYPE_IDS, "military_reconnaissance", "sabotage"), fc.integer({ min: 0, max: 30 })),
+      cooldowns: fc.dictionary(fc.constantFrom(...MISSION_TYPE_IDS), fc.integer({ min: 0, max: 6 * 3_600_000 })),
+      scouted: fc.uniqueArray(fc.integer({ min: 2, max: 6 })),
+      listings: fc.array(listing, { maxLength: 6 }),
+      ownListings: fc.integer({ min: 0, max: 20 }),
+      orderItems: fc.array(fc.constantFrom(...MARKET_ITEM_TYPES), { maxLength: 20 }),
+      alliance: fc.option(
+        fc.record({
+          id: fc.integer({ min: 1, max: 5 }),
+          role: fc.constantFrom("owner" as const, "manager" as const, "member" as const),
+          memberCount: fc.integer({ min: 1, max: 200 }),
+          applications: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), applicantId: fc.integer({ min: 2, max: 9 }) }), { selector: (a) => a.id, maxLength: 3 }),
+        }),
+        { freq: 2 }, // outside any alliance half the time
+      ),
+      // member counts around the AI's 12-member limit (AI_ALLIANCE_SIZE), where its choice turns
+      openAlliances: fc.array(fc.record({ id: fc.integer({ min: 1, max: 9 }), memberCount: fc.integer({ min: 1, max: 30 }), minNetworth: fc.integer({ min: 0, max: 200_000 }), minLand: fc.integer({ min: 0, max: 2_000 }) }), { maxLength: 4 }),
+      appliedTo: fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { maxLength: 1 }),
+      active: fc.array(fc.record({ partnerId: fc.integer({ min: 2, max: 6 }), type: relationType, pays: fc.boolean() }), { maxLength: 4 }),
+      incoming: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), fromCountryId: fc.integer({ min: 2, max: 6 }), type: relationType, expiresAt: fc.integer({ min: NOW - 1_000, max: NOW + 1_000 }) }), { selector: (p) => p.id, maxLength: 3 }),
+      outgoing: fc.array(fc.record({ toCountryId: fc.integer({ min: 2, max: 6 }), type: relationType }), { maxLength: 3 }),
+      targetIds: fc.uniqueArray(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 5 }),
+      protectedTarget: fc.boolean(),
+      // each brigade deployed, recovering or ready
+      brigades: fc.option(fc.array(fc.constantFrom("deployed", "rehab", "tired", "ready"), { minLength: BRIGADE_COUNT, maxLength: BRIGADE_COUNT })),
+    });
+    const seen = new Set<string>();
     fc.assert(
-      fc.property(countries, fc.constantFrom(...AI_PERSONALITIES), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (n, personality: AiPersonality, seed) => {
+      fc.property(countries, world, fc.constantFrom(...AI_PERSONALITIES), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (n, w, personality: AiPersonality, seed) => {
         const base = startingCountry();
-        const country = { ...base, ...n, buildings: { ...base.buildings, research_labs: n.labs } };
-        const target = { id: 2, networth: computeNetworth(country), land: 600, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
-        const v = view(country, [target]);
-        const intent = nextAiIntent(v, personality, Rng.fromSeed(seed));
-        if (intent) expect(serviceCheck(v, intent)).toBeNull();
+        const labs = Math.min(n.labs, n.land);
+        const residences = Math.max(0, Math.floor((n.land * n.builtPct) / 100) - labs);
+        const country = { ...base, ...n, buildings: { ...base.buildings, research_labs: labs, residences } };
+        const targets = w.targetIds.map((id, i) => ({
+          id,
+          networth: computeNetworth(country),
+          land: 600 + i,
+          protectedUntil: w.protectedTarget && i === 0 ? NOW + 1 : 0,
+          gdiMember: false,
+          isEliminated: false,
+          allianceId: null,
+        }));
+        // listings have unique ids and none of its own (the view leaves those out)
+        const listings = w.listings.filter((l, i) => l.sellerId !== 1 && w.listings.findIndex((m) => m.id === l.id) === i);
+        const v = view(country, targets, {
+          espionage: { used: w.used, byKind: w.byKind, cooldowns: w.cooldowns },
+          scouted: new Set(w.scouted),
+          listings,
+          ownListings: w.ownListings,
+          orderItems: w.orderItems,
+          alliance: w.alliance,
+          openAlliances: w.alliance ? [] : w.openAlliances,
+          appliedTo: new Set(w.appliedTo),
+          diplomacy: { active: w.active, incoming: w.incoming, outgoing: w.outgoing },
+          ...(w.brigades ? { brigades: w.brigades.map((state, i) => brigadeIn(i + 1, state)) } : {}),
+        });
+        const rng = Rng.fromSeed(seed);
+        for (let i = 0; i < 3; i++) {
+          const intent = nextAiIntent(v, personality, rng);
+          if (!intent) break;
+          expect(AI_INTENT_KINDS).toContain(intent.kind);
+          seen.add(intent.kind);
+          expect(serviceCheck(v, intent)).toBeNull();
+          expect(JSON.parse(JSON.stringify(intent))).toEqual(intent);
+        }
       }),
-      { numRuns: 400 },
+      // A fixed seed: the coverage check below counts kinds that only some worlds reach (an
+      // alliance application, a spy mission), so a drawn seed would make it fail now and then.
+      { numRuns: 4_000, seed: 20_261_123 },
     );
+    // the worlds reach every kind of intent (else the check above proves little); founding an
+    // alliance is too rare by appetite for random worlds, and buying an army needs an income
+    // that carries its upkeep, which random countries seldom have: their own tests reach them
+    expect(AI_INTENT_KINDS.filter((k) => k !== "alliance_create" && k !== "store_buy" && !seen.has(k))).toEqual([]);
+  });
+
+  it("buys an army from the store only while its income carries the upkeep", () => {
+    const rich = armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 600, residences: 600 } }); // no free land: nothing to build
+    const intents = (c: CountryState) => Array.from({ length: 30 }, (_, seed) => nextAiIntent(view(c), "turtle", Rng.fromSeed(seed)));
+    const buys = intents(rich).filter((i) => i?.kind === "store_buy");
+    expect(buys.length).toBeGreaterThan(0);
+    for (const buy of buys) expect(checkStoreBuy(rich, { item: (buy as { item: "troops" }).item, quantity: (buy as { quantity: number }).quantity, stock: 50_000 })).toBeNull();
+    // the same country with no income to spare (its upkeep already eats it) buys nothing
+    const strapped = { ...rich, buildings: { ...startingCountry().buildings } };
+    expect(computeProductionPerTurn(strapped).cash).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * strapped.land);
+    expect(intents(strapped).filter((i) => i?.kind === "store_buy")).toEqual([]);
+  });
+
+  it("an insolvent country sells the units whose upkeep closes its deficit, dearest to keep first", () => {
+    // 300 acres of residences cannot pay for 20,000 troops and 500 tanks
+    const broke = armed({ cash: 1_000, land: 300, buildings: { ...startingCountry().buildings, residences: 100 } });
+    const deficit = -computeProductionPerTurn(broke).cash;
+    expect(deficit).toBeGreaterThan(0);
+    expect(broke.cash).toBeLessThan(deficit * AI_SOLVENCY_TURNS);
+    for (const p of AI_PERSONALITIES) {
+      const intent = nextAiIntent(view(broke), p, Rng.fromSeed(3));
+      expect(intent).toMatchObject({ kind: "store_sell", item: "tanks" });
+      const quantity = (intent as { quantity: number }).quantity;
+      expect(checkStoreSell(broke, "tanks", quantity)).toBeNull();
+      // selling them lowers upkeep by at most the deficit plus the kept margin, and by no less than a tank's share
+      const saved = computeMilitaryUpkeep(broke) - computeMilitaryUpkeep({ ...broke, tanks: broke.tanks - quantity });
+      expect(saved).toBeLessThanOrEqual(deficit + AI_MIN_NET_INCOME_PER_ACRE * broke.land + 10);
+    }
+    // the same deficit with cash for AI_SOLVENCY_TURNS turns of it sells nothing
+    const cushioned = { ...broke, cash: deficit * AI_SOLVENCY_TURNS + 1 };
+    for (const p of AI_PERSONALITIES) {
+      const intent = nextAiIntent(view(cushioned), p, Rng.fromSeed(3));
+      expect(intent?.kind === "store_sell" && intent.item !== "food").toBe(false);
+    }
+  });
+
+  it("a raider builds no industrial complexes while its income does not carry more units", () => {
+    const base = startingCountry();
+    const strapped = armed({ troops: 20_000, tanks: 0, cash: 400_000, land: 1_000, population: 26_000, food: 200_000, buildings: { ...base.buildings, residences: 200 } });
+    const net = computeProductionPerTurn(strapped).cash;
+    expect(net).toBeGreaterThanOrEqual(0);
+    expect(net).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * strapped.land * 2);
+    const orders = Array.from({ length: 60 }, (_, seed) => nextAiIntent(view(strapped), "raider", Rng.fromSeed(seed))).filter((i) => i?.kind === "build");
+    expect(orders.length).toBeGreaterThan(0);
+    for (const o of orders) expect((o as { order: Record<string, number> }).order.industrial_complexes ?? 0).toBe(0);
+    // with income to spare it does build them now and then
+    const flush = armed({ troops: 0, tanks: 0, cash: 400_000, land: 1_000, population: 50_000, food: 200_000, buildings: { ...base.buildings, residences: 200, enterprise_zones: 200 } });
+    expect(computeProductionPerTurn(flush).cash).toBeGreaterThanOrEqual(AI_MIN_NET_INCOME_PER_ACRE * flush.land * 2);
+    const flushOrders = Array.from({ length: 60 }, (_, seed) => nextAiIntent(view(flush), "raider", Rng.fromSeed(seed)));
+    expect(flushOrders.some((o) => o?.kind === "build" && (o.order.industrial_complexes ?? 0) > 0)).toBe(true);
+  });
+
+  it("spends turns piling up toward the cap in bigger chunks", () => {
+    expect(aiTurnChunk(AI_TURN_SPILL, 5)).toBe(5);
+    expect(aiTurnChunk(AI_TURN_SPILL + 20, 5)).toBe(25);
+    expect(aiTurnChunk(MAX_TURNS, 5)).toBe(Math.min(MAX_TURNS_PER_ACTION, 5 + MAX_TURNS - AI_TURN_SPILL));
+    // at the cap with every acre built cash to spare and nothing in the store, one exploration takes the surplus
+    const base = startingCountry();
+    const capped = armed({ turns: MAX_TURNS, cash: 5_000_000, land: 1_000, population: 50_000, food: 40_000, troops: 5_000, turrets: 5_000, tanks: 0, buildings: { ...base.buildings, residences: 500, enterprise_zones: 500 } });
+    const explore = Array.from({ length: 30 }, (_, seed) => nextAiIntent(view(capped, [], { storeStock: {} }), "farmer", Rng.fromSeed(seed))).find((i) => i?.kind === "explore");
+    expect(explore).toEqual({ kind: "explore", turns: aiTurnChunk(MAX_TURNS, AI_PROFILES.farmer.exploreChunk) });
+    expect(checkExploration(capped, (explore as { turns: number }).turns)).toBeNull();
   });
 
   it("stops at its turn reserve", () => {
@@ -117,5 +322,154 @@ describe("AI strategies", () => {
     const hungry = { ...base, food: 0, population: 50_000, troops: 30_000, land: 2_000, cash: 1_000_000 };
     const intent = nextAiIntent(view(hungry), "raider", Rng.fromSeed(5));
     expect(intent).toMatchObject({ kind: "build", order: { farms: expect.any(Number) } });
+  });
+
+  it("a raider scouts a target it knows nothing of before attacking it, and attacks a scouted one", () => {
+    const me = armed({ spies: 30, land: 1_000 });
+    const nw = computeNetworth(me);
+    const target = { id: 3, networth: nw, land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const spying = { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set<number>() };
+    const rng = Rng.fromSeed(11);
+    const blind = Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], spying), "raider", rng));
+    expect(blind.some((i) => i?.kind === "spy_operation" && i.operationType === "military_reconnaissance" && i.targetId === 3)).toBe(true);
+    expect(blind.some((i) => i?.kind === "attack")).toBe(false);
+    const known = Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], { ...spying, scouted: new Set([3]) }), "raider", rng));
+    expect(known.some((i) => i?.kind === "attack" && i.targetId === 3)).toBe(true);
+    // with the Spy Center out of reach (too few spies) it sends an Intelligence Center military mission
+    const few = Array.from({ length: 300 }, () => nextAiIntent(view({ ...me, spies: 8, land: 100 }, [target], spying), "raider", rng));
+    expect(few.some((i) => i?.kind === "spy_mission" && i.missionType === "military" && i.spiesUsed === 8)).toBe(true);
+  });
+
+  it("no espionage once the daily cap of 30 is used: it attacks without the look", () => {
+    const me = armed({ spies: 30, land: 1_000 });
+    const target = { id: 3, networth: computeNetworth(me), land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const capped = { espionage: { used: DAILY_OPS_LIMIT, byKind: {}, cooldowns: {} }, scouted: new Set<number>() };
+    for (const p of AI_PERSONALITIES) {
+      const rng = Rng.fromSeed(13);
+      const intents = Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], capped), p, rng));
+      expect(intents.some((i) => i?.kind === "spy_mission" || i?.kind === "spy_operation")).toBe(false);
+      if (p === "raider") expect(intents.some((i) => i?.kind === "attack")).toBe(true);
+    }
+  });
+
+  it("spying personalities train spies up to what they want; farmers and researchers never spy", () => {
+    const me = armed({ spies: 0, land: 1_000 });
+    const spying = { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set<number>() };
+    for (const p of AI_PERSONALITIES) {
+      const rng = Rng.fromSeed(17);
+      const intents = Array.from({ length: 200 }, () => nextAiIntent(view(me, [], spying), p, rng));
+      const trained = intents.filter((i): i is Extract<AiIntent, { kind: "spy_train" }> => i?.kind === "spy_train");
+      if (AI_PROFILES[p].spyAppetite > 0) expect(trained.length).toBeGreaterThan(0);
+      else expect(intents.some((i) => i?.kind.startsWith("spy_"))).toBe(false);
+      for (const t of trained) expect(t.quantity).toBeLessThanOrEqual(AI_PROFILES[p].spiesWanted);
+    }
+  });
+
+  it("a trader lists surplus under the cheapest listing, buys food below the store when short, and bids with a standing order", () => {
+    const rich = armed({ food: 400_000, oil: 20_000, cash: 2_000_000 });
+    const listings = [{ id: 50, sellerId: 7, item: "food" as const, quantity: 5_000, pricePerUnit: 200 }];
+    const market = { listings, ownListings: 0, orderItems: [] as string[] } as Partial<AiView>;
+    const rng = Rng.fromSeed(19);
+    const intents = Array.from({ length: 300 }, () => nextAiIntent(view(rich, [], market), "trader", rng));
+    const lists = intents.filter((i): i is Extract<AiIntent, { kind: "market_list" }> => i?.kind === "market_list");
+    expect(lists.some((l) => l.item === "food" && l.pricePerUnit < 200 && l.pricePerUnit > computeStorePrices("food", rich).sell)).toBe(true);
+    expect(lists.some((l) => l.item === "oil")).toBe(true);
+    const orders = intents.filter((i): i is Extract<AiIntent, { kind: "market_order" }> => i?.kind === "market_order");
+    expect(orders.length).toBeGreaterThan(0);
+    for (const o of orders) expect(o.maxPrice).toBeLessThan(computeStorePrices(o.item, rich).buy);
+    // no more listings once it has its share open
+    const full = Array.from({ length: 300 }, () => nextAiIntent(view(rich, [], { ...market, ownListings: 3 }), "trader", rng));
+    expect(full.some((i) => i?.kind === "market_list")).toBe(false);
+    // short of food: the 200 listing beats the store's 360
+    // (no free land for farms: the market is where food comes from)
+    const short = armed({ food: 0, population: 50_000, troops: 30_000, cash: 2_000_000, land: 100, buildings: { ...startingCountry().buildings, residences: 100 } });
+    const buys = Array.from({ length: 100 }, () => nextAiIntent(view(short, [], market), "trader", rng)).filter((i) => i?.kind === "market_buy");
+    expect(buys.length).toBeGreaterThan(0);
+    expect(buys[0]).toMatchObject({ kind: "market_buy", listingId: 50 });
+    // never from a listing dearer than the store
+    const dear = { ...market, listings: [{ ...listings[0]!, pricePerUnit: 400 }] };
+    expect(Array.from({ length: 100 }, () => nextAiIntent(view(short, [], dear), "trader", rng)).some((i) => i?.kind === "market_buy")).toBe(false);
+  });
+
+  it("a farmer sells food surplus on the player market as well as to the store", () => {
+    const full = { ...startingCountry(), food: 400_000, turns: 100, cash: 0, land: 100 };
+    const rng = Rng.fromSeed(23);
+    const intents = Array.from({ length: 300 }, () => nextAiIntent(view(full, [], { listings: [], ownListings: 0, orderItems: [] }), "farmer", rng));
+    expect(intents.some((i) => i?.kind === "market_list" && i.item === "food")).toBe(true);
+    expect(intents.some((i) => i?.kind === "store_sell")).toBe(true);
+  });
+
+  it("alliances: a leader accepts applications, a member does not; outside one it applies where it meets the requirements, or founds one", () => {
+    const me = armed();
+    const applications = [{ id: 70, applicantId: 9 }];
+    const rng = Rng.fromSeed(29);
+    expect(nextAiIntent(view(me, [], { alliance: { id: 4, role: "owner", memberCount: 3, applications } }), "farmer", rng)).toEqual({ kind: "alliance_accept", applicationId: 70 });
+    expect(nextAiIntent(view(me, [], { alliance: { id: 4, role: "manager", memberCount: 3, applications } }), "farmer", rng)).toEqual({ kind: "alliance_accept", applicationId: 70 });
+    const asMember = Array.from({ length: 100 }, () => nextAiIntent(view(me, [], { alliance: { id: 4, role: "member", memberCount: 3, applications } }), "farmer", rng));
+    expect(asMember.some((i) => i?.kind === "alliance_accept" || i?.kind === "alliance_apply" || i?.kind === "alliance_create")).toBe(false);
+
+    const open = [
+      { id: 5, memberCount: 10, minNetworth: 10 ** 12, minLand: 0 },
+      { id: 6, memberCount: 10, minNetworth: 0, minLand: 0 },
+    ];
+    const outside = Array.from({ length: 400 }, () => nextAiIntent(view(me, [], { alliance: null, openAlliances: open, appliedTo: new Set() }), "turtle", rng));
+    const applied = outside.filter((i) => i?.kind === "alliance_apply");
+    expect(applied.length).toBeGreaterThan(0);
+    expect(new Set(applied.map((i) => (i as { allianceId: number }).allianceId))).toEqual(new Set([6]));
+    expect(outside.some((i) => i?.kind === "alliance_create")).toBe(false);
+    const waiting = Array.from({ length: 400 }, () => nextAiIntent(view(me, [], { alliance: null, openAlliances: open, appliedTo: new Set([6]) }), "turtle", rng));
+    expect(waiting.some((i) => i?.kind === "alliance_apply" || i?.kind === "alliance_create")).toBe(false);
+    const alone = Array.from({ length: 2_000 }, () => nextAiIntent(view(me, [], { alliance: null, openAlliances: [], appliedTo: new Set() }), "trader", rng));
+    const founded = alone.filter((i) => i?.kind === "alliance_create");
+    expect(founded.length).toBeGreaterThan(0);
+    expect(founded.length).toBeLessThan(alone.length / 50);
+  });
+
+  it("founded alliances have names and tags the create call accepts", () => {
+    const rng = Rng.fromSeed(31);
+    for (let i = 0; i < 500; i++) {
+      const f = aiAllianceFounding(rng);
+      expect(f.name.length).toBeGreaterThanOrEqual(ALLIANCE_NAME_MIN_LENGTH);
+      expect(f.name.length).toBeLessThanOrEqual(ALLIANCE_NAME_MAX_LENGTH);
+      expect(f.tag).toMatch(ALLIANCE_TAG_PATTERN);
+      expect(f.flag.backgroundColor).not.toBe(f.flag.symbolColor);
+    }
+  });
+
+  it("diplomacy: proposals it takes are accepted; it proposes its relation to those it holds none with, never to an enemy", () => {
+    const me = armed();
+    const nw = computeNetworth(me);
+    const t = (id: number) => ({ id, networth: nw, land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
+    const rng = Rng.fromSeed(37);
+    const incoming = [
+      { id: 80, fromCountryId: 3, type: "offensive" as const, expiresAt: NOW + 1_000 },
+      { id: 81, fromCountryId: 4, type: "defensive" as const, expiresAt: NOW + 1_000 },
+    ];
+    // a turtle never takes an offensive alliance; the defensive pact it takes
+    expect(nextAiIntent(view(me, [], { diplomacy: { active: [], incoming, outgoing: [] } }), "turtle", rng)).toEqual({ kind: "diplomacy_accept", proposalId: 81 });
+    // not one that conflicts with what the pair holds, nor an expired one
+    const conflicting = { active: [{ partnerId: 4, type: "offensive" as const, pays: true }], incoming: [incoming[1]!, { id: 82, fromCountryId: 5, type: "trade" as const, expiresAt: NOW - 1 }], outgoing: [] };
+    const none = Array.from({ length: 50 }, () => nextAiIntent(view(me, [], { diplomacy: conflicting }), "turtle", rng));
+    expect(none.some((i) => i?.kind === "diplomacy_accept")).toBe(false);
+
+    const diplomacy = { active: [{ partnerId: 3, type: "defensive" as const, pays: true }], incoming: [], outgoing: [{ toCountryId: 4, type: "defensive" as const }] };
+    const intents = Array.from({ length: 1_000 }, () => nextAiIntent(view(me, [t(3), t(4), t(5), t(6)], { diplomacy, atWarWith: new Set([6]) }), "turtle", rng));
+    const proposals = intents.filter((i): i is Extract<AiIntent, { kind: "diplomacy_propose" }> => i?.kind === "diplomacy_propose");
+    expect(proposals.length).toBeGreaterThan(0);
+    expect(new Set(proposals.map((p) => p.toCountryId))).toEqual(new Set([5]));
+    expect(proposals.every((p) => p.relationType === "defensive")).toBe(true);
+    // at its maximum of paid relations it proposes nothing
+    const most = { active: [3, 4, 5].map((partnerId) => ({ partnerId, type: "trade" as const, pays: true })), incoming: [], outgoing: [] };
+    expect(Array.from({ length: 500 }, () => nextAiIntent(view(me, [t(7)], { diplomacy: most }), "turtle", rng)).some((i) => i?.kind === "diplomacy_propose")).toBe(false);
+  });
+
+  it("a raider with no brigade ready does not attack (the service would refuse it); with one ready it does", () => {
+    const me = armed();
+    const target = { id: 3, networth: computeNetworth(me), land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const rng = Rng.fromSeed(43);
+    const busy = Array.from({ length: BRIGADE_COUNT }, (_, i) => brigadeIn(i + 1, i % 2 === 0 ? "deployed" : "tired"));
+    expect(Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], { brigades: busy }), "raider", rng)).some((i) => i?.kind === "attack")).toBe(false);
+    const oneReady = busy.map((b, i) => (i === 2 ? brigadeIn(b.slot, "ready") : b));
+    expect(Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], { brigades: oneReady }), "raider", rng)).some((i) => i?.kind === "attack")).toBe(true);
   });
 });

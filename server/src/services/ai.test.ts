@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
-import { createAiCountry, ensureAiCountries, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
-import { Rng } from "@game/schema/rules";
+import { createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
+import { DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
 
 /**
  * AI countries against real Postgres: they are ordinary countries played through the
@@ -23,12 +23,24 @@ afterAll(async () => {
 });
 
 const sql = async (text: string, values: unknown[] = []) => (await t.server.database.pool.query(text, values)).rows;
+/** Intents whose service records a turn result (the others spend no turns, or keep their own records). */
+const TURN_HISTORY_KINDS: readonly string[] = ["explore", "build", "research_generate", "research_allocate", "produce", "attack"];
+/** Tables an AI's actions add rows to, beside its country: the replay test puts them back. */
+const WORLD_TABLES = ["market_listings", "standing_orders", "market_trades", "alliance_applications", "diplomatic_proposals", "diplomatic_relations", "spy_missions", "spy_reports", "alliances"];
+const worldMarks = async () => Object.fromEntries(await Promise.all(WORLD_TABLES.map(async (table) => [table, Number((await sql(`SELECT coalesce(max(id), 0) AS n FROM ${table}`))[0].n)] as const)));
+/** Undoes what one country's actions added to the world since `marks` (a test's rewind, not a game action). */
+async function rewindWorld(marks: Record<string, number>, countryId: number): Promise<void> {
+  await sql("UPDATE alliances SET disbanded_at = now() WHERE id > $1", [marks.alliances]);
+  await sql("DELETE FROM alliance_members WHERE country_id = $1", [countryId]);
+  await sql("DELETE FROM spy_daily_counters WHERE country_id = $1", [countryId]);
+  for (const table of WORLD_TABLES.filter((tb) => tb !== "alliances")) await sql(`DELETE FROM ${table} WHERE id > $1`, [marks[table]]);
+}
 const aiRow = async (countryId: number): Promise<AiCountryRow> => (await sql("SELECT * FROM ai_countries WHERE country_id = $1", [countryId]))[0];
-const metric = async (name: string, labels: string) => {
+const metric = async (name: string, ...labels: string[]) => {
   const text = await t.server.ctx.metrics.render();
   return text
     .split("\n")
-    .filter((l) => l.startsWith(`${name}{`) && l.includes(labels))
+    .filter((l) => l.startsWith(`${name}{`) && labels.every((label) => l.includes(label)))
     .reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
 };
 
@@ -58,7 +70,8 @@ describe("AI countries", () => {
     const played = await playAiCountry(t.server.ctx, await aiRow(country.id), 6);
     expect(played.actions).toBeGreaterThan(0);
     const historyAfter = Number((await sql("SELECT count(*) AS n FROM turn_results WHERE country_id = $1", [country.id]))[0].n);
-    expect(historyAfter - historyBefore).toBe(played.actions);
+    // turns spent are in the turn history; market, alliance and diplomacy calls spend none (as a player's)
+    expect(historyAfter - historyBefore).toBe(played.intents.filter((i) => TURN_HISTORY_KINDS.includes(i.kind)).length);
     expect((await metric("game_actions_total", "action=")) - actionsBefore).toBe(played.actions);
     expect(Number((await sql("SELECT turns FROM countries WHERE id = $1", [country.id]))[0].turns)).toBeLessThan(100);
     expect(await metric("ai_actions_total", 'outcome="done"')).toBeGreaterThanOrEqual(played.actions);
@@ -96,8 +109,10 @@ describe("AI countries", () => {
     const country = await createAiCountry(t.server.ctx, "trader", 77, Rng.fromSeed(77));
     await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id = $1", [country.id]);
     const snapshot = (await sql("SELECT * FROM countries WHERE id = $1", [country.id]))[0];
+    const marks = await worldMarks();
     const first = await playAiCountry(t.server.ctx, await aiRow(country.id), 6);
     // put the world back as it was and replay round 0
+    await rewindWorld(marks, country.id);
     const columns = Object.keys(snapshot).filter((c) => !["id", "user_id", "name", "created_at"].includes(c));
     await sql(`UPDATE countries SET ${columns.map((c, i) => `${c} = $${i + 2}`).join(", ")} WHERE id = $1`, [country.id, ...columns.map((c) => snapshot[c])]);
     await sql("UPDATE ai_countries SET rounds = 0 WHERE country_id = $1", [country.id]);
@@ -113,6 +128,152 @@ describe("AI countries", () => {
     const budget = t.server.ctx.config.aiActionsPerRound;
     for (const r of rounds) expect(r.actions + r.refused).toBeLessThanOrEqual(budget);
     expect(rounds.reduce((n, r) => n + r.countries, 0)).toBeGreaterThan(0);
+  });
+});
+
+describe("AI countries play the rest of the game through the players' services", () => {
+  /** Plays an AI round after round (turns topped up first, a test's fixture) until `done` answers true; the rounds played. */
+  async function playUntil(countryId: number, done: () => Promise<boolean>, rounds = 60, fixture: Record<string, number> = { turns: 150 }): Promise<number> {
+    for (let round = 1; round <= rounds; round++) {
+      await setCountry(t.server.database.pool, countryId, fixture);
+      await playAiCountry(t.server.ctx, await aiRow(countryId), 6);
+      if (await done()) return round;
+    }
+    throw new Error(`AI country ${countryId} did not get there in ${rounds} rounds`);
+  }
+  const count = async (text: string, values: unknown[]) => Number((await sql(`SELECT count(*) AS n FROM ${text}`, values))[0].n);
+  const inBandOf = async (aiId: number, countryId: number) => {
+    const [{ networth }] = await sql("SELECT networth FROM countries WHERE id = $1", [aiId]);
+    await sql("UPDATE countries SET networth = $2, protected_until = now() - interval '1 second' WHERE id = $1", [countryId, Number(networth)]);
+  };
+
+  it("a raider scouts through the espionage service before attacking, and the daily cap of 30 holds for it", async () => {
+    const raider = await createAiCountry(t.server.ctx, "raider", 41, Rng.fromSeed(41));
+    const fixture = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
+    await setCountry(t.server.database.pool, raider.id, fixture);
+    const victim = await registerPlayer(t, "aiscouted");
+    await setCountry(t.server.database.pool, victim.countryId, { troops: 100, land: 2_000 });
+    await inBandOf(raider.id, victim.countryId);
+    const opsBefore = (await metric("game_actions_total", 'action="espionage.operation"')) + (await metric("game_actions_total", 'action="espionage.mission"'));
+    const refusedBefore = await metric("ai_actions_total", 'kind="spy_', 'outcome="refused"');
+    const attacksRefusedBefore = await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"');
+    const missions = () => count("spy_missions WHERE country_id = $1", [raider.id]);
+    await playUntil(raider.id, async () => (await missions()) > 0, 60, { turns: 150 });
+    // a player's operation: its mission row, its report, the day's counter, the action metric
+    const first = await missions();
+    expect(await count("spy_reports WHERE owner_id = $1", [raider.id])).toBe(first);
+    expect((await sql("SELECT used FROM spy_daily_counters WHERE country_id = $1", [raider.id]))[0].used).toBe(first);
+    expect((await metric("game_actions_total", 'action="espionage.operation"')) + (await metric("game_actions_total", 'action="espionage.mission"')) - opsBefore).toBe(first);
+    // with spies to spare it looks at a target before it attacks it
+    await playUntil(raider.id, async () => (await count("battles WHERE attacker_id = $1", [raider.id])) > 0, 60, { turns: 150, spies: 100 });
+    for (const b of await sql("SELECT defender_id, created_at FROM battles WHERE attacker_id = $1 ORDER BY id", [raider.id])) {
+      expect(await count("spy_missions WHERE country_id = $1 AND target_id = $2 AND started_at <= $3", [raider.id, b.defender_id, b.created_at])).toBeGreaterThan(0);
+    }
+
+    // 28 operations earlier today (a fixture): it may run two more and then none, and is never refused for trying
+    await sql("UPDATE spy_daily_counters SET day = $2, used = $3 WHERE country_id = $1", [raider.id, utcDay(Date.now()), DAILY_OPS_LIMIT - 2]);
+    const before = await missions();
+    for (let round = 0; round < 40; round++) {
+      await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
+      await sql("DELETE FROM spy_reports WHERE owner_id = $1", [raider.id]); // nothing scouted: it wants to look again
+      await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
+    }
+    expect((await sql("SELECT used FROM spy_daily_counters WHERE country_id = $1", [raider.id]))[0].used).toBe(DAILY_OPS_LIMIT);
+    expect((await missions()) - before).toBe(2);
+    expect(await metric("ai_actions_total", 'kind="spy_', 'outcome="refused"')).toBe(refusedBefore);
+    // nor an attack: it sees its brigades, and does something else while none is ready
+    expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
+  });
+
+  it("a trader buys below the store, lists surplus with escrow and places a standing order, each through the market service", async () => {
+    const seller = await registerPlayer(t, "aiseller");
+    const listed = await t.api("POST", "/market/listings", { countryId: seller.countryId, itemType: "food", quantity: 2_000, pricePerUnit: 100 }, seller.token);
+    expect(listed.status).toBe(200);
+    const trader = await createAiCountry(t.server.ctx, "trader", 43, Rng.fromSeed(43));
+    // fed by its farms (no deficit), 500 food short of the 1,000 it keeps, oil to spare
+    const fixture = { turns: 150, food: 500, farms: 60, cash: 2_000_000, oil: 20_000 };
+    await setCountry(t.server.database.pool, trader.id, fixture);
+    const metricsBefore = { list: await metric("game_actions_total", 'action="market_list"'), buy: await metric("game_actions_total", 'action="market_buy"'), order: await metric("game_actions_total", 'action="market_order_create"') };
+    const bought = () => count("market_trades WHERE buyer_id = $1 AND market_type = 'public'", [trader.id]);
+    const listings = () => count("market_listings WHERE seller_id = $1", [trader.id]);
+    const orders = () => count("standing_orders WHERE buyer_id = $1", [trader.id]);
+    await playUntil(trader.id, async () => (await bought()) > 0, 40, { turns: 150, food: 500 });
+    // its public purchase (it also buys its army from the store)
+    const trade = (await sql("SELECT listing_id, quantity, price_per_unit, seller_id FROM market_trades WHERE buyer_id = $1 AND market_type = 'public'", [trader.id]))[0];
+    expect(Number(trade.listing_id)).toBe(listed.body.listing.id);
+    expect(Number(trade.price_per_unit)).toBeLessThan(computeStorePrices("food", startingCountry()).buy);
+    await playUntil(trader.id, async () => (await listings()) > 0 && (await orders()) > 0, 60, { turns: 150, oil: 20_000 });
+    const listing = (await sql("SELECT item_type, quantity, held_quantity, price_per_unit FROM market_listings WHERE seller_id = $1 ORDER BY id LIMIT 1", [trader.id]))[0];
+    expect(Number(listing.held_quantity)).toBe(Number(listing.quantity)); // in escrow, as a player's listing
+    const order = (await sql("SELECT item_type, max_price, held_cash, status FROM standing_orders WHERE buyer_id = $1", [trader.id]))[0];
+    expect(order).toMatchObject({ item_type: "food", status: "pending" });
+    expect(Number(order.max_price)).toBeLessThan(computeStorePrices("food", startingCountry()).buy);
+    expect((await metric("game_actions_total", 'action="market_list"')) - metricsBefore.list).toBe(await listings());
+    expect((await metric("game_actions_total", 'action="market_buy"')) - metricsBefore.buy).toBe(await bought());
+    expect((await metric("game_actions_total", 'action="market_order_create"')) - metricsBefore.order).toBe(await orders());
+    // never more open listings than an AI keeps, never a second open order for one item
+    for (let round = 0; round < 20; round++) await playUntil(trader.id, async () => true, 1, { turns: 150, oil: 20_000, food: 400_000 });
+    expect(await count("market_listings WHERE seller_id = $1 AND status = 'open'", [trader.id])).toBeLessThanOrEqual(3);
+    expect(await count("standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')", [trader.id])).toBe(1);
+  });
+
+  it("a farmer sells its food surplus on the player market as well as to the store", async () => {
+    const farmer = await createAiCountry(t.server.ctx, "farmer", 47, Rng.fromSeed(47));
+    const fixture = { turns: 150, food: 400_000, cash: 0, land: 100, residential_areas: 100 };
+    await playUntil(
+      farmer.id,
+      async () => (await count("market_listings WHERE seller_id = $1 AND item_type = 'food'", [farmer.id])) > 0 && (await count("market_trades WHERE seller_id = $1 AND market_type = 'private'", [farmer.id])) > 0,
+      60,
+      fixture,
+    );
+  });
+
+  it("alliances: an AI founds one through the alliance service, another applies, the founder accepts it", async () => {
+    const founder = await createAiCountry(t.server.ctx, "trader", 53, Rng.fromSeed(53));
+    await performAiIntent(t.server.ctx, Number(founder.user_id), founder.id, { kind: "alliance_create", ...aiAllianceFounding(Rng.fromSeed(53)) });
+    const [alliance] = await sql("SELECT a.id, a.name, m.role FROM alliances a JOIN alliance_members m ON m.alliance_id = a.id AND m.country_id = a.founded_by WHERE a.founded_by = $1", [founder.id]);
+    expect(alliance.role).toBe("owner");
+    expect(alliance.name).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+ \d{2}$/);
+
+    const joiner = await createAiCountry(t.server.ctx, "turtle", 59, Rng.fromSeed(59));
+    const applied = () => count("alliance_applications WHERE applicant_country_id = $1", [joiner.id]);
+    await playUntil(joiner.id, async () => (await applied()) > 0, 80);
+    const [application] = await sql("SELECT id, alliance_id, status FROM alliance_applications WHERE applicant_country_id = $1", [joiner.id]);
+    expect(application.status).toBe("pending");
+    // it applies once and waits: no second application, no founding meanwhile
+    for (let round = 0; round < 10; round++) await playUntil(joiner.id, async () => true, 1);
+    expect(await applied()).toBe(1);
+    expect(await count("alliances WHERE founded_by = $1", [joiner.id])).toBe(0);
+
+    // whichever alliance it chose, an AI leads it (only AI countries found alliances in this file): that leader accepts
+    const [leader] = await sql("SELECT m.country_id, c.is_ai FROM alliance_members m JOIN countries c ON c.id = m.country_id WHERE m.alliance_id = $1 AND m.role = 'owner'", [application.alliance_id]);
+    expect(leader.is_ai).toBe(true);
+    const accepted = await metric("game_actions_total", 'action="alliance.application.accept"');
+    await playUntil(Number(leader.country_id), async () => (await sql("SELECT status FROM alliance_applications WHERE id = $1", [application.id]))[0].status === "accepted", 3);
+    expect(Number((await sql("SELECT alliance_id FROM countries WHERE id = $1", [joiner.id]))[0].alliance_id)).toBe(Number(application.alliance_id));
+    expect((await sql("SELECT role FROM alliance_members WHERE country_id = $1", [joiner.id]))[0].role).toBe("member");
+    // (the leader answers every pending application, other AIs' too)
+    expect((await metric("game_actions_total", 'action="alliance.application.accept"')) - accepted).toBeGreaterThanOrEqual(1);
+  });
+
+  it("diplomacy: an AI accepts a proposal addressed to it and proposes its own relation, through the diplomacy service", async () => {
+    const turtle = await createAiCountry(t.server.ctx, "turtle", 61, Rng.fromSeed(61));
+    await setCountry(t.server.database.pool, turtle.id, { turns: 150, cash: 1_000_000 });
+    const player = await registerPlayer(t, "aidiplomat");
+    const proposed = await t.api("POST", "/diplomacy/proposals", { toCountryId: turtle.id, relationType: "defensive", message: "" }, player.token);
+    expect(proposed.status).toBe(201);
+    const accepts = await metric("game_actions_total", 'action="diplomacy.accept"');
+    await playUntil(turtle.id, async () => (await count("diplomatic_relations WHERE status = 'active' AND to_country_id = $1", [turtle.id])) > 0, 2);
+    const [relation] = await sql("SELECT relation_type, from_country_id FROM diplomatic_relations WHERE to_country_id = $1", [turtle.id]);
+    expect(relation).toMatchObject({ relation_type: "defensive", from_country_id: player.countryId });
+    expect((await metric("game_actions_total", 'action="diplomacy.accept"')) - accepts).toBe(1);
+
+    // its own proposals: its defensive pact, to countries near its size it holds none with
+    const partner = await registerPlayer(t, "aipartner");
+    await inBandOf(turtle.id, partner.countryId);
+    await playUntil(turtle.id, async () => (await count("diplomatic_proposals WHERE from_country_id = $1", [turtle.id])) > 0, 80, { turns: 150, cash: 1_000_000 });
+    const own = await sql("SELECT relation_type, to_country_id FROM diplomatic_proposals WHERE from_country_id = $1", [turtle.id]);
+    expect(own.every((p) => p.relation_type === "defensive" && Number(p.to_country_id) !== player.countryId)).toBe(true);
   });
 });
 

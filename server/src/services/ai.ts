@@ -1,25 +1,57 @@
 import crypto from "node:crypto";
 import {
+  AI_MARKET_ITEMS,
+  AI_PROFILES,
+  MISSION_TYPES,
+  MISSION_TYPE_IDS,
   Rng,
+  aiPaysRelation,
+  cooldownRemaining,
   nextAiIntent,
+  pickAiGovernment,
   pickAiPersonality,
+  computeStoreStock,
+  type AiArmyUnit,
   type AiIntent,
   type AiPersonality,
   type AiTarget,
   type AiView,
+  type AllianceRole,
+  type MarketItemType,
+  type MissionTypeId,
+  type RelationType,
 } from "@game/schema/rules";
 import { withTransaction, type Db } from "../db/pool.js";
 import { findCountryById, rowToState, type CountryRow } from "../db/countries.js";
 import { hashPassword } from "../auth/passwords.js";
-import { AppError, isUniqueViolation, notFound } from "../errors.js";
+import { AppError, badRequest, isUniqueViolation, notFound } from "../errors.js";
 import { logAdminAction } from "../db/admin.js";
 import { requireAdmin } from "./admin.js";
-import type { AiCountryJson } from "@game/schema/api";
+import {
+  buyListingRequestSchema,
+  createAllianceSchema,
+  createListingRequestSchema,
+  createStandingOrderRequestSchema,
+  firstIssueMessage,
+  joinAllianceSchema,
+  missionRequestSchema,
+  proposalSchema,
+  spyExecuteRequestSchema,
+  spyTrainRequestSchema,
+  type AiCountryJson,
+} from "@game/schema/api";
+import type { z } from "zod";
 import { countryChangedEvents } from "./actions.js";
 import { insertAccount } from "./accounts.js";
-import { constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
-import { storeTrade } from "./market.js";
+import { changeGovernment, constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
+import { buyListing, createListing, createStandingOrder, storeTrade } from "./market.js";
+import { readStoreStock } from "../db/market.js";
 import { launchAttack } from "./combat.js";
+import { executeSpyOperation, launchMission, trainSpies } from "./espionage.js";
+import { answerApplication, applyToAlliance, createAlliance } from "./alliances.js";
+import { answerProposal, proposeRelation } from "./diplomacy.js";
+import { findUsage } from "../db/espionage.js";
+import { brigadeOf, type BrigadeRow } from "../db/military.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -106,7 +138,11 @@ export async function createAiCountry(ctx: ServiceContext, personality: AiPerson
         return { ...row, is_ai: true };
       });
       ctx.events.publishAll(countryChangedEvents(country, "registered"));
-      return country;
+      // Its first decision, as a new player's: a government (the first change is free).
+      const government = pickAiGovernment(rng);
+      if (government === country.government_type) return country;
+      await changeGovernment(ctx, Number(country.user_id), country.id, government);
+      return (await findCountryById(ctx.db, country.id))!;
     } catch (err) {
       if (attempt < 50 && isUniqueViolation(err)) continue;
       throw err;
@@ -125,7 +161,7 @@ export interface AiRoundResult {
  * One round: claims the AI countries that waited longest (skipping any another round holds)
  * and plays each up to `aiActionsPerCountry` actions, `aiActionsPerRound` in all.
  */
-export async function playAiRound(ctx: ServiceContext, now: Date = new Date()): Promise<AiRoundResult> {
+export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.clock.now())): Promise<AiRoundResult> {
   const { aiActionsPerRound: budget, aiActionsPerCountry: perCountry } = ctx.config;
   const result: AiRoundResult = { countries: 0, actions: 0, refused: 0 };
   if (budget <= 0 || perCountry <= 0) return result;
@@ -166,7 +202,7 @@ async function claimDueAiCountries(db: Db, limit: number, now: Date): Promise<Ai
  * until the strategy stops or an action is refused (the world moved; it looks again next
  * round). Round r of a country draws from Rng(seed, r), so a run replays from its seeds.
  */
-export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budget: number, now: Date = new Date()): Promise<{ actions: number; refused: number; intents: AiIntent[] }> {
+export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budget: number, now: Date = new Date(ctx.clock.now())): Promise<{ actions: number; refused: number; intents: AiIntent[] }> {
   const rng = Rng.fromSeed((Number(ai.seed) ^ Math.imul(Number(ai.rounds) + 1, 0x9e3779b1)) >>> 0);
   const countryId = Number(ai.country_id);
   let actions = 0;
@@ -175,7 +211,7 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
   for (let i = 0; i < budget; i++) {
     const row = await findCountryById(ctx.db, countryId);
     if (!row || row.is_eliminated || row.user_id === null) break;
-    const intent = nextAiIntent(await aiView(ctx.db, row, now), ai.personality, rng);
+    const intent = nextAiIntent(await aiView(ctx.db, row, now, ai.personality), ai.personality, rng);
     if (!intent) break;
     intents.push(intent);
     try {
@@ -198,19 +234,39 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
   return { actions, refused, intents };
 }
 
-/** What the AI sees: its own country and the public facts of the countries around its size. */
-async function aiView(db: Db, row: CountryRow, now: Date): Promise<AiView> {
+/**
+ * What the AI sees: its own country and the public facts of the countries around its size,
+ * and, for the personalities that use them, its espionage counters, the market, its alliance
+ * and its diplomacy: what its player could read over REST (each field of AiView names the call).
+ * Two queries beyond the targets and wars: the daily spy usage (findUsage, as GET
+ * /intelligence/status) and one of indexed sub-selects for the rest, each skipped by a flag
+ * when the personality has no use for it.
+ */
+export async function aiView(db: Db, row: CountryRow, now: Date, personality?: AiPersonality): Promise<AiView> {
   const networth = Number(row.networth);
-  const [targets, wars] = await Promise.all([
-    db.query<{ id: string; networth: string; land: string; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | null }>({
+  const profile = personality ? AI_PROFILES[personality] : null;
+  const spying = (profile?.spyAppetite ?? 0) > 0;
+  const trading = (profile?.marketAppetite ?? 0) > 0;
+  const social = (profile?.allianceAppetite ?? 0) > 0 || (profile?.diplomacyAppetite ?? 0) > 0;
+  const attacking = (profile?.attackAppetite ?? 0) > 0;
+  const allianceId = row.alliance_id === null ? null : Number(row.alliance_id);
+  const [targets, wars, usage, extras, storeFullAt] = await Promise.all([
+    db.query<{ id: string; networth: string; land: string; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | null; lost: string }>({
       name: "ai_targets",
-      text: `SELECT id, networth, land, protected_until, gdi_protection, is_eliminated, alliance_id FROM countries
-              WHERE id <> $1 AND NOT is_eliminated AND networth BETWEEN $2 * 0.4 AND $2 * 1.2
-              ORDER BY land::float8 / GREATEST(networth, 1) DESC, id LIMIT 20`,
-      values: [row.id, networth],
+      text: `SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
+                    (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
+                      WHERE b.defender_id = c.id AND b.created_at > $3::timestamptz - interval '24 hours') AS lost
+               FROM countries c
+              WHERE c.id <> $1 AND NOT c.is_eliminated AND c.networth BETWEEN $2 * 0.4 AND $2 * 1.2
+              ORDER BY c.land::float8 / GREATEST(c.networth, 1) DESC, c.id LIMIT 20`,
+      values: [row.id, networth, now],
     }),
     db.query<{ target_id: string }>({ name: "ai_wars", text: "SELECT target_id FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL", values: [row.id] }),
+    spying ? findUsage(db, row.id, now) : Promise.resolve(null),
+    spying || trading || social || attacking ? aiExtras(db, row.id, allianceId, now, { spying, trading, social, attacking }) : Promise.resolve(null),
+    readStoreStock(db, row.id),
   ]);
+  const stockOf = (item: AiArmyUnit) => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
   const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
     id: Number(r.id),
     networth: Number(r.networth),
@@ -220,14 +276,107 @@ async function aiView(db: Db, row: CountryRow, now: Date): Promise<AiView> {
     isEliminated: r.is_eliminated,
     allianceId: r.alliance_id === null ? null : Number(r.alliance_id),
   });
-  return {
+  const view: AiView = {
     countryId: row.id,
     country: rowToState(row),
     self: facts(row),
-    targets: targets.rows.map(facts),
+    targets: targets.rows.map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
     atWarWith: new Set(wars.rows.map((w) => Number(w.target_id))),
     now: now.getTime(),
+    storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },
   };
+  if (attacking && extras) view.brigades = (extras.brigades ?? []).map(brigadeOf);
+  if (usage && extras) {
+    // as GET /intelligence/status answers them: counts today and each type's cooldown left
+    const cooldowns: Partial<Record<MissionTypeId, number>> = {};
+    for (const id of MISSION_TYPE_IDS) cooldowns[id] = cooldownRemaining(MISSION_TYPES[id], usage.lastAt[id], now.getTime());
+    view.espionage = { used: usage.used, byKind: usage.byKind as Record<string, number>, cooldowns };
+    view.scouted = new Set((extras.scouted ?? []).map(Number));
+  }
+  if (trading && extras) {
+    view.listings = (extras.listings ?? []).map((l) => ({ id: Number(l.id), sellerId: Number(l.seller_id), item: l.item_type, quantity: Number(l.quantity), pricePerUnit: Number(l.price_per_unit) }));
+    view.ownListings = extras.own_listings ?? 0;
+    view.orderItems = extras.order_items ?? [];
+  }
+  if (social && extras) {
+    // a member without its member row counts as a plain member, as membershipIn reads it
+    view.alliance =
+      allianceId === null
+        ? null
+        : { id: allianceId, role: extras.role ?? "member", memberCount: extras.members ?? 0, applications: (extras.applications ?? []).map((a) => ({ id: Number(a.id), applicantId: Number(a.applicant_country_id) })) };
+    view.openAlliances = (extras.open_alliances ?? []).map((a) => ({ id: Number(a.id), memberCount: Number(a.members), minNetworth: Number(a.min_networth), minLand: Number(a.min_land) }));
+    view.appliedTo = new Set((extras.applied_to ?? []).map(Number));
+    view.diplomacy = {
+      active: (extras.relations ?? []).map((r) => ({
+        partnerId: Number(r.from_country_id) === row.id ? Number(r.to_country_id) : Number(r.from_country_id),
+        type: r.relation_type,
+        pays: aiPaysRelation(r.relation_type, Number(r.from_country_id), Number(r.to_country_id), row.id),
+      })),
+      incoming: (extras.proposals ?? [])
+        .filter((p) => Number(p.to_country_id) === row.id)
+        .map((p) => ({ id: Number(p.id), fromCountryId: Number(p.from_country_id), type: p.relation_type, expiresAt: new Date(p.expires_at).getTime() })),
+      outgoing: (extras.proposals ?? []).filter((p) => Number(p.from_country_id) === row.id).map((p) => ({ toCountryId: Number(p.to_country_id), type: p.relation_type })),
+    };
+  }
+  return view;
+}
+
+interface AiExtrasRow {
+  brigades: BrigadeRow[] | null;
+  scouted: string[] | null;
+  listings: Array<{ id: number; seller_id: number; item_type: MarketItemType; quantity: number; price_per_unit: number }> | null;
+  own_listings: number | null;
+  order_items: MarketItemType[] | null;
+  role: AllianceRole | null;
+  members: number | null;
+  applications: Array<{ id: number; applicant_country_id: number }> | null;
+  applied_to: string[] | null;
+  open_alliances: Array<{ id: number; members: number; min_networth: number; min_land: number }> | null;
+  relations: Array<{ relation_type: RelationType; from_country_id: number; to_country_id: number }> | null;
+  proposals: Array<{ id: number; relation_type: RelationType; from_country_id: number; to_country_id: number; expires_at: string }> | null;
+}
+
+/**
+ * The rest of an AI's view in one round trip: each part a sub-select on an index (brigades' key, spy_reports_known,
+ * market_listings_book per item with LIMIT 1, market_listings_seller, standing_orders_buyer,
+ * alliance_members' key, countries_alliance, alliance_applications_*, diplomatic_relations_from/to,
+ * diplomatic_proposals_*), skipped by its flag. Open alliances (the only scan) are read only outside one.
+ */
+async function aiExtras(db: Db, countryId: number, allianceId: number | null, now: Date, wants: { spying: boolean; trading: boolean; social: boolean; attacking: boolean }): Promise<AiExtrasRow> {
+  const { rows } = await db.query<AiExtrasRow>({
+    name: "ai_extras",
+    text: `SELECT
+      CASE WHEN $8 THEN (SELECT json_agg(b) FROM brigades b WHERE b.country_id = $1) END AS brigades,
+      CASE WHEN $4 THEN ARRAY(SELECT DISTINCT target_id FROM spy_reports WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $3) END AS scouted,
+      CASE WHEN $5 THEN (SELECT json_agg(l) FROM unnest($7::text[]) AS i(item) CROSS JOIN LATERAL (
+          SELECT id, seller_id, item_type, quantity, price_per_unit FROM market_listings
+           WHERE status = 'open' AND item_type = i.item AND seller_id <> $1 ORDER BY price_per_unit, listed_at, id LIMIT 1) l) END AS listings,
+      CASE WHEN $5 THEN (SELECT count(*)::int FROM market_listings WHERE seller_id = $1 AND status = 'open') END AS own_listings,
+      CASE WHEN $5 THEN ARRAY(SELECT item_type FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) END AS order_items,
+      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT role FROM alliance_members WHERE country_id = $1 AND alliance_id = $2) END AS role,
+      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT count(*)::int FROM countries WHERE alliance_id = $2) END AS members,
+      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT json_agg(a ORDER BY a.id) FROM (
+          SELECT id, applicant_country_id FROM alliance_applications WHERE alliance_id = $2 AND status = 'pending' AND expires_at > $3 ORDER BY id LIMIT 10) a) END AS applications,
+      CASE WHEN $6 THEN ARRAY(SELECT alliance_id FROM alliance_applications WHERE applicant_country_id = $1 AND status = 'pending' AND expires_at > $3) END AS applied_to,
+      CASE WHEN $6 AND $2::bigint IS NULL THEN (SELECT json_agg(a) FROM (
+          SELECT a.id, (SELECT count(*)::int FROM countries c WHERE c.alliance_id = a.id) AS members, a.min_networth, a.min_land FROM alliances a
+           WHERE a.disbanded_at IS NULL AND a.accept_applications ORDER BY a.points_earned DESC, a.id LIMIT 10) a) END AS open_alliances,
+      CASE WHEN $6 THEN (SELECT json_agg(r) FROM (
+          SELECT relation_type, from_country_id, to_country_id FROM diplomatic_relations WHERE status = 'active' AND from_country_id = $1
+          UNION ALL SELECT relation_type, from_country_id, to_country_id FROM diplomatic_relations WHERE status = 'active' AND to_country_id = $1) r) END AS relations,
+      CASE WHEN $6 THEN (SELECT json_agg(p) FROM (
+          SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $3 AND from_country_id = $1
+          UNION ALL SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $3 AND to_country_id = $1) p) END AS proposals`,
+    values: [countryId, allianceId, now, wants.spying, wants.trading, wants.social, AI_MARKET_ITEMS, wants.attacking],
+  });
+  return rows[0]!;
+}
+
+/** An intent's body through the zod schema of the route it stands for, as the route parses a request (400 on a bad one). */
+function body<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(firstIssueMessage(result.error));
+  return result.data;
 }
 
 /** Runs an intent through the service a player's request would reach, as the AI's owner. */
@@ -251,9 +400,49 @@ export async function performAiIntent(ctx: ServiceContext, userId: number, count
     case "store_sell":
       await storeTrade(ctx, userId, "sell", { countryId, itemId: intent.item, quantity: intent.quantity });
       return;
+    case "store_buy":
+      await storeTrade(ctx, userId, "buy", { countryId, itemId: intent.item, quantity: intent.quantity });
+      return;
     case "attack":
       await launchAttack(ctx, { userId, countryId }, { countryId, targetCountryId: intent.targetId, attackType: intent.attackType, units: intent.units });
       return;
+    case "spy_train":
+      await trainSpies(ctx, userId, countryId, body(spyTrainRequestSchema, { countryId, quantity: intent.quantity }).quantity);
+      return;
+    case "spy_mission":
+      await launchMission(ctx, userId, countryId, body(missionRequestSchema, { type: intent.missionType, targetCountryId: intent.targetId, spiesUsed: intent.spiesUsed }));
+      return;
+    case "spy_operation":
+      await executeSpyOperation(ctx, userId, countryId, body(spyExecuteRequestSchema, { operationType: intent.operationType, targetCountryId: intent.targetId, spiesUsed: intent.spiesUsed }));
+      return;
+    case "market_list":
+      await createListing(ctx, userId, body(createListingRequestSchema, { countryId, itemType: intent.item, quantity: intent.quantity, pricePerUnit: intent.pricePerUnit }));
+      return;
+    case "market_buy":
+      await buyListing(ctx, userId, intent.listingId, body(buyListingRequestSchema, { countryId, quantity: intent.quantity }));
+      return;
+    case "market_order":
+      await createStandingOrder(ctx, userId, body(createStandingOrderRequestSchema, { countryId, itemType: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, autoRenew: false }));
+      return;
+    case "alliance_create":
+      await createAlliance(ctx, userId, body(createAllianceSchema, { name: intent.name, tag: intent.tag, description: intent.description, flag: intent.flag }));
+      return;
+    case "alliance_apply":
+      await applyToAlliance(ctx, userId, body(joinAllianceSchema, { allianceId: intent.allianceId, message: intent.message }));
+      return;
+    case "alliance_accept":
+      await answerApplication(ctx, userId, intent.applicationId, "accept");
+      return;
+    case "diplomacy_propose":
+      await proposeRelation(ctx, userId, body(proposalSchema, { toCountryId: intent.toCountryId, relationType: intent.relationType, message: intent.message }));
+      return;
+    case "diplomacy_accept":
+      await answerProposal(ctx, userId, intent.proposalId, "accept");
+      return;
+    default: {
+      const unknown: never = intent;
+      throw new Error(`unknown AI intent ${JSON.stringify(unknown)}`);
+    }
   }
 }
 
