@@ -1,0 +1,121 @@
+import { afterAll, describe, expect, it } from "vitest";
+import pino from "pino";
+import { loadConfig } from "../config.js";
+import { createTestDatabase, type TestDatabase } from "../test/harness.js";
+import { simulationContext } from "./context.js";
+import { nextUtcMidnight, simulateSeason, type SeasonRun } from "./season.js";
+import { evaluateBalance, largestDailyLandLoss, moneyInTurnsOfIncome, top10Changes } from "./balance.js";
+import type { CountrySample, DaySample } from "./sample.js";
+
+/**
+ * The season simulator runs the server's own services and tick on a real database with a
+ * compressed clock; a seed fixes the world and every die, so a season replays exactly.
+ */
+
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+});
+
+// A fixed midnight, so both runs of a seed start at the same simulated instant.
+const START = nextUtcMidnight(Date.UTC(2030, 0, 1, 12));
+
+async function season(seed: number, days: number): Promise<SeasonRun> {
+  const database = await createTestDatabase();
+  databases.push(database);
+  const pool = database.pool(2);
+  const config = loadConfig({ databaseUrl: database.url, logLevel: "silent", aiCountries: 0, newPlayerProtectionHours: 12 });
+  const ctx = simulationContext(pool, config, pino({ level: "silent" }), { startAt: START, seed });
+  return simulateSeason(ctx, { countries: 12, days, seed, sessionsPerDay: 3, actionsPerSession: 8 }, START);
+}
+
+describe("season simulator", () => {
+  it("the same seed gives the same season, day by day; another seed another one", async () => {
+    const [a, b, c] = [await season(7, 2), await season(7, 2), await season(8, 2)];
+    expect(a.stats.actions).toBeGreaterThan(100);
+    expect(a.days.map((d) => d.day)).toEqual([0, 1, 2]);
+    // every country, its numbers, the top 10, battles and trades of every day
+    expect(b.days).toEqual(a.days);
+    expect(b.stats.byKind).toEqual(a.stats.byKind);
+    expect(c.days).not.toEqual(a.days);
+  }, 120_000);
+
+  it("AI countries grow through the services: land, buildings and cash move, every government appears", async () => {
+    const run = await season(11, 2);
+    const first = run.days[0]!;
+    const last = run.days[run.days.length - 1]!;
+    expect(first.countries).toHaveLength(12);
+    const landBefore = first.countries.reduce((s, c) => s + c.land, 0);
+    const landAfter = last.countries.reduce((s, c) => s + c.land, 0);
+    expect(landAfter, JSON.stringify(run.stats.byKind)).toBeGreaterThan(landBefore);
+    expect(run.stats.byKind.explore).toBeGreaterThan(0);
+    expect(run.stats.byKind.build).toBeGreaterThan(0);
+    // governments are drawn per country at creation through the change-government service
+    expect(new Set(last.countries.map((c) => c.government)).size).toBeGreaterThan(2);
+  }, 120_000);
+});
+
+function sample(day: number, countries: Array<Partial<CountrySample> & { id: number }>, extra: Partial<DaySample> = {}): DaySample {
+  const rows = countries.map((c) => ({ personality: "farmer", government: "democracy", networth: 1000, land: 1000, cash: 1000, income: 100, ...c }));
+  return {
+    day,
+    countries: rows,
+    top10: [...rows].sort((x, y) => y.networth - x.networth || x.id - y.id).slice(0, 10).map((r) => r.id),
+    attacks: 0,
+    landLost: {},
+    trades: [],
+    moneySupply: rows.reduce((s, r) => s + r.cash, 0),
+    ...extra,
+  };
+}
+
+describe("balance verdicts", () => {
+  it("daily land loss is measured against the land held before the day's losses", () => {
+    const days = [sample(0, [{ id: 1, land: 1000 }]), sample(1, [{ id: 1, land: 850 }], { landLost: { 1: 150 } }), sample(2, [{ id: 1, land: 700 }], { landLost: { 1: 160 } })];
+    const losses = largestDailyLandLoss(days);
+    expect(losses[0]).toEqual({ day: 1, countryId: 1, share: 0.15 });
+    expect(losses[1]!.share).toBeCloseTo(160 / 860, 6);
+    const check = evaluateBalance(days).find((c) => c.id === "daily_land_loss")!;
+    expect(check.met).toBe(false);
+    expect(check.measured).toContain("18.6%");
+  });
+
+  it("top-10 churn counts only days whose membership changed", () => {
+    const eleven = (leader: number) => Array.from({ length: 11 }, (_, i) => ({ id: i + 1, networth: i + 1 === leader ? 10_000 : 100 - i }));
+    const days = [sample(0, eleven(1)), sample(1, eleven(1)), sample(2, eleven(11))];
+    expect(top10Changes(days)).toEqual([
+      { day: 1, entered: [], left: [] },
+      { day: 2, entered: [11], left: [10] },
+    ]);
+  });
+
+  it("government medians and the money band decide their targets", () => {
+    const countries = (ratio: number, cashPerAcre: number) => [
+      { id: 1, government: "democracy", networth: 1000, cash: cashPerAcre * 1000 },
+      { id: 2, government: "democracy", networth: 1000, cash: cashPerAcre * 1000 },
+      { id: 3, government: "tyranny", networth: 1000 * ratio, cash: cashPerAcre * 1000 },
+    ];
+    // a two-day season: the settled days are its last (day 2 here); the band is around their median
+    const balanced = evaluateBalance([sample(0, countries(1, 100)), sample(1, countries(1, 100)), sample(2, countries(1.2, 150))]);
+    expect(balanced.find((c) => c.id === "government_medians")!.met).toBe(true);
+    expect(balanced.find((c) => c.id === "money_supply")!.met).toBe(true);
+    const skewed = evaluateBalance([sample(0, countries(1, 100)), sample(1, countries(1, 100)), sample(2, countries(1.5, 400))]);
+    expect(skewed.find((c) => c.id === "government_medians")!.met).toBe(false);
+    // seven days: days 5-7 settle at 100, 100 and then 250 per acre (2.5x the median of 100)
+    const week = [0, 1, 2, 3, 4, 5, 6, 7].map((day) => sample(day, countries(1, day === 7 ? 250 : 100)));
+    const inflation = evaluateBalance(week).find((c) => c.id === "money_supply")!;
+    expect(inflation.met).toBe(false);
+    expect(inflation.measured).toContain("2.50x");
+    const steady = evaluateBalance(week.slice(0, 7)).find((c) => c.id === "money_supply")!;
+    expect(steady.met).toBe(true);
+  });
+
+  it("money in turns of income: the world's cash over the world's gross income per turn", () => {
+    const day = sample(3, [
+      { id: 1, cash: 30_000, income: 1_000 },
+      { id: 2, cash: 10_000, income: 3_000 },
+    ]);
+    expect(moneyInTurnsOfIncome([day])).toEqual([{ day: 3, value: 10 }]);
+    expect(evaluateBalance([day]).find((c) => c.id === "money_supply")!.measured).toContain("in turns of income median 10.0");
+  });
+});
