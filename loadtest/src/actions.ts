@@ -10,7 +10,9 @@ import { WorldMessage, sendChatSchema } from "@game/schema/messages";
 import { computeTechnologyCost, isGovernmentType, STARTING_GOVERNMENT } from "@game/schema/rules";
 import { learnCountry, type Bot } from "./bots.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
+import { playStrategy, type StrategyContext } from "./play.js";
 import type { ChatTracker } from "./realtime.js";
+import { INTENT_ROUTES, VIEW_ROUTES } from "./strategy.js";
 
 /**
  * What one action ended with. `status` is the HTTP status, or a word for what is not HTTP:
@@ -23,6 +25,10 @@ export interface ActionOutcome {
   message?: string;
   /** turns the server says this action consumed (turnResult.turnsConsumed) */
   turnsConsumed?: number;
+  /** a game rule refused it (4xx with a rule's code): counted apart from errors */
+  refused?: boolean;
+  /** what it turned out to be (the strategy's intent kind): reported as `<action>:<kind>` */
+  kind?: string;
 }
 
 /** A REST route as the server's metrics label it. */
@@ -37,6 +43,8 @@ export interface ActionContext {
   chat: ChatTracker;
   /** channel the chat actions post to */
   chatChannel: string;
+  /** the strategy driver's seed and counters (the play action) */
+  strategy: StrategyContext;
 }
 
 /**
@@ -183,6 +191,17 @@ export const ACTIONS: readonly ActionDefinition[] = [
       if (res.status === 200) learnCountry(bot, res.body?.country);
       return outcomeOf(res);
     },
+  },
+  {
+    name: "play",
+    summary:
+      "the AI strategy (schema nextAiIntent) with the bot's personality: reads its view over REST (brigades, espionage, market, alliance and " +
+      "diplomacy when the decision looks at them), then sends the intent's route (build, explore, research, production, store, attack, spy, " +
+      "market listings, purchases and standing orders, alliances, diplomacy); in an alliance, with rooms, also alliance-room messages " +
+      "(chat, plan and answer operations); reported per kind (off by default)",
+    defaultWeight: 0,
+    routes: [...Object.values(VIEW_ROUTES), ...Object.values(INTENT_ROUTES).map(({ method, route }) => ({ method, route }))],
+    run: (bot, ctx) => playStrategy(bot, ctx.http, ctx.strategy),
   },
   {
     name: "research_status",

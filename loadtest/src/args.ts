@@ -19,6 +19,8 @@ export interface CliOptions {
   chatTimeoutMs: number;
   decodeSample: number;
   rooms: boolean;
+  /** --view-ttl in ms, when given */
+  viewTtlMs: number | undefined;
   metricsToken: string | undefined;
   help: boolean;
 }
@@ -31,6 +33,12 @@ export const USAGE = `Usage: npm run loadtest -- --countries N --duration S --ra
   --url URL              server origin                                    default http://127.0.0.1:3000
   --allow-host HOST      allow a non-loopback host (repeatable); only loopback is allowed otherwise
   --mix SPEC             weights, e.g. explore=3,build=2,research=1,chat=1,rankings=2,country=2
+                         play=1 plays the AI strategy (schema nextAiIntent) per bot: a personality
+                         each from --seed, its view read over REST, the intent sent on the
+                         browser's route; reported per intent kind (play:explore, play:attack, ...)
+                         with ok / refused (a game rule's 4xx) / errors; a bot in an alliance
+                         also uses its alliance room (play:alliance_chat, play:operation_plan,
+                         play:operation_respond) unless --no-rooms
   --mix-file FILE        weights as a JSON object
   --reuse FILE           reuse the countries of an earlier run (its credentials.json)
   --report-dir DIR       where to write report.json, report.html, credentials.json
@@ -43,6 +51,8 @@ export const USAGE = `Usage: npm run loadtest -- --countries N --duration S --ra
   --chat-timeout MS      wait for chat fan-out                            default 10000
   --decode-sample N      clients that decode patches (chat observers)     default 20
   --no-rooms             do not join the world room (REST only)
+  --view-ttl S           play: seconds a read of brigades, espionage, market, alliance or
+                         diplomacy is used         default 30 (market) to 60 (the others)
   --metrics-token TOKEN  bearer token for GET /metrics (or env METRICS_TOKEN)
   --help`;
 
@@ -79,6 +89,7 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
       "chat-timeout": { type: "string" },
       "decode-sample": { type: "string" },
       "no-rooms": { type: "boolean" },
+      "view-ttl": { type: "string" },
       "metrics-token": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -103,6 +114,7 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
     chatTimeoutMs: positiveNumber("chat-timeout", values["chat-timeout"], 10_000),
     decodeSample,
     rooms: !values["no-rooms"],
+    viewTtlMs: values["view-ttl"] === undefined ? undefined : positiveNumber("view-ttl", values["view-ttl"], 0, false) * 1000,
     metricsToken: values["metrics-token"] ?? env.METRICS_TOKEN,
     help: Boolean(values.help),
   };

@@ -4,6 +4,8 @@ import { loginRequestSchema, registerRequestSchema, type RegisterRequest } from 
 import { mapLimit } from "./concurrency.js";
 import { LatencyRecorder } from "./histogram.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
+import type { AllianceRoomLink } from "./allianceRoom.js";
+import type { StrategyState } from "./play.js";
 import type { ClientTraffic, MeteredRoom } from "./realtime.js";
 
 /** What a later run needs to act as the same player again (--reuse). */
@@ -40,6 +42,10 @@ export interface Bot {
   builds: number;
   /** sequence number of its latest chat line, to pin a room "error" answer on it */
   lastChatSeq?: number;
+  /** the strategy driver's memory (the play action), from its first play */
+  strategy?: StrategyState;
+  /** its alliance's room, while the strategy driver's bot is in an alliance and the run has rooms */
+  allianceRoom?: AllianceRoomLink;
 }
 
 export interface KnownCountry {

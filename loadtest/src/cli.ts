@@ -55,6 +55,7 @@ async function main(): Promise<number> {
       chatTimeoutMs: args.chatTimeoutMs,
       decodeSample: args.decodeSample,
       rooms: args.rooms,
+      ...(args.viewTtlMs !== undefined ? { viewTtlMs: args.viewTtlMs } : {}),
       metricsToken: args.metricsToken,
       onProgress: (p) => printer.update(p),
       onBotsReady: (credentials) => writeCredentialsFile(path.join(reportDir, "credentials.json"), credentials),

@@ -44,7 +44,8 @@ describe("parseCliArgs", () => {
     const args = parseCliArgs(["--countries", "200", "--duration", "60", "--rate", "80", "--url", "http://127.0.0.1:3100", "--allow-host", "a", "--allow-host", "b", "--no-rooms"], {
       METRICS_TOKEN: "t",
     });
-    expect(args).toMatchObject({ countries: 200, durationSec: 60, rate: 80, url: "http://127.0.0.1:3100", allowHosts: ["a", "b"], rooms: false, metricsToken: "t" });
+    expect(args).toMatchObject({ countries: 200, durationSec: 60, rate: 80, url: "http://127.0.0.1:3100", allowHosts: ["a", "b"], rooms: false, metricsToken: "t", viewTtlMs: undefined });
+    expect(parseCliArgs(["--view-ttl", "2.5"]).viewTtlMs).toBe(2_500);
   });
   it("refuses bad numbers and unknown flags", () => {
     expect(() => parseCliArgs(["--countries", "0"])).toThrow(/--countries must be a positive whole number/);

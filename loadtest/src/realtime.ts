@@ -94,10 +94,10 @@ export class MeteredClient extends Client {
   }
 }
 
-/** Joins `roomName` authenticated with the REST token, as the browser client does. */
-export async function joinRoom(url: string, token: string, traffic: ClientTraffic, roomName: string, rootSchema?: any): Promise<MeteredRoom> {
+/** Joins `roomName` authenticated with the REST token, as the browser client does (`options`: the room's join options). */
+export async function joinRoom(url: string, token: string, traffic: ClientTraffic, roomName: string, rootSchema?: any, options: Record<string, unknown> = {}): Promise<MeteredRoom> {
   const client = new MeteredClient(url, traffic, token);
-  const room = (await client.joinOrCreate(roomName, {}, rootSchema)) as MeteredRoom;
+  const room = (await client.joinOrCreate(roomName, options, rootSchema)) as MeteredRoom;
   if (traffic.sampled) room.onStateChange(() => traffic.stateChanges++);
   return room;
 }

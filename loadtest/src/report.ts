@@ -52,6 +52,8 @@ export interface LoadTestReport {
     issued: number;
     completed: number;
     ok: number;
+    /** refused by a game rule (4xx with a rule's code; the strategy driver's actions) */
+    refused: number;
     errors: number;
     dropped: number;
     abandoned: number;
@@ -70,7 +72,7 @@ export interface LoadTestReport {
     /** requests re-sent once because a reused keep-alive socket was reset (the server's idle time-out racing reuse) */
     staleSocketRetries: number;
   };
-  actions: Record<string, { count: number; ok: number; errors: number; throughputPerSec: number; turnsConsumed: number; latencyMs: LatencySummary }>;
+  actions: Record<string, { count: number; ok: number; refused: number; errors: number; throughputPerSec: number; turnsConsumed: number; latencyMs: LatencySummary }>;
   errors: ErrorCount[];
   websocket: {
     joined: number;
@@ -99,6 +101,33 @@ export interface LoadTestReport {
     stateChangesPerSampledClientPerSec: number;
     totalBytesPerSec: number;
   };
+  /** the strategy driver (the play action), when the mix has it */
+  strategy?: {
+    /** bots by personality (those that played at least once) */
+    personalities: Record<string, number>;
+    /** plays where the strategy chose to wait (no request sent) */
+    idle: number;
+    /** view reads that did not answer 2xx (the play then counts as `play:view`, an error) */
+    viewFailures: number;
+    /** by intent kind: outcomes, the latency of the intent's request alone, and the server's count of the game action it becomes */
+    kinds: Record<string, { route: string; ok: number; refused: number; errors: number; requestLatencyMs: LatencySummary; serverAction: string; serverCount: number }>;
+    /** latency of the reads that built the views, by read (country, rank, countries, wars, and each optional concern's routes) */
+    viewReadsMs: Record<string, LatencySummary>;
+    /** plays that asked the strategy, and how often each optional concern (military, espionage, market, alliance, diplomacy) was read for them */
+    decisions: number;
+    concernReads: Record<string, number>;
+    /**
+     * Alliance-room messages (loadtest/src/allianceRoom.ts): rooms joined, and per message kind the
+     * outcomes (ok: "done" or the chat line shown; refused: the room's "error" with a rule's code),
+     * the time to the answer, and the server's counts over the action phase: the counter its
+     * service increments (`serverMetric`) and room_message_duration_seconds_count with outcome "ok".
+     */
+    room: {
+      joins: number;
+      joinFailures: number;
+      kinds: Record<string, { messageType: string; ok: number; refused: number; errors: number; answerLatencyMs: LatencySummary; serverMetric: string; serverCount: number | null; serverRoomOk: number | null }>;
+    };
+  };
   /** the load tester's own process over the action phase (it shares the machine) */
   tester: { cpuPercent: number; rssMiB: number };
   server: {
@@ -122,6 +151,7 @@ export interface LoadTestReport {
     t: number;
     issued: number;
     ok: number;
+    refused: number;
     errors: number;
     dropped: number;
     p50: number;
@@ -156,18 +186,37 @@ export function renderText(report: LoadTestReport): string {
   for (const e of s.errors.slice(0, 10)) lines.push(`  setup error x${e.count}: ${e.message}`);
   lines.push("");
   lines.push(
-    `Actions: ${t.completed} completed of ${t.issued} issued (${t.planned} planned), ${t.ok} ok, ${t.errors} errors, ${t.dropped} dropped, ${t.abandoned} abandoned; ` +
+    `Actions: ${t.completed} completed of ${t.issued} issued (${t.planned} planned), ${t.ok} ok, ${t.refused} refused, ${t.errors} errors, ${t.dropped} dropped, ${t.abandoned} abandoned; ` +
       `${fmt(t.achievedRate)}/s achieved (${fmt(t.okRate)}/s ok); 5xx: ${t.serverErrors5xx}`,
   );
-  lines.push(`  ${padEnd("action", 16)}${pad("count", 7)}${pad("ok", 7)}${pad("err", 6)}${pad("/s", 7)}${pad("p50 ms", 10)}${pad("p95 ms", 10)}${pad("p99 ms", 10)}${pad("max ms", 10)}`);
+  lines.push(`  ${padEnd("action", 24)}${pad("count", 7)}${pad("ok", 7)}${pad("ref", 6)}${pad("err", 6)}${pad("/s", 7)}${pad("p50 ms", 10)}${pad("p95 ms", 10)}${pad("p99 ms", 10)}${pad("max ms", 10)}`);
   for (const [name, a] of [...Object.entries(report.actions), ["all", { ...t, count: t.completed, throughputPerSec: t.achievedRate, latencyMs: t.latencyMs }] as const]) {
     const l = a.latencyMs;
-    lines.push(`  ${padEnd(name, 16)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
+    lines.push(`  ${padEnd(name, 24)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.refused, 6)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
   }
   lines.push(`  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; stale keep-alive retries ${t.staleSocketRetries}; statuses ${Object.entries(t.statuses).map(([k, v]) => `${k}:${v}`).join(" ")}`);
   if (report.errors.length) {
     lines.push("Errors by action, status and message:");
     for (const e of report.errors.slice(0, 15)) lines.push(`  ${pad(e.count, 6)}  ${e.action} ${e.status} ${e.message}`);
+  }
+  const st = report.strategy;
+  if (st) {
+    lines.push("");
+    lines.push(`Strategy: personalities ${Object.entries(st.personalities).map(([k, v]) => `${k} ${v}`).join(", ")}; ${st.idle} idle looks, ${st.viewFailures} failed view reads`);
+    lines.push(`  ${padEnd("intent", 19)}${padEnd("route", 34)}${pad("ok", 7)}${pad("ref", 6)}${pad("err", 6)}${pad("req p50", 9)}${pad("req p95", 9)}  server game_actions_total`);
+    for (const [kind, k] of Object.entries(st.kinds)) {
+      if (!(k.ok + k.refused + k.errors)) continue;
+      lines.push(`  ${padEnd(kind, 19)}${padEnd(k.route, 34)}${pad(k.ok, 7)}${pad(k.refused, 6)}${pad(k.errors, 6)}${pad(fmt(k.requestLatencyMs.p50, 1), 9)}${pad(fmt(k.requestLatencyMs.p95, 1), 9)}  ${k.serverAction} ${k.serverCount}${k.serverCount === k.ok ? "" : " (differs)"}`);
+    }
+    lines.push(`  view reads: ${Object.entries(st.viewReadsMs).filter(([, l]) => l.count).map(([name, l]) => `${name} n=${l.count} p50 ${fmt(l.p50, 1)} p95 ${fmt(l.p95, 1)} ms`).join("; ")}`);
+    lines.push(`  ${st.decisions} decisions read the concerns ${Object.entries(st.concernReads).map(([k, v]) => `${k} ${v}`).join(", ")} times; ${st.room.joins} alliance rooms joined (${st.room.joinFailures} failed)`);
+    for (const [kind, k] of Object.entries(st.room.kinds)) {
+      if (!(k.ok + k.refused + k.errors)) continue;
+      lines.push(
+        `  ${padEnd(kind, 19)}${padEnd(`room ${k.messageType}`, 34)}${pad(k.ok, 7)}${pad(k.refused, 6)}${pad(k.errors, 6)}${pad(fmt(k.answerLatencyMs.p50, 1), 9)}${pad(fmt(k.answerLatencyMs.p95, 1), 9)}  ` +
+          `${k.serverMetric} ${k.serverCount ?? "n/a"}${k.serverCount === k.ok ? "" : " (differs)"}`,
+      );
+    }
   }
   lines.push("");
   const w = report.websocket;

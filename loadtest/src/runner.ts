@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
-import { WorldMessage, WORLD_ROOM } from "@game/schema/messages";
+import { WorldMessage, WORLD_ROOM, type NoticePayload } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import { ACTIONS_BY_NAME, type ActionContext, type ActionOutcome } from "./actions.js";
 import { newCredentials, prepareBots, readCredentialsFile, SetupStats, type Bot, type BotCredentials, type CredentialsFile } from "./bots.js";
@@ -8,12 +8,16 @@ import { mapLimit } from "./concurrency.js";
 import { checkTarget } from "./hostGuard.js";
 import { JsonHttpClient } from "./httpClient.js";
 import { mixPercentages, type Mix } from "./mix.js";
+import { noticeArrived, StrategyStats } from "./play.js";
 import { ClientTraffic, ChatTracker, joinRoom, type MeteredRoom } from "./realtime.js";
 import type { LoadTestReport } from "./report.js";
 import { createRng, weightedPicker } from "./rng.js";
 import { runOpenLoop, type OpenLoopResult } from "./scheduler.js";
 import { ServerMetricsSampler, sumSamples, type MetricSample, type ServerSample } from "./serverMetrics.js";
 import { RunStats } from "./stats.js";
+import { INTENT_ROUTES } from "./strategy.js";
+import { ROOM_INTENTS, type RoomIntentKind } from "./allianceRoom.js";
+import { LatencyRecorder } from "./histogram.js";
 
 export interface LoadTestOptions {
   /** server origin, e.g. http://127.0.0.1:3000 */
@@ -41,8 +45,10 @@ export interface LoadTestOptions {
   chatTimeoutMs?: number;
   /** clients that decode state patches (observers for chat fan-out) @default 20 */
   decodeSample?: number;
-  /** join every bot to the world room @default true */
+  /** join every bot to the world room (and, with the play action, a bot in an alliance to its alliance room) @default true */
   rooms?: boolean;
+  /** the play action's read lifetime of every optional view concern, ms, instead of its CONCERN_TTL_MS (loadtest/src/play.ts) */
+  viewTtlMs?: number;
   /** Bearer token for GET /metrics when the server is not public */
   metricsToken?: string;
   /** @default 1000 */
@@ -173,6 +179,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
         room.onMessage("*", (type: string | number, payload: unknown) => {
           const name = String(type);
           messagesByType.set(name, (messagesByType.get(name) ?? 0) + 1);
+          if (name === WorldMessage.notice) noticeArrived(bot, payload as NoticePayload);
           if (name === WorldMessage.error && bot.lastChatSeq !== undefined) {
             const message = (payload as { message?: string; code?: string } | undefined)?.message ?? "room error";
             chat.fail(bot.lastChatSeq, `${(payload as { code?: string })?.code ?? "error"}: ${message}`);
@@ -192,7 +199,13 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     const trafficBefore = snapshotTraffic(bots);
     const connectedAtStart = connected;
     const pick = weightedPicker(options.mix, createRng(seed));
-    const ctx: ActionContext = { http, chat, chatChannel };
+    const strategyStats = new StrategyStats();
+    const ctx: ActionContext = {
+      http,
+      chat,
+      chatChannel,
+      strategy: { seed, stats: strategyStats, runId, ...(useRooms ? { roomOrigin: target.origin } : {}), ...(options.viewTtlMs !== undefined ? { viewTtlMs: options.viewTtlMs } : {}) },
+    };
     actionStart = performance.now();
     const cpuBefore = process.cpuUsage();
     const loadAtStart = os.loadavg()[0]!;
@@ -220,7 +233,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
           outcome = { ok: false, status: "exception", message: (err as Error).message };
         }
         const end = performance.now();
-        runStats.complete(name, outcome, end - call.intendedAt, end);
+        runStats.complete(outcome.kind ? `${name}:${outcome.kind}` : name, outcome, end - call.intendedAt, end);
         if (phase === "actions" && end - actionStart >= options.durationSec * 1000) phase = "drain";
       },
     );
@@ -246,6 +259,11 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
         await Promise.race([bot.room!.leave(true).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 3000))]);
       },
     );
+    await mapLimit(
+      bots.filter((b) => b.allianceRoom),
+      50,
+      async (bot) => bot.allianceRoom!.leave(),
+    );
 
     const report = buildReport({
       options,
@@ -258,6 +276,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       bots,
       joined,
       stats: runStats,
+      strategy: strategyStats,
       loop,
       actionWindowSec: (actionEnd - actionStart) / 1000,
       serverSamples: sampler.samplesFrom(actionStart),
@@ -281,7 +300,10 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     clearInterval(progressTimer);
     sampler.stop();
     chat.close();
-    for (const bot of bots) bot.room?.connection?.close();
+    for (const bot of bots) {
+      bot.room?.connection?.close();
+      bot.allianceRoom?.room.connection?.close();
+    }
     http.close();
   }
 }
@@ -357,6 +379,7 @@ interface ReportInput {
   bots: Bot[];
   joined: number;
   stats: RunStats;
+  strategy: StrategyStats;
   loop: OpenLoopResult;
   actionWindowSec: number;
   serverSamples: ServerSample[];
@@ -384,10 +407,11 @@ function buildReport(input: ReportInput): LoadTestReport {
   const actions: LoadTestReport["actions"] = {};
   for (const [name, a] of [...stats.actions.entries()].sort()) {
     actions[name] = {
-      count: a.ok + a.errors,
+      count: a.ok + a.refused + a.errors,
       ok: a.ok,
+      refused: a.refused,
       errors: a.errors,
-      throughputPerSec: round((a.ok + a.errors) / duration),
+      throughputPerSec: round((a.ok + a.refused + a.errors) / duration),
       turnsConsumed: a.turnsConsumed,
       latencyMs: a.latency.summary(),
     };
@@ -435,7 +459,9 @@ function buildReport(input: ReportInput): LoadTestReport {
       if (s.value - prev !== 0) serverGameActions[s.labels.action] = s.value - prev;
     }
   }
-  const serverChat = input.before && input.after ? sumSamples(input.after, "chat_messages_total") - sumSamples(input.before, "chat_messages_total") : null;
+  const serverDelta = (name: string, labels: Record<string, string>): number | null =>
+    input.before && input.after ? sumSamples(input.after, name, labels) - sumSamples(input.before, name, labels) : null;
+  const serverChat = serverDelta("chat_messages_total", {});
   const turnsConsumedByTester = [...stats.actions.values()].reduce((n, a) => n + a.turnsConsumed, 0);
 
   const errors = [...stats.errors.values()].sort((a, b) => b.count - a.count);
@@ -492,6 +518,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       issued: loop.issued,
       completed: stats.completed,
       ok: stats.ok,
+      refused: stats.refused,
       errors: stats.failed,
       dropped: loop.dropped,
       abandoned: loop.abandoned,
@@ -556,6 +583,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       eventLoopP99MsMax: maxOf(inRun.map((s) => s.eventLoopP99Ms)),
       samples,
     },
+    ...(input.strategy.personalities.size ? { strategy: strategyReport(input.strategy, stats, serverGameActions, serverDelta) } : {}),
     consistency: {
       routes,
       requestCounts: Object.fromEntries([...stats.requests.entries()].sort()),
@@ -569,6 +597,7 @@ function buildReport(input: ReportInput): LoadTestReport {
         t,
         issued: b.issued,
         ok: b.ok,
+        refused: b.refused,
         errors: b.errors,
         dropped: b.dropped,
         p50: sum.p50,
@@ -578,6 +607,56 @@ function buildReport(input: ReportInput): LoadTestReport {
         perAction: Object.fromEntries([...b.perAction.entries()].map(([name, p]) => [name, { count: p.count, ...(({ p50, p99 }) => ({ p50, p99 }))(p.latency.summary()) }])),
       };
     }),
+  };
+}
+
+/**
+ * The strategy driver's part of the report: personalities, each intent kind's outcomes with
+ * the latency of its own request and the server's count of the game action it becomes, the
+ * reads the views needed, and the alliance-room messages with the server's counts of them.
+ */
+function strategyReport(
+  strategy: StrategyStats,
+  stats: RunStats,
+  serverGameActions: Record<string, number>,
+  serverDelta: (name: string, labels: Record<string, string>) => number | null,
+): NonNullable<LoadTestReport["strategy"]> {
+  const kinds: NonNullable<LoadTestReport["strategy"]>["kinds"] = {};
+  for (const [kind, mapping] of Object.entries(INTENT_ROUTES)) {
+    const a = stats.actions.get(`play:${kind}`);
+    kinds[kind] = {
+      route: `${mapping.method} ${mapping.route}`,
+      ok: a?.ok ?? 0,
+      refused: a?.refused ?? 0,
+      errors: a?.errors ?? 0,
+      requestLatencyMs: (strategy.intentLatency.get(kind) ?? new LatencyRecorder()).summary(),
+      serverAction: mapping.serverAction,
+      serverCount: serverGameActions[mapping.serverAction] ?? 0,
+    };
+  }
+  const roomKinds: NonNullable<LoadTestReport["strategy"]>["room"]["kinds"] = {};
+  for (const [kind, mapping] of Object.entries(ROOM_INTENTS) as Array<[RoomIntentKind, (typeof ROOM_INTENTS)[RoomIntentKind]]>) {
+    const a = stats.actions.get(`play:${kind}`);
+    roomKinds[kind] = {
+      messageType: mapping.type,
+      ok: a?.ok ?? 0,
+      refused: a?.refused ?? 0,
+      errors: a?.errors ?? 0,
+      answerLatencyMs: strategy.roomLatency[kind].summary(),
+      serverMetric: `${mapping.metric}{${Object.entries(mapping.labels).map(([k, v]) => `${k}="${v}"`).join(",")}}`,
+      serverCount: serverDelta(mapping.metric, mapping.labels),
+      serverRoomOk: serverDelta("room_message_duration_seconds_count", { room: "alliance", type: mapping.type, outcome: "ok" }),
+    };
+  }
+  return {
+    personalities: Object.fromEntries([...strategy.personalities.entries()].sort()),
+    idle: strategy.idle,
+    viewFailures: strategy.viewFailures,
+    kinds,
+    viewReadsMs: Object.fromEntries(Object.entries(strategy.viewReads).map(([k, r]) => [k, r.summary()])),
+    decisions: strategy.decisions,
+    concernReads: { ...strategy.concernReads },
+    room: { joins: strategy.roomJoins, joinFailures: strategy.roomJoinFailures, kinds: roomKinds },
   };
 }
 

@@ -8,6 +8,8 @@ const MAX_ERROR_KEYS = 200;
 export class ActionStats {
   readonly latency = new LatencyRecorder();
   ok = 0;
+  /** refused by a game rule (ActionOutcome.refused): neither ok nor an error */
+  refused = 0;
   errors = 0;
   turnsConsumed = 0;
 }
@@ -16,6 +18,7 @@ export class ActionStats {
 export class TimelineBucket {
   issued = 0;
   ok = 0;
+  refused = 0;
   errors = 0;
   dropped = 0;
   readonly latency = new LatencyRecorder();
@@ -46,6 +49,7 @@ export class RunStats {
   completed = 0;
   dropped = 0;
   ok = 0;
+  refused = 0;
   failed = 0;
   inFlight = 0;
 
@@ -97,6 +101,12 @@ export class RunStats {
       stats.turnsConsumed += outcome.turnsConsumed ?? 0;
       return;
     }
+    if (outcome.refused) {
+      this.refused++;
+      stats.refused++;
+      bucket.refused++;
+      return;
+    }
     this.failed++;
     stats.errors++;
     bucket.errors++;
@@ -117,6 +127,6 @@ export class RunStats {
   recentRate(now: number): number {
     const second = Math.floor((now - this.startedAt) / 1000) - 1;
     const bucket = this.timeline[second];
-    return bucket ? bucket.ok + bucket.errors : 0;
+    return bucket ? bucket.ok + bucket.refused + bucket.errors : 0;
   }
 }
