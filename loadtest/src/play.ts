@@ -97,8 +97,10 @@ const CONCERN_OF_KIND: Partial<Record<AiIntentKind, ViewConcern>> = {
   alliance_create: "alliance",
   alliance_apply: "alliance",
   alliance_accept: "alliance",
+  alliance_reject: "alliance",
   diplomacy_propose: "diplomacy",
   diplomacy_accept: "diplomacy",
+  diplomacy_reject: "diplomacy",
 };
 
 /** A concern as read: when (performance.now()) and its fields for the decision's time. */

@@ -58,6 +58,8 @@ describe("intentRequest: every AI intent kind as the browser's request", () => {
     [{ kind: "alliance_accept", applicationId: 4 }, "/api/alliance/applications/:id/accept", {}],
     [{ kind: "diplomacy_propose", toCountryId: 8, relationType: "trade", message: "Trade?" }, "/api/diplomacy/proposals", { toCountryId: 8, relationType: "trade" }],
     [{ kind: "diplomacy_accept", proposalId: 5 }, "/api/diplomacy/proposals/:id/accept", {}],
+    [{ kind: "diplomacy_reject", proposalId: 5 }, "/api/diplomacy/proposals/:id/reject", {}],
+    [{ kind: "alliance_reject", applicationId: 4 }, "/api/alliance/applications/:id/reject", {}],
     [
       { kind: "attack", targetId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } },
       "/api/attack/launch",

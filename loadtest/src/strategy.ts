@@ -85,8 +85,10 @@ export const INTENT_ROUTES: { readonly [K in AiIntentKind]: StrategyRoute & { se
   alliance_create: { method: "POST", route: "/api/alliance/create", serverAction: "alliance.create" },
   alliance_apply: { method: "POST", route: "/api/alliance/join", serverAction: "alliance.apply" },
   alliance_accept: { method: "POST", route: "/api/alliance/applications/:id/accept", serverAction: "alliance.application.accept" },
+  alliance_reject: { method: "POST", route: "/api/alliance/applications/:id/reject", serverAction: "alliance.application.reject" },
   diplomacy_propose: { method: "POST", route: "/api/diplomacy/proposals", serverAction: "diplomacy.propose" },
   diplomacy_accept: { method: "POST", route: "/api/diplomacy/proposals/:id/accept", serverAction: "diplomacy.accept" },
+  diplomacy_reject: { method: "POST", route: "/api/diplomacy/proposals/:id/reject", serverAction: "diplomacy.reject" },
 };
 
 /**
@@ -172,7 +174,10 @@ export function intentRequest(countryId: number, intent: AiIntent): IntentReques
       return post(intent.kind, {}, { id: intent.applicationId });
     case "diplomacy_propose":
       return post(intent.kind, proposalSchema.parse({ toCountryId: intent.toCountryId, relationType: intent.relationType, message: intent.message }));
+    case "alliance_reject":
+      return post(intent.kind, {}, { id: intent.applicationId });
     case "diplomacy_accept":
+    case "diplomacy_reject":
       return post(intent.kind, {}, { id: intent.proposalId });
     default:
       return unmapped(intent);

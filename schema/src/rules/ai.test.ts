@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
 import { startingCountry, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
-import { checkExploration } from "./exploration.js";
+import { checkExploration, computeExploration } from "./exploration.js";
 import { checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
 import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
 import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
-import { ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
+import { ALLIANCE_MAX_MEMBERS, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
 import { RELATION_TYPES, checkAnswerProposal, checkProposal } from "./diplomacy.js";
 import { checkProcessTurns, computeProductionPerTurn } from "./economy.js";
 import { computeNetworth } from "./networth.js";
@@ -81,6 +81,12 @@ function serviceCheck(v: AiView, intent: AiIntent) {
       return checkNotInAlliance(v.alliance?.id ?? null) ?? (v.appliedTo?.has(intent.allianceId) ? { code: "alliance/already_applied", message: "" } : null);
     case "alliance_accept":
       return checkAlliancePermission(v.alliance?.role ?? null, "canManageApplications") ?? checkAllianceCapacity(v.alliance!.memberCount);
+    case "alliance_reject":
+      return checkAlliancePermission(v.alliance?.role ?? null, "canManageApplications");
+    case "diplomacy_reject": {
+      const incoming = v.diplomacy!.incoming.find((p) => p.id === intent.proposalId)!;
+      return checkAnswerProposal({ status: "pending", isAddressee: true, expiresAt: incoming.expiresAt, now: v.now });
+    }
     case "diplomacy_propose":
     case "diplomacy_accept": {
       const d = v.diplomacy!;
@@ -171,7 +177,11 @@ describe("AI strategies", () => {
       openAlliances: fc.array(fc.record({ id: fc.integer({ min: 1, max: 9 }), memberCount: fc.integer({ min: 1, max: 30 }), minNetworth: fc.integer({ min: 0, max: 200_000 }), minLand: fc.integer({ min: 0, max: 2_000 }) }), { maxLength: 4 }),
       appliedTo: fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { maxLength: 1 }),
       active: fc.array(fc.record({ partnerId: fc.integer({ min: 2, max: 6 }), type: relationType, pays: fc.boolean() }), { maxLength: 4 }),
-      incoming: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), fromCountryId: fc.integer({ min: 2, max: 6 }), type: relationType, expiresAt: fc.integer({ min: NOW - 1_000, max: NOW + 1_000 }) }), { selector: (p) => p.id, maxLength: 3 }),
+      // most worlds have no proposal waiting (one waiting is answered before anything else)
+      incoming: fc.oneof(
+        { arbitrary: fc.constant([]), weight: 2 },
+        { arbitrary: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), fromCountryId: fc.integer({ min: 2, max: 6 }), type: relationType, expiresAt: fc.integer({ min: NOW - 1_000, max: NOW + 1_000 }) }), { selector: (p) => p.id, maxLength: 3 }), weight: 1 },
+      ),
       outgoing: fc.array(fc.record({ toCountryId: fc.integer({ min: 2, max: 6 }), type: relationType }), { maxLength: 3 }),
       targetIds: fc.uniqueArray(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 5 }),
       protectedTarget: fc.boolean(),
@@ -223,9 +233,10 @@ describe("AI strategies", () => {
       { numRuns: 4_000, seed: 20_261_123 },
     );
     // the worlds reach every kind of intent (else the check above proves little); founding an
-    // alliance is too rare by appetite for random worlds, and buying an army needs an income
-    // that carries its upkeep, which random countries seldom have: their own tests reach them
-    expect(AI_INTENT_KINDS.filter((k) => k !== "alliance_create" && k !== "store_buy" && !seen.has(k))).toEqual([]);
+    // alliance is too rare by appetite for random worlds, buying an army needs an income that
+    // carries its upkeep, which random countries seldom have, and an alliance is full only at
+    // 200 members: their own tests reach them
+    expect(AI_INTENT_KINDS.filter((k) => k !== "alliance_create" && k !== "store_buy" && k !== "alliance_reject" && !seen.has(k))).toEqual([]);
   });
 
   it("buys an army from the store only while its income carries the upkeep", () => {
@@ -234,10 +245,30 @@ describe("AI strategies", () => {
     const buys = intents(rich).filter((i) => i?.kind === "store_buy");
     expect(buys.length).toBeGreaterThan(0);
     for (const buy of buys) expect(checkStoreBuy(rich, { item: (buy as { item: "troops" }).item, quantity: (buy as { quantity: number }).quantity, stock: 50_000 })).toBeNull();
-    // the same country with no income to spare (its upkeep already eats it) buys nothing
-    const strapped = { ...rich, buildings: { ...startingCountry().buildings } };
+    // the same country with no income to spare (its upkeep already eats it) and no pile of
+    // idle cash (twice its next exploration, below the idle threshold of three) buys nothing
+    const poor = { ...rich, buildings: { ...startingCountry().buildings } };
+    const reserve = computeExploration(poor, Math.min(AI_PROFILES.turtle.exploreChunk, poor.turns)).totalCost;
+    const strapped = { ...poor, cash: 2 * reserve };
     expect(computeProductionPerTurn(strapped).cash).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * strapped.land);
     expect(intents(strapped).filter((i) => i?.kind === "store_buy")).toEqual([]);
+  });
+
+  it("turns a pile of idle cash into army whose upkeep the pile carries for AI_IDLE_CASH_DRAIN_TURNS turns", () => {
+    // a third of its acres farms, so no income to spare, but 5 million beyond its idle threshold (food sold)
+    const piled = armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 400, residences: 400, farms: 400 } });
+    const net = computeProductionPerTurn(piled).cash;
+    expect(net).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * piled.land);
+    const reserve = computeExploration(piled, Math.min(AI_PROFILES.turtle.exploreChunk, piled.turns)).totalCost;
+    const pile = piled.cash - AI_IDLE_CASH_EXPLORATIONS * reserve;
+    const buys = Array.from({ length: 30 }, (_, seed) => nextAiIntent(view(piled), "turtle", Rng.fromSeed(seed))).filter((i) => i?.kind === "store_buy") as Array<Extract<AiIntent, { kind: "store_buy" }>>;
+    expect(buys.length).toBeGreaterThan(0);
+    for (const buy of buys) {
+      const after = { ...piled, [buy.item]: piled[buy.item as "troops"] + buy.quantity };
+      const addedUpkeep = computeMilitaryUpkeep(after) - computeMilitaryUpkeep(piled);
+      expect(addedUpkeep).toBeGreaterThan(0);
+      expect(addedUpkeep).toBeLessThanOrEqual(net + pile / AI_IDLE_CASH_DRAIN_TURNS + 1);
+    }
   });
 
   it("an insolvent country sells the units whose upkeep closes its deficit, dearest to keep first", () => {
@@ -406,7 +437,9 @@ describe("AI strategies", () => {
     expect(nextAiIntent(view(me, [], { alliance: { id: 4, role: "owner", memberCount: 3, applications } }), "farmer", rng)).toEqual({ kind: "alliance_accept", applicationId: 70 });
     expect(nextAiIntent(view(me, [], { alliance: { id: 4, role: "manager", memberCount: 3, applications } }), "farmer", rng)).toEqual({ kind: "alliance_accept", applicationId: 70 });
     const asMember = Array.from({ length: 100 }, () => nextAiIntent(view(me, [], { alliance: { id: 4, role: "member", memberCount: 3, applications } }), "farmer", rng));
-    expect(asMember.some((i) => i?.kind === "alliance_accept" || i?.kind === "alliance_apply" || i?.kind === "alliance_create")).toBe(false);
+    expect(asMember.some((i) => i?.kind === "alliance_accept" || i?.kind === "alliance_reject" || i?.kind === "alliance_apply" || i?.kind === "alliance_create")).toBe(false);
+    // a full alliance turns the applicant down at once (the service would refuse the accept)
+    expect(nextAiIntent(view(me, [], { alliance: { id: 4, role: "owner", memberCount: ALLIANCE_MAX_MEMBERS, applications } }), "farmer", rng)).toEqual({ kind: "alliance_reject", applicationId: 70 });
 
     const open = [
       { id: 5, memberCount: 10, minNetworth: 10 ** 12, minLand: 0 },
@@ -445,12 +478,13 @@ describe("AI strategies", () => {
       { id: 80, fromCountryId: 3, type: "offensive" as const, expiresAt: NOW + 1_000 },
       { id: 81, fromCountryId: 4, type: "defensive" as const, expiresAt: NOW + 1_000 },
     ];
-    // a turtle never takes an offensive alliance; the defensive pact it takes
-    expect(nextAiIntent(view(me, [], { diplomacy: { active: [], incoming, outgoing: [] } }), "turtle", rng)).toEqual({ kind: "diplomacy_accept", proposalId: 81 });
-    // not one that conflicts with what the pair holds, nor an expired one
+    // a turtle never takes an offensive alliance: it turns it down; the defensive pact it takes
+    expect(nextAiIntent(view(me, [], { diplomacy: { active: [], incoming, outgoing: [] } }), "turtle", rng)).toEqual({ kind: "diplomacy_reject", proposalId: 80 });
+    expect(nextAiIntent(view(me, [], { diplomacy: { active: [], incoming: [incoming[1]!], outgoing: [] } }), "turtle", rng)).toEqual({ kind: "diplomacy_accept", proposalId: 81 });
+    // one that conflicts with what the pair holds is turned down; an expired one is left alone
     const conflicting = { active: [{ partnerId: 4, type: "offensive" as const, pays: true }], incoming: [incoming[1]!, { id: 82, fromCountryId: 5, type: "trade" as const, expiresAt: NOW - 1 }], outgoing: [] };
-    const none = Array.from({ length: 50 }, () => nextAiIntent(view(me, [], { diplomacy: conflicting }), "turtle", rng));
-    expect(none.some((i) => i?.kind === "diplomacy_accept")).toBe(false);
+    const answers = Array.from({ length: 50 }, () => nextAiIntent(view(me, [], { diplomacy: conflicting }), "turtle", rng));
+    expect(answers.every((i) => i?.kind === "diplomacy_reject" && i.proposalId === 81)).toBe(true);
 
     const diplomacy = { active: [{ partnerId: 3, type: "defensive" as const, pays: true }], incoming: [], outgoing: [{ toCountryId: 4, type: "defensive" as const }] };
     const intents = Array.from({ length: 1_000 }, () => nextAiIntent(view(me, [t(3), t(4), t(5), t(6)], { diplomacy, atWarWith: new Set([6]) }), "turtle", rng));

@@ -377,7 +377,9 @@ export type AiIntent =
   | { kind: "alliance_apply"; allianceId: number; message: string }
   | { kind: "alliance_accept"; applicationId: number }
   | { kind: "diplomacy_propose"; toCountryId: number; relationType: RelationType; message: string }
-  | { kind: "diplomacy_accept"; proposalId: number };
+  | { kind: "alliance_reject"; applicationId: number }
+  | { kind: "diplomacy_accept"; proposalId: number }
+  | { kind: "diplomacy_reject"; proposalId: number };
 
 export type AiIntentKind = AiIntent["kind"];
 export const AI_INTENT_KINDS: readonly AiIntentKind[] = [
@@ -398,8 +400,10 @@ export const AI_INTENT_KINDS: readonly AiIntentKind[] = [
   "alliance_create",
   "alliance_apply",
   "alliance_accept",
+  "alliance_reject",
   "diplomacy_propose",
   "diplomacy_accept",
+  "diplomacy_reject",
 ];
 
 /** Items whose cheapest listing an AI looks at (what any personality buys or undercuts). */
@@ -615,6 +619,13 @@ export function aiConstructionSiteTarget(land: number): number {
 export const AI_IDLE_CASH_EXPLORATIONS = 3;
 /** Net income per acre and turn an AI keeps after its army's upkeep (dollars). */
 export const AI_MIN_NET_INCOME_PER_ACRE = 3;
+/**
+ * Turns over which cash piled beyond the idle threshold may carry more army upkeep: above the
+ * threshold an AI keeps no margin of net income, and counts the pile spread over this many
+ * turns as income, so food sales and taxes it cannot otherwise spend become an army whose
+ * upkeep drains them (a person with a pile and nothing to build buys strength).
+ */
+export const AI_IDLE_CASH_DRAIN_TURNS = 144;
 /** Fewest units an AI buys at once (smaller shortfalls wait for the next session). */
 export const AI_MIN_ARMY_PURCHASE = 50;
 
@@ -630,14 +641,17 @@ function planArmy(view: AiView, profile: AiPersonalityProfile, netCashPerTurn: n
   const fill = (item: AiArmyUnit, perAcre: number) => c[item] / Math.max(1, perAcre * c.land);
   const [item, perAcre] = units.reduce((low, u) => (fill(u[0], u[1]) < fill(low[0], low[1]) ? u : low));
   const belowFloor = fill(item, perAcre) < 1;
-  const spare = belowFloor ? c.cash - reserve : c.cash - AI_IDLE_CASH_EXPLORATIONS * reserve;
+  const idlePile = c.cash - AI_IDLE_CASH_EXPLORATIONS * reserve;
+  const spare = belowFloor ? c.cash - reserve : idlePile;
   const budget = Math.floor(Math.max(0, spare) * profile.armySpending);
   const price = computeStorePrices(item, c).buy;
   const wanted = belowFloor ? Math.ceil(perAcre * c.land) - c[item] : Number.MAX_SAFE_INTEGER;
   // Upkeep is paid every turn: never buy an army its income cannot carry (a raider that did sat
   // at 235 acres with no cash all season).
   const upkeepPerUnit = Math.max(0, computeMilitaryUpkeep({ ...c, [item]: c[item] + 1_000 }) - computeMilitaryUpkeep(c)) / 1_000;
-  const affordableUpkeep = upkeepPerUnit > 0 ? Math.floor((netCashPerTurn - AI_MIN_NET_INCOME_PER_ACRE * c.land) / upkeepPerUnit) : Number.MAX_SAFE_INTEGER;
+  // A pile beyond the idle threshold carries upkeep too, spread over AI_IDLE_CASH_DRAIN_TURNS.
+  const carried = idlePile > 0 ? netCashPerTurn + idlePile / AI_IDLE_CASH_DRAIN_TURNS : netCashPerTurn - AI_MIN_NET_INCOME_PER_ACRE * c.land;
+  const affordableUpkeep = upkeepPerUnit > 0 ? Math.floor(carried / upkeepPerUnit) : Number.MAX_SAFE_INTEGER;
   const quantity = Math.min(wanted, Math.floor(budget / price), STORE_ITEMS[item].maxPurchase ?? wanted, view.storeStock[item] ?? 0, affordableUpkeep);
   if (quantity < AI_MIN_ARMY_PURCHASE) return null;
   return checkStoreBuy(c, { item, quantity, stock: view.storeStock[item] ?? 0 }) ? null : { kind: "store_buy", item, quantity };
@@ -877,18 +891,21 @@ function pairWith(view: AiView, d: AiDiplomacyView, partnerId: number) {
 /** A leader accepts the oldest pending application; anyone accepts a proposal of a type it takes and can afford. */
 function answerWaiting(view: AiView, profile: AiPersonalityProfile): AiIntent | null {
   const a = view.alliance;
-  if (a && a.applications.length > 0 && !checkAlliancePermission(a.role, "canManageApplications") && !checkAllianceCapacity(a.memberCount)) {
-    return { kind: "alliance_accept", applicationId: a.applications[0]!.id };
+  if (a && a.applications.length > 0 && !checkAlliancePermission(a.role, "canManageApplications")) {
+    // a full alliance tells the applicant now rather than letting the application expire
+    const applicationId = a.applications[0]!.id;
+    return checkAllianceCapacity(a.memberCount) ? { kind: "alliance_reject", applicationId } : { kind: "alliance_accept", applicationId };
   }
   const d = view.diplomacy;
   if (!d) return null;
   for (const p of d.incoming) {
-    if (!profile.relationsAccepted.includes(p.type) || !canAffordRelation(view, profile, d, p.type)) continue;
     if (checkAnswerProposal({ status: "pending", isAddressee: true, expiresAt: p.expiresAt, now: view.now })) continue;
-    // what the service checks again on accepting: nothing the pair holds conflicts with it
+    // a relation it never holds, or one that conflicts with what the pair holds (the service
+    // checks that again on accepting), is turned down; one it cannot afford yet waits
     const pair = pairWith(view, d, p.fromCountryId);
-    if (checkProposal({ fromCountryId: p.fromCountryId, toCountryId: view.countryId, type: p.type, activeBetween: pair.activeBetween, pendingBetween: [], partnerHasPlayer: true })) continue;
-    return { kind: "diplomacy_accept", proposalId: p.id };
+    const conflicts = checkProposal({ fromCountryId: p.fromCountryId, toCountryId: view.countryId, type: p.type, activeBetween: pair.activeBetween, pendingBetween: [], partnerHasPlayer: true });
+    if (!profile.relationsAccepted.includes(p.type) || conflicts) return { kind: "diplomacy_reject", proposalId: p.id };
+    if (canAffordRelation(view, profile, d, p.type)) return { kind: "diplomacy_accept", proposalId: p.id };
   }
   return null;
 }

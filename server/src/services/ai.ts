@@ -436,8 +436,14 @@ export async function performAiIntent(ctx: ServiceContext, userId: number, count
     case "diplomacy_propose":
       await proposeRelation(ctx, userId, body(proposalSchema, { toCountryId: intent.toCountryId, relationType: intent.relationType, message: intent.message }));
       return;
+    case "alliance_reject":
+      await answerApplication(ctx, userId, intent.applicationId, "reject");
+      return;
     case "diplomacy_accept":
       await answerProposal(ctx, userId, intent.proposalId, "accept");
+      return;
+    case "diplomacy_reject":
+      await answerProposal(ctx, userId, intent.proposalId, "reject");
       return;
     default: {
       const unknown: never = intent;
