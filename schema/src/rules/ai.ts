@@ -632,29 +632,36 @@ export const AI_MIN_ARMY_PURCHASE = 50;
 /**
  * The army: first up to the personality's floor per acre with a share of the cash beyond the
  * next exploration; beyond the floor, cash piling up past a few explorations' worth keeps the
- * same proportions growing (a person turns idle cash into strength and networth).
+ * same proportions growing (a person turns idle cash into strength and networth). A unit the
+ * store has run out of today gives way to the next furthest below its share (a farmer whose
+ * turrets were sold out bought nothing at all and piled the cash).
  */
 function planArmy(view: AiView, profile: AiPersonalityProfile, netCashPerTurn: number): AiIntent | null {
   const c = view.country;
   const reserve = computeExploration(c, Math.min(profile.exploreChunk, Math.max(1, c.turns))).totalCost;
-  const units = Object.entries(profile.armyPerAcre) as Array<[AiArmyUnit, number]>;
   const fill = (item: AiArmyUnit, perAcre: number) => c[item] / Math.max(1, perAcre * c.land);
-  const [item, perAcre] = units.reduce((low, u) => (fill(u[0], u[1]) < fill(low[0], low[1]) ? u : low));
-  const belowFloor = fill(item, perAcre) < 1;
+  // furthest below its share first; a unit the store is out of today gives way to the next
+  const units = (Object.entries(profile.armyPerAcre) as Array<[AiArmyUnit, number]>).sort((a, b) => fill(a[0], a[1]) - fill(b[0], b[1]));
   const idlePile = c.cash - AI_IDLE_CASH_EXPLORATIONS * reserve;
-  const spare = belowFloor ? c.cash - reserve : idlePile;
-  const budget = Math.floor(Math.max(0, spare) * profile.armySpending);
-  const price = computeStorePrices(item, c).buy;
-  const wanted = belowFloor ? Math.ceil(perAcre * c.land) - c[item] : Number.MAX_SAFE_INTEGER;
-  // Upkeep is paid every turn: never buy an army its income cannot carry (a raider that did sat
-  // at 235 acres with no cash all season).
-  const upkeepPerUnit = Math.max(0, computeMilitaryUpkeep({ ...c, [item]: c[item] + 1_000 }) - computeMilitaryUpkeep(c)) / 1_000;
-  // A pile beyond the idle threshold carries upkeep too, spread over AI_IDLE_CASH_DRAIN_TURNS.
-  const carried = idlePile > 0 ? netCashPerTurn + idlePile / AI_IDLE_CASH_DRAIN_TURNS : netCashPerTurn - AI_MIN_NET_INCOME_PER_ACRE * c.land;
-  const affordableUpkeep = upkeepPerUnit > 0 ? Math.floor(carried / upkeepPerUnit) : Number.MAX_SAFE_INTEGER;
-  const quantity = Math.min(wanted, Math.floor(budget / price), STORE_ITEMS[item].maxPurchase ?? wanted, view.storeStock[item] ?? 0, affordableUpkeep);
-  if (quantity < AI_MIN_ARMY_PURCHASE) return null;
-  return checkStoreBuy(c, { item, quantity, stock: view.storeStock[item] ?? 0 }) ? null : { kind: "store_buy", item, quantity };
+  for (const [item, perAcre] of units) {
+    const belowFloor = fill(item, perAcre) < 1;
+    const spare = belowFloor ? c.cash - reserve : idlePile;
+    const budget = Math.floor(Math.max(0, spare) * profile.armySpending);
+    const price = computeStorePrices(item, c).buy;
+    const wanted = belowFloor ? Math.ceil(perAcre * c.land) - c[item] : Number.MAX_SAFE_INTEGER;
+    // Upkeep is paid every turn: never buy an army its income cannot carry (a raider that did
+    // sat at 235 acres with no cash all season). A pile beyond the idle threshold carries upkeep
+    // too, spread over AI_IDLE_CASH_DRAIN_TURNS.
+    const upkeepPerUnit = Math.max(0, computeMilitaryUpkeep({ ...c, [item]: c[item] + 1_000 }) - computeMilitaryUpkeep(c)) / 1_000;
+    const carried = idlePile > 0 ? netCashPerTurn + idlePile / AI_IDLE_CASH_DRAIN_TURNS : netCashPerTurn - AI_MIN_NET_INCOME_PER_ACRE * c.land;
+    const affordableUpkeep = upkeepPerUnit > 0 ? Math.floor(carried / upkeepPerUnit) : Number.MAX_SAFE_INTEGER;
+    const stock = view.storeStock[item] ?? 0;
+    const quantity = Math.min(wanted, Math.floor(budget / price), STORE_ITEMS[item].maxPurchase ?? wanted, stock, affordableUpkeep);
+    if (quantity >= AI_MIN_ARMY_PURCHASE && !checkStoreBuy(c, { item, quantity, stock })) return { kind: "store_buy", item, quantity };
+    // below the floor of the unit it lacks most, it saves for that unit rather than buy others
+    if (belowFloor && stock >= AI_MIN_ARMY_PURCHASE) return null;
+  }
+  return null;
 }
 
 function drawWeighted<K extends string>(weights: Partial<Record<K, number>>, rng: Rng): K {
