@@ -171,11 +171,10 @@ export function intentRequest(countryId: number, intent: AiIntent): IntentReques
     case "alliance_apply":
       return post(intent.kind, joinAllianceSchema.parse({ allianceId: intent.allianceId, message: intent.message }));
     case "alliance_accept":
+    case "alliance_reject":
       return post(intent.kind, {}, { id: intent.applicationId });
     case "diplomacy_propose":
       return post(intent.kind, proposalSchema.parse({ toCountryId: intent.toCountryId, relationType: intent.relationType, message: intent.message }));
-    case "alliance_reject":
-      return post(intent.kind, {}, { id: intent.applicationId });
     case "diplomacy_accept":
     case "diplomacy_reject":
       return post(intent.kind, {}, { id: intent.proposalId });

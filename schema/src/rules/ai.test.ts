@@ -254,8 +254,12 @@ describe("AI strategies", () => {
     expect(intents(strapped).filter((i) => i?.kind === "store_buy")).toEqual([]);
   });
 
+  /** A third of its acres farms, so no income to spare, but 5 million beyond its idle threshold (food sold); no army. */
+  const piledOnThinIncome = (patch: Partial<CountryState> = {}) =>
+    armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 400, residences: 400, farms: 400 }, ...patch });
+
   it("buys the next unit when the store is out of the one furthest below its share", () => {
-    const piled = armed({ troops: 1_000, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 400, residences: 400, farms: 400 } });
+    const piled = piledOnThinIncome({ troops: 1_000 });
     const stocked = (stock: AiView["storeStock"]) => Array.from({ length: 30 }, (_, seed) => nextAiIntent(view(piled, [], { storeStock: stock }), "turtle", Rng.fromSeed(seed))).filter((i) => i?.kind === "store_buy");
     // turtle: 6 turrets and 5 troops an acre; with 1,000 troops and no turrets, turrets are furthest below
     const full = stocked({ troops: 50_000, turrets: 4_000, tanks: 1_500 });
@@ -267,8 +271,7 @@ describe("AI strategies", () => {
   });
 
   it("turns a pile of idle cash into army whose upkeep the pile carries for AI_IDLE_CASH_DRAIN_TURNS turns", () => {
-    // a third of its acres farms, so no income to spare, but 5 million beyond its idle threshold (food sold)
-    const piled = armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 400, residences: 400, farms: 400 } });
+    const piled = piledOnThinIncome();
     const net = computeProductionPerTurn(piled).cash;
     expect(net).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * piled.land);
     const reserve = computeExploration(piled, Math.min(AI_PROFILES.turtle.exploreChunk, piled.turns)).totalCost;

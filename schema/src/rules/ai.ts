@@ -376,8 +376,8 @@ export type AiIntent =
   | { kind: "alliance_create"; name: string; tag: string; description: string; flag: AiAllianceFlag }
   | { kind: "alliance_apply"; allianceId: number; message: string }
   | { kind: "alliance_accept"; applicationId: number }
-  | { kind: "diplomacy_propose"; toCountryId: number; relationType: RelationType; message: string }
   | { kind: "alliance_reject"; applicationId: number }
+  | { kind: "diplomacy_propose"; toCountryId: number; relationType: RelationType; message: string }
   | { kind: "diplomacy_accept"; proposalId: number }
   | { kind: "diplomacy_reject"; proposalId: number };
 
