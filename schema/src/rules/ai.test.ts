@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
-import { startingCountry, type CountryState } from "./country.js";
+import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import { startingCountry, type BuildingType, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
-import { checkExploration, computeExploration } from "./exploration.js";
+import { checkExploration, computeAffordableExplorationTurns, computeExploration } from "./exploration.js";
 import { checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
 import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
 import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
 import { ALLIANCE_MAX_MEMBERS, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
 import { RELATION_TYPES, checkAnswerProposal, checkProposal } from "./diplomacy.js";
-import { checkProcessTurns, computeProductionPerTurn } from "./economy.js";
+import { checkProcessTurns, computeProductionPerTurn, performConstruction, performExploration, performProduction } from "./economy.js";
 import { computeNetworth } from "./networth.js";
 import { BRIGADE_COUNT, computeMilitaryUpkeep, pickAttackBrigade } from "./military.js";
 import { MAX_TURNS, MAX_TURNS_PER_ACTION } from "./turns.js";
@@ -225,6 +225,10 @@ describe("AI strategies", () => {
           expect(AI_INTENT_KINDS).toContain(intent.kind);
           seen.add(intent.kind);
           expect(serviceCheck(v, intent)).toBeNull();
+          // nor does an exploration or a construction empty the treasury during its own turns
+          if (intent.kind === "explore") expect(performExploration(country, intent.turns).effects.bankruptTurns).toBe(0);
+          if (intent.kind === "build") expect(performConstruction(country, intent.order).effects.bankruptTurns).toBe(0);
+          if (intent.kind === "produce") expect(performProduction(country, intent.turns).effects.bankruptTurns).toBe(0);
           expect(JSON.parse(JSON.stringify(intent))).toEqual(intent);
         }
       }),
@@ -323,6 +327,67 @@ describe("AI strategies", () => {
     expect(computeProductionPerTurn(flush).cash).toBeGreaterThanOrEqual(AI_MIN_NET_INCOME_PER_ACRE * flush.land * 2);
     const flushOrders = Array.from({ length: 60 }, (_, seed) => nextAiIntent(view(flush), "raider", Rng.fromSeed(seed)));
     expect(flushOrders.some((o) => o?.kind === "build" && (o.order.industrial_complexes ?? 0) > 0)).toBe(true);
+  });
+
+  it("orders no more labs, bases or rigs than its income carries the maintenance of", () => {
+    // a starting country on 500 acres with a fortune: cash never limits the order, income does
+    const base = startingCountry();
+    const fresh = armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 500, population: 5_000, food: 100_000 });
+    const spare = aiNetIncome(fresh, computeProductionPerTurn(fresh)) - AI_MIN_NET_INCOME_PER_ACRE * fresh.land;
+    expect(spare).toBeGreaterThan(0);
+    let costly = 0;
+    for (const p of AI_PERSONALITIES) {
+      for (let seed = 0; seed < 40; seed++) {
+        const intent = nextAiIntent(view(fresh), p, Rng.fromSeed(seed));
+        if (intent?.kind !== "build") continue;
+        // every building in the order whose yield is below its maintenance is paid from the spare income
+        const loss = Object.entries(intent.order).reduce((sum, [type, n]) => sum + Math.max(0, -aiBuildingYield(fresh, type as BuildingType)) * (n ?? 0), 0);
+        expect(loss).toBeLessThanOrEqual(spare);
+        if (loss > 0) costly++;
+      }
+    }
+    expect(costly).toBeGreaterThan(0); // some orders do include them
+    // a researcher without spare income raises no labs at all
+    const strapped = { ...fresh, buildings: { ...base.buildings, construction_sites: 10, oil_rigs: 12 } };
+    expect(aiNetIncome(strapped, computeProductionPerTurn(strapped))).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * strapped.land);
+    for (let seed = 0; seed < 40; seed++) {
+      const intent = nextAiIntent(view(strapped), "researcher", Rng.fromSeed(seed));
+      if (intent?.kind === "build") expect(intent.order.research_labs ?? 0).toBe(0);
+    }
+  });
+
+  it("explores no more turns than its cash carries the turns' expenses through", () => {
+    // a deficit of 1,500 a turn: 17 turns of exploration are affordable, 20 would empty the treasury
+    const base = startingCountry();
+    const thin = armed({ troops: 0, turrets: 0, tanks: 0, spies: 0, land: 500, population: 5_000, food: 2_000, cash: 60_000, turns: MAX_TURNS, buildings: { ...base.buildings, farms: 100, oil_rigs: 5, residences: 395 } });
+    const affordable = Math.min(computeAffordableExplorationTurns(thin), aiTurnChunk(MAX_TURNS, AI_PROFILES.farmer.exploreChunk));
+    expect(performExploration(thin, affordable).effects.bankruptTurns).toBeGreaterThan(0);
+    const explore = Array.from({ length: 30 }, (_, seed) => nextAiIntent(view(thin, [], { storeStock: {} }), "farmer", Rng.fromSeed(seed))).find((i) => i?.kind === "explore");
+    expect(explore).toBeDefined();
+    const turns = (explore as { turns: number }).turns;
+    expect(turns).toBeGreaterThan(0);
+    expect(turns).toBeLessThan(affordable);
+    expect(performExploration(thin, turns).effects.bankruptTurns).toBe(0);
+    expect(performExploration(thin, turns + 1).effects.bankruptTurns).toBeGreaterThan(0);
+  });
+
+  it("a broke country whose expenses outrun its taxes waits rather than produce into bankruptcy", () => {
+    const base = startingCountry();
+    // every acre built, maintenance above the taxes, no units to sell, no cash
+    const broke = armed({ troops: 0, turrets: 0, tanks: 0, spies: 0, land: 500, population: 5_000, food: 2_000, cash: 0, turns: 60, buildings: { ...base.buildings, farms: 100, oil_rigs: 5, residences: 395 } });
+    expect(computeProductionPerTurn(broke).cash).toBeLessThan(0);
+    for (const p of AI_PERSONALITIES) {
+      for (let seed = 0; seed < 10; seed++) expect(nextAiIntent(view(broke, [], { storeStock: {} }), p, Rng.fromSeed(seed))?.kind).not.toBe("produce");
+    }
+    // with cash for a few turns' deficit, whatever turns it spends it pays for
+    const deficit = -computeProductionPerTurn(broke).cash;
+    const cushioned = { ...broke, cash: deficit * 3 };
+    const spending = Array.from({ length: 10 }, (_, seed) => nextAiIntent(view(cushioned, [], { storeStock: {} }), "farmer", Rng.fromSeed(seed)));
+    expect(spending.some((i) => i?.kind === "explore" || i?.kind === "produce")).toBe(true);
+    for (const i of spending) {
+      if (i?.kind === "explore") expect(performExploration(cushioned, i.turns).effects.bankruptTurns).toBe(0);
+      if (i?.kind === "produce") expect(performProduction(cushioned, i.turns).effects.bankruptTurns).toBe(0);
+    }
   });
 
   it("spends turns piling up toward the cap in bigger chunks", () => {

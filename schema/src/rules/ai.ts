@@ -4,7 +4,7 @@ import { computeAffordableExplorationTurns, checkExploration, computeExploration
 import { checkConstruction, computeBuildingsPerTurn, computeFreeLand, computeMaxBuildable } from "./buildings.js";
 import { checkAttackTarget, checkAttackTurns, checkAttackUnits, computeDailyLandAllowance, needsBrigade, type TargetFacts } from "./combat.js";
 import { computeMilitaryUpkeep, pickAttackBrigade, type BrigadeRecord } from "./military.js";
-import { computeProductionPerTurn } from "./economy.js";
+import { computeHousingCap, computeProductionPerTurn, performConstruction, performExploration, performProduction, type ProductionPerTurn } from "./economy.js";
 import { MAX_TURNS, MAX_TURNS_PER_ACTION } from "./turns.js";
 import { checkResearchAllocation, computeTechnologyCost, technologyState } from "./research.js";
 import { GOVERNMENT_TYPES, TECHNOLOGY_IDS, type GovernmentType, type TechnologyId } from "./country.js";
@@ -461,7 +461,8 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   const starving = perTurn.food < 0 && c.food + perTurn.food * 20 < 0;
   const freeLand = computeFreeLand(c);
   if (starving && freeLand > 0) {
-    const farms = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, {}, "farms"));
+    const most = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, {}, "farms"));
+    const farms = largestSolvent(most, (n) => performConstruction(c, { farms: n }));
     if (farms > 0 && !checkConstruction(c, { farms })) return { kind: "build", order: { farms } };
   }
   const foodKept = Math.max(0, -perTurn.food) * profile.foodTurnsKept + 1_000;
@@ -516,18 +517,30 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
 
   // 7. Free land: build by the personality's mix (one type per action, drawn by share), with a
   //    construction site alongside while it has fewer than its land warrants (sites raise how
-  //    many buildings one action may raise; a dictatorship cannot build without them).
+  //    many buildings one action may raise; a dictatorship cannot build without them). A
+  //    building that costs more to keep than it yields is ordered only as far as the income
+  //    carries its maintenance, and no order may leave the treasury empty during its own turns.
   if (freeLand > 0) {
-    const wantSite = c.buildings.construction_sites < aiConstructionSiteTarget(c.land) && computeMaxBuildable(c, {}, "construction_sites") > 0;
+    const spareIncome = aiNetIncome(c, perTurn) - AI_MIN_NET_INCOME_PER_ACRE * c.land;
+    const siteYield = aiBuildingYield(c, "construction_sites");
+    const wantSite =
+      c.buildings.construction_sites < aiConstructionSiteTarget(c.land) && computeMaxBuildable(c, {}, "construction_sites") > 0 && spareIncome + siteYield >= 0;
     const base: Partial<Record<BuildingType, number>> = wantSite ? { construction_sites: 1 } : {};
-    const type = drawWeighted(affordableBuildMix(c, profile, perTurn.cash), rng);
-    const quantity = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, base, type));
-    const capacity = computeBuildingsPerTurn(c.buildings.construction_sites, c.governmentType);
-    // A handful at once is worth a turn; one or two only while most of its land lies idle
-    // (otherwise the turns explore, which grows land forty times faster early on).
-    const worthIt = quantity >= Math.min(freeLand, AI_MIN_BUILD_BATCH) || (quantity >= capacity && freeLand > c.land * AI_IDLE_LAND_SHARE);
-    const order = quantity > 0 && worthIt ? { ...base, [type]: quantity } : base;
-    if (Object.keys(order).length > 0 && !checkConstruction(c, order)) return { kind: "build", order };
+    const left = wantSite ? spareIncome + siteYield : spareIncome;
+    const mix = carriedBuildMix(c, profile, perTurn.cash, left);
+    if (mix) {
+      const type = drawWeighted(mix, rng);
+      const most = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, base, type), carriedBuildings(c, type, left));
+      const quantity = largestSolvent(most, (n) => performConstruction(c, { ...base, [type]: n }));
+      const capacity = computeBuildingsPerTurn(c.buildings.construction_sites, c.governmentType);
+      // A handful at once is worth a turn; one or two only while most of its land lies idle
+      // (otherwise the turns explore, which grows land forty times faster early on).
+      const worthIt = quantity >= Math.min(freeLand, AI_MIN_BUILD_BATCH) || (quantity >= capacity && freeLand > c.land * AI_IDLE_LAND_SHARE);
+      const order = quantity > 0 && worthIt ? { ...base, [type]: quantity } : base;
+      if (Object.keys(order).length > 0 && !checkConstruction(c, order) && performConstruction(c, order).effects.bankruptTurns === 0) return { kind: "build", order };
+    } else if (wantSite && !checkConstruction(c, base) && performConstruction(c, base).effects.bankruptTurns === 0) {
+      return { kind: "build", order: base };
+    }
   }
 
   // 8. Army: spare cash buys the unit furthest below the personality's army.
@@ -549,11 +562,14 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   //     turns pile up toward the cap (a turn not spent is a turn of taxes and growth lost).
   const spendable = c.turns - profile.turnReserve;
   const chunk = aiTurnChunk(c.turns, profile.exploreChunk);
-  const affordable = Math.min(computeAffordableExplorationTurns(c), chunk, spendable);
+  const affordable = largestSolvent(Math.min(computeAffordableExplorationTurns(c), chunk, spendable), (turns) => performExploration(c, turns));
   if (affordable > 0 && !checkExploration(c, affordable)) return { kind: "explore", turns: affordable };
 
-  // 12. Out of cash: a few turns of production earn taxes.
-  if (spendable >= 1) return { kind: "produce", turns: Math.min(spendable, aiTurnChunk(c.turns, AI_PRODUCE_CHUNK)) };
+  // 12. Out of cash: a few turns of production earn taxes, as many as leave the treasury
+  //     paying every turn's expenses (the economy runs only on turns spent, so a country whose
+  //     expenses outrun its taxes with nothing in the bank loses nothing by waiting).
+  const produce = largestSolvent(Math.min(Math.max(0, spendable), aiTurnChunk(c.turns, AI_PRODUCE_CHUNK)), (turns) => performProduction(c, turns));
+  if (produce >= 1) return { kind: "produce", turns: produce };
   return null;
 }
 
@@ -596,13 +612,62 @@ function planSolvency(c: CountryState, netCashPerTurn: number): AiIntent | null 
 }
 
 /**
- * The personality's building mix, without industrial complexes while its income does not
- * carry more units (complexes turn out units every turn, and every unit costs upkeep).
+ * The personality's building mix without the types its income cannot carry one more of, and
+ * without industrial complexes while its income does not carry more units (complexes turn out
+ * units every turn, and every unit costs upkeep). Null when nothing in the mix is carried.
  */
-function affordableBuildMix(c: CountryState, profile: AiPersonalityProfile, netCashPerTurn: number): Partial<Record<BuildingType, number>> {
-  if (!profile.buildMix.industrial_complexes || netCashPerTurn >= AI_MIN_NET_INCOME_PER_ACRE * c.land * 2) return profile.buildMix;
-  const { industrial_complexes: _complexes, ...rest } = profile.buildMix;
-  return Object.keys(rest).length > 0 ? rest : profile.buildMix;
+function carriedBuildMix(c: CountryState, profile: AiPersonalityProfile, netCashPerTurn: number, spareIncome: number): Partial<Record<BuildingType, number>> | null {
+  const complexesCarried = netCashPerTurn >= AI_MIN_NET_INCOME_PER_ACRE * c.land * 2;
+  const entries = (Object.entries(profile.buildMix) as Array<[BuildingType, number]>).filter(
+    ([type]) => (type !== "industrial_complexes" || complexesCarried) && carriedBuildings(c, type, spareIncome) > 0,
+  );
+  return entries.length > 0 ? (Object.fromEntries(entries) as Partial<Record<BuildingType, number>>) : null;
+}
+
+/**
+ * How many more buildings of `type` an income `spareIncome` above the AI's margin carries:
+ * unbounded for a type that yields at least its maintenance, else as many as the spare income
+ * pays the loss of (a country that raised labs and oil rigs on a starting income paid twice
+ * its taxes in maintenance and spent its first day bankrupt).
+ */
+function carriedBuildings(c: CountryState, type: BuildingType, spareIncome: number): number {
+  const yieldPerTurn = aiBuildingYield(c, type);
+  if (yieldPerTurn >= 0) return Number.MAX_SAFE_INTEGER;
+  return Math.max(0, Math.floor(spareIncome / -yieldPerTurn));
+}
+
+/**
+ * Dollars a turn one more building of `type` adds once people have moved into the housing it
+ * adds: taxes, and food and oil at the store's selling price, less its maintenance. Enterprise
+ * zones, residences and farms pay for themselves; labs, bases, complexes, oil rigs and sites
+ * are kept from other income.
+ */
+export function aiBuildingYield(c: CountryState, type: BuildingType): number {
+  const housed = (x: CountryState): CountryState => ({ ...x, population: Math.max(x.population, computeHousingCap(x)) });
+  const withOne: CountryState = { ...c, buildings: { ...c.buildings, [type]: c.buildings[type] + 1 } };
+  return aiNetIncome(housed(withOne), computeProductionPerTurn(housed(withOne))) - aiNetIncome(housed(c), computeProductionPerTurn(housed(c)));
+}
+
+/** A turn's net cash with its food and oil surplus (or deficit) valued at the store's selling price. */
+export function aiNetIncome(c: CountryState, perTurn: ProductionPerTurn): number {
+  return perTurn.cash + perTurn.food * computeStorePrices("food", c).sell + perTurn.oil * computeStorePrices("oil", c).sell;
+}
+
+/**
+ * The largest count from 0 to `most` whose action `run` does not find the treasury empty during
+ * its own turns (the price is paid first, then each turn's expenses). A country that explored
+ * with its last dollars on a deficit lost a twentieth of its army to desertion every turn of it.
+ * Fewer turns or buildings cost less and run fewer turns, so the search halves.
+ */
+function largestSolvent(most: number, run: (count: number) => { effects: { bankruptTurns: number } }): number {
+  let lo = 0;
+  let hi = most;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (run(mid).effects.bankruptTurns === 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Acres per construction site an AI keeps, and the most it keeps (100 sites: 26 buildings per action). */
