@@ -14,7 +14,9 @@ import { median } from "./tickBench.js";
  *   3. public-market purchases (POST /api/market/listings/{id}/buy), each on a distinct
  *      listing of one unit, buyer and seller two different countries locked together;
  *   4. authenticated reads (GET /api/country/{id}) the same way;
- *   5. `pgbench -N` again (the reference is the mean of both runs, so drift shows).
+ *   5. the floor: `pgbench -N`'s own transaction behind one route of this stack with nothing
+ *      of the game around it (floorServer.ts), through Express and through node:http alone;
+ *   6. `pgbench -N` again (the reference is the mean of both runs, so drift shows).
  *
  * Prints explorations per second as a fraction of pgbench's TPS, and the server's CPU time
  * per action and per read, from /proc/<pid>/stat (user + system) over each phase. The load
@@ -52,9 +54,15 @@ export interface ActionBenchResult {
   /** purchases on distinct listings */
   buy: PhaseResult;
   read: PhaseResult;
+  /** pgbench -N's transaction over HTTP, no game: through Express, and through node:http alone */
+  floorExpress: PhaseResult;
+  floorNode: PhaseResult;
   ratio: number;
   /** purchases per second over pgbench's TPS */
   buyRatio: number;
+  /** the floors' transactions per second over pgbench's TPS */
+  floorExpressRatio: number;
+  floorNodeRatio: number;
 }
 
 /** One-unit troop listings prepared for the purchase phase (more than the phase can buy). */
@@ -201,7 +209,17 @@ export async function loadPhase(
   };
 }
 
-/** Runs the four phases (see the module comment). */
+/** Waits until GET /api/health answers 200 on `port` (30 s at most). */
+async function waitForHealth(port: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    const up = await request(port, "GET", "/health").catch(() => undefined);
+    if (up?.status === 200) return;
+    if (i > 300) throw new Error(`nothing answered on port ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs the phases (see the module comment). */
 export async function runActionBench(options: ActionBenchOptions): Promise<ActionBenchResult> {
   const { log } = options;
   const tag = `${process.pid}_${Date.now().toString(36)}`;
@@ -236,12 +254,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       stdio: ["ignore", "inherit", "inherit"],
     });
     const pid = child.pid!;
-    for (let i = 0; ; i++) {
-      const up = await request(port, "GET", "/health").catch(() => undefined);
-      if (up?.status === 200) break;
-      if (i > 300) throw new Error("the server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForHealth(port);
 
     const players: { token: string; countryId: number }[] = [];
     let next = 0;
@@ -268,7 +281,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     log(`  ${players.length} players; ${options.connections} connections; ${options.seconds} s per phase`);
 
     // BENCH_PHASES=explore (or read, or both) skips pgbench, e.g. to profile one phase.
-    const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,buy,read").split(",");
+    const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,buy,read,floor").split(",");
     const pgbenchTps = phases.includes("pgbench") ? [runPgbench(pgbenchUrl, options.connections, options.seconds)] : [Number.NaN, Number.NaN];
     log(`  pgbench -N: ${pgbenchTps[0]!.toFixed(0)} TPS`);
 
@@ -320,10 +333,46 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     });
     log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres CPU ${read.databaseCpuMs.toFixed(3)} ms/read`);
 
+    // The floor: the same load generator, pgbench's transaction and nothing else (the game
+    // server idles meanwhile).
+    const floor = async (kind: "express" | "node"): Promise<PhaseResult> => {
+      if (!phases.includes("floor")) return skipped;
+      const floorPort = await freePort();
+      const floorChild = spawn(process.execPath, ["--import", "tsx", "server/src/bench/floorServer.ts"], {
+        env: { ...process.env, FLOOR_DATABASE_URL: pgbenchUrl, FLOOR_PORT: String(floorPort), FLOOR_HTTP: kind, FLOOR_CONNECTIONS: String(options.connections) },
+        cwd: REPO_ROOT,
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      try {
+        await waitForHealth(floorPort);
+        // a fresh process: two seconds of the same load first, so the JIT has settled as in the game server after registrations
+        await loadPhase(floorChild.pid!, options.connections, 2, (i) => request(floorPort, "POST", `/floor/${i}`));
+        const result = await loadPhase(floorChild.pid!, options.connections, options.seconds, (i) => request(floorPort, "POST", `/floor/${i}`));
+        log(`  floor (${kind}): ${result.perSecond.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(1)} ms, server CPU ${result.serverCpuMs.toFixed(3)} ms/transaction, Postgres CPU ${result.databaseCpuMs.toFixed(3)} ms/transaction, load generator ${result.clientCpuMs.toFixed(3)} ms`);
+        return result;
+      } finally {
+        floorChild.kill("SIGTERM");
+        await new Promise((r) => floorChild.once("exit", r));
+      }
+    };
+    const floorExpress = await floor("express");
+    const floorNode = await floor("node");
+
     if (phases.includes("pgbench")) pgbenchTps[1] = runPgbench(pgbenchUrl, options.connections, options.seconds);
     log(`  pgbench -N again: ${pgbenchTps[1]!.toFixed(0)} TPS`);
     const reference = (pgbenchTps[0]! + pgbenchTps[1]!) / 2;
-    return { pgbenchTps, explore, buy, read, ratio: explore.perSecond / reference, buyRatio: buy.perSecond / reference };
+    return {
+      pgbenchTps,
+      explore,
+      buy,
+      read,
+      floorExpress,
+      floorNode,
+      ratio: explore.perSecond / reference,
+      buyRatio: buy.perSecond / reference,
+      floorExpressRatio: floorExpress.perSecond / reference,
+      floorNodeRatio: floorNode.perSecond / reference,
+    };
   } finally {
     if (child && child.exitCode === null) {
       child.kill("SIGTERM");

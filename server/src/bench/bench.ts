@@ -92,10 +92,11 @@ const SECTIONS: Section[] = [
         seconds: int("BENCH_SECONDS", 10),
         log,
       });
-      for (const [phase, result] of [["explore", r.explore], ["buy", r.buy], ["read", r.read]] as const) {
+      for (const [phase, result] of [["explore", r.explore], ["buy", r.buy], ["read", r.read], ["floor (express)", r.floorExpress], ["floor (node)", r.floorNode]] as const) {
         for (const [reason, count] of Object.entries(result.failures)) log(`  ${phase} refused ${count}x: ${reason}`);
       }
       log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%, market buy / pgbench -N = ${(r.buyRatio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);
+      log(`  the floor, pgbench -N's transaction over HTTP with no game: ${(r.floorExpressRatio * 100).toFixed(0)}% through Express, ${(r.floorNodeRatio * 100).toFixed(0)}% through node:http alone`);
       log(`  server CPU: ${r.explore.serverCpuMs.toFixed(3)} ms per exploration, ${r.buy.serverCpuMs.toFixed(3)} ms per purchase, ${r.read.serverCpuMs.toFixed(3)} ms per authenticated read`);
       log(`  load generator CPU: ${r.explore.clientCpuMs.toFixed(3)} ms per exploration, ${r.buy.clientCpuMs.toFixed(3)} ms per purchase, ${r.read.clientCpuMs.toFixed(3)} ms per read (same cores)`);
     },
