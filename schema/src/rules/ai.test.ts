@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, AI_FOOD_HORIZON_TURNS, AI_PRODUCE_CHUNK, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
 import { startingCountry, type BuildingType, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
@@ -433,6 +433,26 @@ describe("AI strategies", () => {
     const hungry = { ...base, food: 0, population: 50_000, troops: 30_000, land: 2_000, cash: 1_000_000 };
     const intent = nextAiIntent(view(hungry), "raider", Rng.fromSeed(5));
     expect(intent).toMatchObject({ kind: "build", order: { farms: expect.any(Number) } });
+  });
+
+  it("counts as starving when food runs out within the turns its next production may spend, not only within 20", () => {
+    // food for about 33 turns of its deficit: enough for 20 turns, not for a 43-turn production at the cap
+    const perTurn = (c: CountryState) => computeProductionPerTurn(c).food;
+    const country = armed({ troops: 0, turrets: 0, tanks: 0, spies: 0, cash: 1_000_000, land: 2_000, population: 20_000, turns: MAX_TURNS, food: 0 });
+    const fed = { ...country, food: Math.floor(-perTurn(country) * 33) };
+    expect(perTurn(fed)).toBeLessThan(0);
+    expect(fed.food + perTurn(fed) * AI_FOOD_HORIZON_TURNS).toBeGreaterThan(0);
+    expect(fed.food + perTurn(fed) * aiTurnChunk(MAX_TURNS, AI_PRODUCE_CHUNK)).toBeLessThan(0);
+    expect(nextAiIntent(view(fed), "raider", Rng.fromSeed(5))).toMatchObject({ kind: "build", order: { farms: expect.any(Number) } });
+  });
+
+  it("a dictatorship adds construction sites even when its income carries nothing else that costs upkeep", () => {
+    const base = startingCountry();
+    const strapped = armed({ governmentType: "dictatorship", troops: 0, turrets: 0, tanks: 0, spies: 0, cash: 1_000_000, land: 1_600, population: 5_000, food: 50_000, buildings: { ...base.buildings, construction_sites: 2 } });
+    expect(aiNetIncome(strapped, computeProductionPerTurn(strapped))).toBeLessThan(AI_MIN_NET_INCOME_PER_ACRE * strapped.land);
+    const orders = Array.from({ length: 20 }, (_, seed) => nextAiIntent(view(strapped), "raider", Rng.fromSeed(seed))).filter((i) => i?.kind === "build");
+    expect(orders.length).toBeGreaterThan(0);
+    for (const o of orders) expect((o as { order: Record<string, number> }).order.construction_sites).toBe(1);
   });
 
   it("a raider scouts a target it knows nothing of before attacking it, and attacks a scouted one", () => {

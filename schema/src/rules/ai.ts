@@ -427,6 +427,8 @@ export const AI_SPY_CASH_PCT = 5;
 /** Days of its relations' cost it keeps in cash before taking on another relation. */
 export const AI_RELATION_DAYS_KEPT = 30;
 
+/** Turns of food deficit an AI looks ahead at least before it counts itself as starving. */
+export const AI_FOOD_HORIZON_TURNS = 20;
 /** Most buildings an AI orders in one action (a person clicks in handfuls too). */
 export const AI_MAX_BUILD_PER_ACTION = 25;
 /**
@@ -457,15 +459,17 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   if (c.turns <= profile.turnReserve) return null;
   const perTurn = computeProductionPerTurn(c);
 
-  // 1. Food: a deficit that would starve it within 20 turns means farms first, else food from the market.
-  const starving = perTurn.food < 0 && c.food + perTurn.food * 20 < 0;
+  // 1. Food: a deficit that would starve it within 20 turns, or within the turns its next
+  //    exploration or production may spend, means farms first, else food from the market.
+  const horizon = Math.max(AI_FOOD_HORIZON_TURNS, aiTurnChunk(c.turns, Math.max(profile.exploreChunk, AI_PRODUCE_CHUNK)));
+  const starving = perTurn.food < 0 && c.food + perTurn.food * horizon < 0;
   const freeLand = computeFreeLand(c);
   if (starving && freeLand > 0) {
     const most = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, {}, "farms"));
     const farms = largestSolvent(most, (n) => performConstruction(c, { farms: n }));
     if (farms > 0 && !checkConstruction(c, { farms })) return { kind: "build", order: { farms } };
   }
-  const foodKept = Math.max(0, -perTurn.food) * profile.foodTurnsKept + 1_000;
+  const foodKept = Math.max(0, -perTurn.food) * Math.max(profile.foodTurnsKept, horizon) + 1_000;
   if (starving) {
     const food = planMarketBuy(view, "food", Math.max(1, foodKept - c.food));
     if (food) return food;
@@ -522,11 +526,11 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   //    carries its maintenance, and no order may leave the treasury empty during its own turns.
   if (freeLand > 0) {
     const spareIncome = aiNetIncome(c, perTurn) - AI_MIN_NET_INCOME_PER_ACRE * c.land;
-    const siteYield = aiBuildingYield(c, "construction_sites");
-    const wantSite =
-      c.buildings.construction_sites < aiConstructionSiteTarget(c.land) && computeMaxBuildable(c, {}, "construction_sites") > 0 && spareIncome + siteYield >= 0;
+    // Sites are the gate to building at all (a dictatorship raises nothing below 4), so one is
+    // added whatever the margin; its maintenance comes out of what the others may cost.
+    const wantSite = c.buildings.construction_sites < aiConstructionSiteTarget(c.land) && computeMaxBuildable(c, {}, "construction_sites") > 0;
     const base: Partial<Record<BuildingType, number>> = wantSite ? { construction_sites: 1 } : {};
-    const left = wantSite ? spareIncome + siteYield : spareIncome;
+    const left = wantSite ? spareIncome + aiBuildingYield(c, "construction_sites") : spareIncome;
     const mix = carriedBuildMix(c, profile, perTurn.cash, left);
     if (mix) {
       const type = drawWeighted(mix, rng);
