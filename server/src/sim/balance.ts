@@ -20,12 +20,17 @@ export const MAX_DAILY_LAND_LOSS = 0.15;
 /** How far a government's median final networth may sit from the overall median. */
 export const MAX_GOVERNMENT_MEDIAN_GAP = 0.25;
 /**
- * The money supply's band: cash per acre of land (money measured against the size of the
- * economy that earns and spends it) must stay within these multiples of its median over the
- * settled season, every day from MONEY_SETTLED_DAY on. Outside it, money either piles up
- * faster than there is land to spend it on (inflation: store prices and bids lose meaning) or
- * drains away (nobody can build or trade). The first days are left out: the starting cash
- * (1,000 per acre of a new country) is spent down and new-player protection (72 hours) ends.
+ * The money supply's band: the world's money in turns of its gross income (how long the world
+ * would take to earn the cash it holds) must stay within these multiples of its median over the
+ * settled season, every day from MONEY_SETTLED_DAY on. Above it, money piles up faster than the
+ * economy earns it (inflation: store prices and bids lose meaning); below it, money drains away
+ * (nobody can build or trade). The first days are left out: the starting cash (1,000 per acre
+ * of a new country, about a hundred turns of its income) is spent down and new-player
+ * protection (72 hours) ends. Cash per acre of land is reported beside it but not judged: it
+ * counts a developing economy's rising income per acre (denser population, enterprise zones,
+ * exploration priced by land) as if it were inflation, so it rose threefold over seasons whose
+ * money stayed within 2.2 to 3.8 turns of income, while the season before the AI's drain, 127
+ * turns of income on day 30, fails either measure.
  */
 export const MONEY_BAND = { low: 0.5, high: 2 } as const;
 export const MONEY_SETTLED_DAY = 5;
@@ -139,18 +144,21 @@ export function evaluateBalance(days: readonly DaySample[]): BalanceCheck[] {
     met: gaps.length > 1 && gaps.every((g) => Math.abs(g.gap) <= MAX_GOVERNMENT_MEDIAN_GAP),
   });
 
-  const money = moneyPerAcre(days).filter((m) => m.day >= Math.min(MONEY_SETTLED_DAY, lastDay));
-  const turns = moneyInTurnsOfIncome(days).filter((m) => m.day >= Math.min(MONEY_SETTLED_DAY, lastDay));
-  const turnsBase = median(turns.map((m) => m.value));
-  const incomeTurns = `median ${turnsBase.toFixed(1)}, range ${Math.min(...turns.map((m) => m.value)).toFixed(1)}-${Math.max(...turns.map((m) => m.value)).toFixed(1)}`;
-  const base = median(money.map((m) => m.value));
-  const ratios = money.map((m) => (base > 0 ? m.value / base : 0));
+  const settled = (series: Array<{ day: number; value: number }>) => series.filter((m) => m.day >= Math.min(MONEY_SETTLED_DAY, lastDay));
+  const turns = settled(moneyInTurnsOfIncome(days));
+  const perAcre = settled(moneyPerAcre(days));
+  const base = median(turns.map((m) => m.value));
+  const ratios = turns.map((m) => (base > 0 ? m.value / base : 0));
   const low = Math.min(...ratios);
   const high = Math.max(...ratios);
+  const acreBase = median(perAcre.map((m) => m.value));
+  const acreRatios = perAcre.map((m) => (acreBase > 0 ? m.value / acreBase : 0));
   checks.push({
     id: "money_supply",
-    target: `cash per acre stays within ${MONEY_BAND.low}x-${MONEY_BAND.high}x of its median from day ${MONEY_SETTLED_DAY} on`,
-    measured: `median ${base.toFixed(1)} per acre (days ${money[0]?.day ?? "-"}-${lastDay}); range ${low.toFixed(2)}x-${high.toFixed(2)}x (${(base * low).toFixed(1)}-${(base * high).toFixed(1)}); in turns of income ${incomeTurns}`,
+    target: `money in turns of the world's gross income stays within ${MONEY_BAND.low}x-${MONEY_BAND.high}x of its median from day ${MONEY_SETTLED_DAY} on`,
+    measured:
+      `in turns of income median ${base.toFixed(1)} (days ${turns[0]?.day ?? "-"}-${lastDay}); range ${low.toFixed(2)}x-${high.toFixed(2)}x (${(base * low).toFixed(1)}-${(base * high).toFixed(1)}); ` +
+      `per acre median ${acreBase.toFixed(1)}, range ${Math.min(...acreRatios).toFixed(2)}x-${Math.max(...acreRatios).toFixed(2)}x (not judged)`,
     met: base > 0 && low >= MONEY_BAND.low && high <= MONEY_BAND.high,
   });
   return checks;

@@ -110,6 +110,20 @@ describe("balance verdicts", () => {
     expect(steady.met).toBe(true);
   });
 
+  it("the money band follows income, not land: cash rising with income is met, cash rising past it is not", () => {
+    // days 5-12: cash per acre triples while income per turn triples too (a developing economy)
+    const growing = (grow: (day: number) => number, earn: (day: number) => number) =>
+      Array.from({ length: 13 }, (_, day) => sample(day, [{ id: 1, land: 1_000, cash: 100_000 * grow(day), income: 1_000 * earn(day) }]));
+    const step = (day: number) => 1 + Math.max(0, day - 5) / 3.5; // 1x on day 5, 3x on day 12
+    const developing = evaluateBalance(growing(step, step)).find((c) => c.id === "money_supply")!;
+    expect(developing.met).toBe(true);
+    expect(developing.measured).toContain("range 1.00x-1.00x");
+    // cash growing sixfold while income stays flat: money piling up against what the world earns
+    const pile = (day: number) => 1 + (Math.max(0, day - 5) * 5) / 7;
+    const piling = evaluateBalance(growing(pile, () => 1)).find((c) => c.id === "money_supply")!;
+    expect(piling.met).toBe(false);
+  });
+
   it("money in turns of income: the world's cash over the world's gross income per turn", () => {
     const day = sample(3, [
       { id: 1, cash: 30_000, income: 1_000 },
