@@ -54,10 +54,9 @@ function stateValues(state: CountryState): unknown[] {
   return [...STATE_FIELDS.map((field) => readPath(state, field.path)), computeNetworth(state)];
 }
 
-/** The row after writing `state` onto `row` at time `now` (what the UPDATE below leaves). */
-function mergeState(row: CountryRow, state: CountryState, now: Date): CountryRow {
+/** The row after writing a state's `values` (stateValues) onto `row` at time `now` (what the UPDATE below leaves). */
+function mergeState(row: CountryRow, values: readonly unknown[], now: Date): CountryRow {
   const merged: Record<string, unknown> = { ...row };
-  const values = stateValues(state);
   STATE_COLUMNS.forEach((column, i) => (merged[column] = values[i]));
   merged.updated_at = now;
   merged.last_active = now;
@@ -139,7 +138,7 @@ export function countryWriteStatement(row: CountryRow, state: CountryState, now:
   assignments.push(`updated_at = ${sqlLiteral(now)}`, `last_active = ${sqlLiteral(now)}`);
   return {
     sql: `UPDATE countries SET ${assignments.join(", ")} WHERE id = ${sqlLiteral(row.id)}`,
-    after: { ...mergeState(row, state, now), ...patch } as CountryRow,
+    after: { ...mergeState(row, values, now), ...patch } as CountryRow,
   };
 }
 
