@@ -531,20 +531,21 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
     const wantSite = c.buildings.construction_sites < aiConstructionSiteTarget(c.land) && computeMaxBuildable(c, {}, "construction_sites") > 0;
     const base: Partial<Record<BuildingType, number>> = wantSite ? { construction_sites: 1 } : {};
     const left = wantSite ? spareIncome + aiBuildingYield(c, "construction_sites") : spareIncome;
-    const mix = carriedBuildMix(c, profile, perTurn.cash, left);
-    if (mix) {
-      const type = drawWeighted(mix, rng);
-      const most = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, base, type), carriedBuildings(c, type, left));
+    const carried = carriedBuildMix(c, profile, perTurn.cash, left);
+    let order = base;
+    if (carried.size > 0) {
+      const type = drawWeighted(Object.fromEntries([...carried].map(([t]) => [t, profile.buildMix[t]!])) as Partial<Record<BuildingType, number>>, rng);
+      const most = Math.min(AI_MAX_BUILD_PER_ACTION, computeMaxBuildable(c, base, type), carried.get(type)!);
       const quantity = largestSolvent(most, (n) => performConstruction(c, { ...base, [type]: n }));
       const capacity = computeBuildingsPerTurn(c.buildings.construction_sites, c.governmentType);
       // A handful at once is worth a turn; one or two only while most of its land lies idle
       // (otherwise the turns explore, which grows land forty times faster early on).
       const worthIt = quantity >= Math.min(freeLand, AI_MIN_BUILD_BATCH) || (quantity >= capacity && freeLand > c.land * AI_IDLE_LAND_SHARE);
-      const order = quantity > 0 && worthIt ? { ...base, [type]: quantity } : base;
-      if (Object.keys(order).length > 0 && !checkConstruction(c, order) && performConstruction(c, order).effects.bankruptTurns === 0) return { kind: "build", order };
-    } else if (wantSite && !checkConstruction(c, base) && performConstruction(c, base).effects.bankruptTurns === 0) {
-      return { kind: "build", order: base };
+      if (quantity > 0 && worthIt) order = { ...base, [type]: quantity };
     }
+    // largestSolvent previewed an order with buildings; a site alone is previewed here
+    const solvent = order !== base || performConstruction(c, order).effects.bankruptTurns === 0;
+    if (Object.keys(order).length > 0 && !checkConstruction(c, order) && solvent) return { kind: "build", order };
   }
 
   // 8. Army: spare cash buys the unit furthest below the personality's army.
@@ -616,16 +617,19 @@ function planSolvency(c: CountryState, netCashPerTurn: number): AiIntent | null 
 }
 
 /**
- * The personality's building mix without the types its income cannot carry one more of, and
- * without industrial complexes while its income does not carry more units (complexes turn out
- * units every turn, and every unit costs upkeep). Null when nothing in the mix is carried.
+ * The types of the personality's building mix its income carries at least one more of, each
+ * with how many it carries; industrial complexes only while its income carries more units
+ * (complexes turn out units every turn, and every unit costs upkeep). Empty when nothing is.
  */
-function carriedBuildMix(c: CountryState, profile: AiPersonalityProfile, netCashPerTurn: number, spareIncome: number): Partial<Record<BuildingType, number>> | null {
+function carriedBuildMix(c: CountryState, profile: AiPersonalityProfile, netCashPerTurn: number, spareIncome: number): Map<BuildingType, number> {
   const complexesCarried = netCashPerTurn >= AI_MIN_NET_INCOME_PER_ACRE * c.land * 2;
-  const entries = (Object.entries(profile.buildMix) as Array<[BuildingType, number]>).filter(
-    ([type]) => (type !== "industrial_complexes" || complexesCarried) && carriedBuildings(c, type, spareIncome) > 0,
-  );
-  return entries.length > 0 ? (Object.fromEntries(entries) as Partial<Record<BuildingType, number>>) : null;
+  const carried = new Map<BuildingType, number>();
+  for (const type of Object.keys(profile.buildMix) as BuildingType[]) {
+    if (type === "industrial_complexes" && !complexesCarried) continue;
+    const count = carriedBuildings(c, type, spareIncome);
+    if (count > 0) carried.set(type, count);
+  }
+  return carried;
 }
 
 /**
