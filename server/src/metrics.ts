@@ -73,6 +73,12 @@ export class GameMetrics {
   readonly httpRequestDuration = new Histogram("http_request_duration_seconds", "REST request latency by route and status", LATENCY_BUCKETS, ["method", "route", "status"], this.registry);
   readonly httpRequests = new Counter("http_requests_total", "REST requests by route and status", ["method", "route", "status"], this.registry);
   readonly gameActions = new Counter("game_actions_total", "Game actions committed, by action", ["action"], this.registry);
+  readonly gameActionPaths = new Counter(
+    "game_action_paths_total",
+    "Game actions by how they ran: optimistic (one round trip from the row last seen), locked, or conflict (an optimistic write found the row changed and the action ran locked)",
+    ["path"],
+    this.registry,
+  );
   readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action", ["action"], this.registry);
   readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS, [], this.registry);
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process", [], this.registry);

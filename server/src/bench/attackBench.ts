@@ -133,7 +133,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
     });
     clearInterval(rest);
     log(
-      `  attack: ${attack.perSecond.toFixed(0)}/s, p50 ${attack.p50Ms.toFixed(1)} ms, p99 ${attack.p99Ms.toFixed(1)} ms, server CPU ${attack.serverCpuMs.toFixed(3)} ms/attack, Postgres CPU ${attack.databaseCpuMs.toFixed(3)} ms/attack`,
+      `  attack: ${attack.perSecond.toFixed(0)}/s, p50 ${attack.p50Ms.toFixed(1)} ms, p99 ${attack.p99Ms.toFixed(1)} ms, server CPU ${attack.serverCpuMs.toFixed(3)} ms/attack, Postgres and the rest ${attack.databaseCpuMs.toFixed(3)} ms/attack`,
     );
     const battles = Number((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM battles")).rows[0]!.n);
 

@@ -93,16 +93,35 @@ const PATCHABLE_COLUMNS = new Set<string>(
 /** Values for row-only columns, written with the state (see PATCHABLE_COLUMNS). */
 export type CountryRowPatch = Partial<Omit<CountryRow, "id" | "user_id" | "name" | "networth" | "created_at" | "updated_at" | "last_active">>;
 
+/** What the lock round trip read: the rows, each row's version, and the action's context read. */
+export interface LockedRead {
+  rows: Map<number, CountryRow>;
+  /** each row's xmin (the transaction that wrote this version of it), as text */
+  versions: Map<number, string>;
+  /** the value of the action's context expression, when it has one */
+  context?: string;
+}
+
 /**
- * Begins a transaction and locks countries in ascending id order, in one round trip (BEGIN and
- * the SELECT travel together as one simple query; the ids are inlined as checked integers).
+ * Begins a transaction and locks countries in ascending id order, in one round trip (BEGIN, the
+ * SELECT and the action's context expression travel together as one simple query; the ids are
+ * inlined as checked integers). `contextSql` is an expression yielding text (the country's
+ * bonus inputs), read once the rows are locked.
  */
-export async function beginAndLockCountries(client: DbClient, ids: readonly number[]): Promise<Map<number, CountryRow>> {
+export async function beginAndLockCountries(client: DbClient, ids: readonly number[], contextSql?: string): Promise<LockedRead> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const context = contextSql ? `; SELECT (${contextSql}) AS context` : "";
   const results = (await client.query(
-    `BEGIN; SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id IN (${idList(sorted)}) ORDER BY id FOR UPDATE`,
-  )) as unknown as Array<{ rows: CountryRow[] }>;
-  return new Map(results[1]!.rows.map((row) => [row.id, row]));
+    `BEGIN; SELECT ${COUNTRY_COLUMNS}, xmin::text AS row_version FROM countries WHERE id IN (${idList(sorted)}) ORDER BY id FOR UPDATE${context}`,
+  )) as unknown as [unknown, { rows: Array<CountryRow & { row_version?: string }> }, { rows: Array<{ context: string }> }?];
+  const read: LockedRead = { rows: new Map(), versions: new Map() };
+  for (const row of results[1]!.rows) {
+    read.versions.set(row.id, row.row_version!);
+    delete row.row_version;
+    read.rows.set(row.id, row);
+  }
+  if (contextSql) read.context = results[2]!.rows[0]!.context;
+  return read;
 }
 
 /**
@@ -119,14 +138,22 @@ function sameColumnValue(current: unknown, next: unknown): boolean {
 
 /**
  * The UPDATE that writes a state (networth recomputed) and a row patch, as SQL text with
- * checked literals, so the action's writes and its COMMIT travel in one round trip.
+ * checked literals, so the action's writes and its COMMIT travel in one round trip. It returns
+ * the row's new version (`row_version`, its xmin as text). With a `guard`, it writes
+ * only if the row is still the version read (and `condition` still holds), else nothing.
  * @returns the statement and the row as it will be after it
  */
-export function countryWriteStatement(row: CountryRow, state: CountryState, now: Date, patch?: CountryRowPatch): { sql: string; after: CountryRow } {
+export function countryWriteStatement(
+  row: CountryRow,
+  state: CountryState,
+  now: Date,
+  patch?: CountryRowPatch,
+  guard?: { version: string; condition?: string },
+): { sql: string; after: CountryRow } {
   const values = stateValues(state);
-  // Only the columns whose value changes: the row was read under the same lock, so a column
-  // left out keeps what it holds. A 1-turn exploration changes about 10 of the 40; Postgres
-  // parses, plans and logs the rest for nothing.
+  // Only the columns whose value changes: the row was read under the same lock (or the guard
+  // refuses the write if it changed since), so a column left out keeps what it holds. A 1-turn
+  // exploration changes about 10 of the 40; Postgres parses, plans and logs the rest for nothing.
   const assignments: string[] = [];
   STATE_COLUMNS.forEach((column, i) => {
     if (!sameColumnValue((row as unknown as Record<string, unknown>)[column], values[i])) assignments.push(`${column} = ${sqlLiteral(values[i])}`);
@@ -136,8 +163,10 @@ export function countryWriteStatement(row: CountryRow, state: CountryState, now:
     assignments.push(`${column} = ${sqlLiteral(value)}`);
   }
   assignments.push(`updated_at = ${sqlLiteral(now)}`, `last_active = ${sqlLiteral(now)}`);
+  let where = `id = ${sqlLiteral(row.id)}`;
+  if (guard) where += ` AND xmin = ${sqlLiteral(guard.version)}::xid${guard.condition ? ` AND ${guard.condition}` : ""}`;
   return {
-    sql: `UPDATE countries SET ${assignments.join(", ")} WHERE id = ${sqlLiteral(row.id)}`,
+    sql: `UPDATE countries SET ${assignments.join(", ")} WHERE ${where} RETURNING xmin::text AS row_version`,
     after: { ...mergeState(row, values, now), ...patch } as CountryRow,
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TurnResultJson } from "@game/schema/api";
 import { Rng, type CountryState } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { countryTopic, WORLD_TOPIC, type GameEvent } from "../events.js";
@@ -149,28 +150,30 @@ describe("runCountriesAction", () => {
 
   it("a lock conflict is retried with the same seed; after MAX_ACTION_ATTEMPTS it answers 503, never a 500", async () => {
     const a = await registerPlayer(t, "retryA");
+    // a country the process has not acted on yet: its actions run locked from the start
+    const b = await registerPlayer(t, "retryB");
     let attempts = 0;
     const seeds: number[] = [];
-    const flaky = (failures: number) =>
+    const flaky = (failures: number, player = a) =>
       runCountriesAction(t.server.ctx, {
         name: "test_flaky",
-        actor: { userId: a.user.id, countryId: a.countryId },
-        countryIds: [a.countryId],
+        actor: { userId: player.user.id, countryId: player.countryId },
+        countryIds: [player.countryId],
         step(countries, tx) {
           attempts += 1;
           seeds.push(tx.seed);
           if (attempts <= failures) throw Object.assign(new Error("deadlock detected"), { code: "40P01" });
-          const state = countries.get(a.countryId)!.state;
-          return { next: new Map([[a.countryId, { ...state, cash: state.cash - 1 }]]), result: attempts };
+          const state = countries.get(player.countryId)!.state;
+          return { next: new Map([[player.countryId, { ...state, cash: state.cash - 1 }]]), result: attempts };
         },
       });
     await expect(flaky(2)).resolves.toMatchObject({ result: 3 });
     expect(new Set(seeds).size).toBe(1);
     attempts = 0;
-    await expect(flaky(MAX_ACTION_ATTEMPTS)).rejects.toMatchObject({ status: 503, code: "action/busy" });
-    const { rows } = await sql("SELECT cash FROM countries WHERE id = $1", [a.countryId]);
+    await expect(flaky(MAX_ACTION_ATTEMPTS, b)).rejects.toMatchObject({ status: 503, code: "action/busy" });
+    const { rows } = await sql("SELECT id, cash FROM countries WHERE id IN ($1, $2) ORDER BY id", [a.countryId, b.countryId]);
     // Only the successful attempt wrote.
-    expect(Number(rows[0].cash)).toBe(100_000 - 1);
+    expect(rows.map((row) => Number(row.cash))).toEqual([100_000 - 1, 100_000]);
   });
 
   it("row-only columns change with the state through patches", async () => {
@@ -189,5 +192,109 @@ describe("runCountriesAction", () => {
     const stored = (await sql("SELECT victories, total_battles, networth FROM countries WHERE id = $1", [a.countryId])).rows[0];
     expect(stored).toMatchObject({ victories: 3, total_battles: 4 });
     expect(Number(stored.networth)).toBe(rows.get(a.countryId)!.networth);
+  });
+});
+
+describe("the optimistic attempt", () => {
+  const paths = () => {
+    const metric = t.server.ctx.metrics.gameActionPaths;
+    return { optimistic: metric.get({ path: "optimistic" }), locked: metric.get({ path: "locked" }), conflict: metric.get({ path: "conflict" }) };
+  };
+  const since = (before: ReturnType<typeof paths>) => {
+    const now = paths();
+    return { optimistic: now.optimistic - before.optimistic, locked: now.locked - before.locked, conflict: now.conflict - before.conflict };
+  };
+  const cashOf = async (countryId: number) => Number((await sql("SELECT cash FROM countries WHERE id = $1", [countryId])).rows[0].cash);
+
+  /** Spends `cost` dollars, refused (400) when the country has less. */
+  function spend(player: { user: { id: number }; countryId: number }, cost: number, options: { contextSql?: string; useClient?: boolean } = {}) {
+    return runCountriesAction(t.server.ctx, {
+      name: "test_spend",
+      actor: { userId: player.user.id, countryId: player.countryId },
+      countryIds: [player.countryId],
+      contextSql: options.contextSql,
+      async step(countries, tx) {
+        if (options.useClient) await tx.client.query("SELECT 1");
+        const state = countries.get(player.countryId)!.state;
+        if (state.cash < cost) throw new AppError(400, "Not enough cash", "test/cash");
+        tx.turnResult(player.countryId, { actionType: "test_spend", cost } as unknown as TurnResultJson);
+        return { next: new Map([[player.countryId, { ...state, cash: state.cash - cost }]]), result: tx.context };
+      },
+    });
+  }
+
+  it("an action after the first runs in one round trip from the row last written; a change behind its back (a tick) is never overwritten", async () => {
+    const a = await registerPlayer(t, "optimistic");
+    let before = paths();
+    await spend(a, 10);
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 0 });
+    before = paths();
+    await spend(a, 10);
+    await spend(a, 10);
+    expect(since(before)).toEqual({ optimistic: 2, locked: 0, conflict: 0 });
+    // a tick's set-wide write changes the row without this process knowing
+    await sql("UPDATE countries SET cash = cash + 1000 WHERE id = $1", [a.countryId]);
+    before = paths();
+    const { rows } = await spend(a, 10);
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 1 });
+    expect(await cashOf(a.countryId)).toBe(100_000 - 40 + 1000);
+    expect(rows.get(a.countryId)!.cash).toBe(100_000 - 40 + 1000);
+    // the locked run remembered the row again
+    before = paths();
+    await spend(a, 10);
+    expect(since(before)).toEqual({ optimistic: 1, locked: 0, conflict: 0 });
+    expect(await cashOf(a.countryId)).toBe(100_000 - 50 + 1000);
+    // each action's turn result was written with it, once: none by the refused optimistic write
+    const results = await sql("SELECT count(*)::int AS n FROM turn_results WHERE country_id = $1", [a.countryId]);
+    expect(results.rows[0].n).toBe(5);
+  });
+
+  it("a refusal is never given from a row that changed: the locked run decides again", async () => {
+    const a = await registerPlayer(t, "staleRefusal");
+    await spend(a, 99_000);
+    // the process remembers 1,000 dollars; somebody else added 5,000 since
+    await sql("UPDATE countries SET cash = cash + 5000 WHERE id = $1", [a.countryId]);
+    const before = paths();
+    await expect(spend(a, 3_000)).resolves.toBeDefined();
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 0 });
+    expect(await cashOf(a.countryId)).toBe(3_000);
+    // and a refusal that stands is the locked run's
+    await expect(spend(a, 10_000)).rejects.toMatchObject({ status: 400, code: "test/cash" });
+    expect(await cashOf(a.countryId)).toBe(3_000);
+  });
+
+  it("a step that uses the transaction's client runs locked, and its row is not remembered", async () => {
+    const a = await registerPlayer(t, "usesClient");
+    await spend(a, 10, { useClient: true });
+    let before = paths();
+    await spend(a, 10, { useClient: true });
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 0 });
+    // a pure step after it starts locked too: nothing was remembered
+    before = paths();
+    await spend(a, 10);
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 0 });
+    expect(await cashOf(a.countryId)).toBe(100_000 - 30);
+  });
+
+  it("a context that changed since it was read (a bonus bought) refuses the optimistic write", async () => {
+    const a = await registerPlayer(t, "context");
+    await sql("CREATE TABLE IF NOT EXISTS test_action_context (country_id bigint PRIMARY KEY, value text NOT NULL)");
+    await sql("INSERT INTO test_action_context VALUES ($1, 'first')", [a.countryId]);
+    const contextSql = `SELECT value FROM test_action_context WHERE country_id = ${a.countryId}`;
+    await expect(spend(a, 10, { contextSql })).resolves.toMatchObject({ result: "first" });
+    await expect(spend(a, 10, { contextSql })).resolves.toMatchObject({ result: "first" });
+    await sql("UPDATE test_action_context SET value = 'second' WHERE country_id = $1", [a.countryId]);
+    const before = paths();
+    await expect(spend(a, 10, { contextSql })).resolves.toMatchObject({ result: "second" });
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 1 });
+    expect(await cashOf(a.countryId)).toBe(100_000 - 30);
+  });
+
+  it("many parallel actions on one country from remembered rows: every one counted once", async () => {
+    const a = await registerPlayer(t, "optimisticRace");
+    await spend(a, 1);
+    const outcomes = await Promise.allSettled(Array.from({ length: 60 }, () => spend(a, 1_000)));
+    expect(outcomes.every((outcome) => outcome.status === "fulfilled")).toBe(true);
+    expect(await cashOf(a.countryId)).toBe(100_000 - 1 - 60_000);
   });
 });

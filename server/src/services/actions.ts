@@ -3,10 +3,12 @@ import type { TurnResultJson } from "@game/schema/api";
 import { Rng, type CountryState } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
-import { turnResultStatements } from "../db/turnResults.js";
-import { forbidden, notFound, unavailable } from "../errors.js";
+import { sqlLiteral } from "../db/sqlLiteral.js";
+import { turnResultQueryParts, turnResultStatements } from "../db/turnResults.js";
+import { AppError, forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
 import type { SeedSource, ServiceContext } from "./context.js";
+import { recentRowsOf, type RecentRow, type RecentRows } from "./recentRows.js";
 
 /**
  * The one transaction shape of every game action, over one country or several:
@@ -24,6 +26,15 @@ import type { SeedSource, ServiceContext } from "./context.js";
  * turn tick's set-wide UPDATE can still meet) rolls back and runs the whole attempt again, at
  * most MAX_ACTION_ATTEMPTS times, with the same seed: the caller never sees it (after that, a
  * 503 "busy", never a 500).
+ *
+ * The optimistic attempt. A one-country action whose row this process read or wrote last
+ * (RecentRows) first runs without the lock round trip: the step decides from that row and the
+ * last value of the action's context (its bonuses), and the write, its turn result and the
+ * commit are one statement that writes only if the row is still that version (xmin) and the
+ * context still has that value. The step is pure here: anything else (it reads or writes
+ * through the transaction, refuses, changes nothing, or touches another country) and any
+ * conflict drops the attempt and the action runs locked as above, with the same seed, so an
+ * answer never rests on a row that changed. Docs: architecture.md "Game actions".
  */
 
 /** Deadlock detected, serialization failure: safe to run the whole transaction again. */
@@ -46,6 +57,8 @@ export interface ActionTransaction {
   seed: number;
   /** a generator started from `seed`; draw from it, never from Math.random */
   rng: Rng;
+  /** the value of the action's contextSql, when it has one */
+  context: string | undefined;
   /** Queues an event to publish after COMMIT (dropped if the transaction rolls back). */
   emit<E extends GameEvent>(topic: EventTopic<E>, event: E): void;
   /** Records a turn result for a country (kept in its history, last 100). */
@@ -78,6 +91,12 @@ export interface CountriesAction<R> {
   notFoundMessage?: string;
   /** a fixed seed (replays and tests); drawn at random when absent */
   seed?: number;
+  /**
+   * An SQL expression yielding text that the step depends on beside the rows (a country's
+   * bonus inputs): read with the locks and handed to the step as `tx.context`; an optimistic
+   * write holds only if it still yields the value the step used.
+   */
+  contextSql?: string;
   step(countries: ReadonlyMap<number, LockedCountry>, tx: ActionTransaction): Promise<StepOutcome<R>> | StepOutcome<R>;
 }
 
@@ -116,10 +135,19 @@ export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "
 /** Runs one action over one or several countries (see the module comment). */
 export async function runCountriesAction<R>(ctx: ActionContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
   const seed = action.seed ?? ctx.seeds.next();
+  const recent = recentRowsOf(ctx.db);
+  const optimistic = await attemptOptimistically(ctx, action, seed, recent);
+  if (optimistic) {
+    ctx.metrics.gameActionPaths.inc({ path: "optimistic" });
+    ctx.metrics.gameActions.inc({ action: action.name });
+    ctx.events.publishAll(optimistic.events);
+    return optimistic.outcome;
+  }
+  ctx.metrics.gameActionPaths.inc({ path: "locked" });
   for (let attempt = 1; ; attempt++) {
     const events: TopicEvent[] = [];
     try {
-      const outcome = await attemptAction(ctx, action, seed, events);
+      const outcome = await attemptAction(ctx, action, seed, events, recent);
       ctx.metrics.gameActions.inc({ action: action.name });
       ctx.events.publishAll(events);
       return outcome;
@@ -137,11 +165,102 @@ export async function runCountriesAction<R>(ctx: ActionContext, action: Countrie
   }
 }
 
-async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, events: TopicEvent[]): Promise<CountriesActionResult<R>> {
+/** What a step's transaction is made of, the same for both attempts. */
+function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, context: string | undefined, events: TopicEvent[]) {
+  const turnResults: Array<{ countryId: number; result: TurnResultJson }> = [];
+  const tx: ActionTransaction = {
+    client,
+    now: new Date(ctx.clock.now()),
+    seed,
+    rng: Rng.fromSeed(seed),
+    context,
+    emit: (topic, event) => events.push(on(topic, event)),
+    turnResult: (countryId, result) => turnResults.push({ countryId, result }),
+  };
+  return { tx, turnResults };
+}
+
+/** Thrown by the optimistic attempt's client: the step needs the database, so the lock. */
+class NeedsLock extends Error {}
+
+/**
+ * The client a step sees, and whether the step used it. In the optimistic attempt any use ends
+ * the attempt (even if the step caught the error); in the locked one it runs the query and
+ * marks the rows the step may have written behind the runner's back as not worth remembering.
+ */
+function watchedClient(client: DbClient | undefined): { client: DbClient; used: () => boolean } {
+  let used = false;
+  const watched = new Proxy((client ?? {}) as DbClient, {
+    get(target, property) {
+      used = true;
+      if (!client) throw new NeedsLock("the step uses the database");
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { client: watched, used: () => used };
+}
+
+/**
+ * The optimistic attempt (module comment): one round trip, or undefined when the action must
+ * run locked (nothing was written then).
+ */
+async function attemptOptimistically<R>(
+  ctx: ActionContext,
+  action: CountriesAction<R>,
+  seed: number,
+  recent: RecentRows,
+): Promise<{ outcome: CountriesActionResult<R>; events: TopicEvent[] } | undefined> {
+  if (action.countryIds.length !== 1) return undefined;
+  const countryId = action.countryIds[0]!;
+  const known: RecentRow | undefined = recent.get(countryId);
+  const context = action.contextSql === undefined ? undefined : recent.context(action.contextSql);
+  if (!known || (action.contextSql !== undefined && context === undefined)) return undefined;
+  // another owner's country: the locked path gives the answer
+  if (action.actor && known.row.user_id !== action.actor.userId) return undefined;
+
+  const events: TopicEvent[] = [];
+  const noClient = watchedClient(undefined);
+  const { tx, turnResults } = actionTransaction(noClient.client, ctx, seed, context, events);
+  let outcome: StepOutcome<R>;
+  try {
+    outcome = await action.step(new Map([[countryId, { row: known.row, state: rowToState(known.row) }]]), tx);
+  } catch (err) {
+    // a refusal may rest on a row that changed since: the locked path decides it again
+    if (err instanceof NeedsLock || err instanceof AppError) return undefined;
+    throw err;
+  }
+  if (noClient.used()) return undefined;
+  const changedIds = new Set([...outcome.next.keys(), ...(outcome.patches?.keys() ?? [])]);
+  if (outcome.statements?.length || changedIds.size !== 1 || !changedIds.has(countryId)) return undefined;
+  if (turnResults.some((turn) => turn.countryId !== countryId)) return undefined;
+
+  const condition = action.contextSql === undefined ? undefined : `(${action.contextSql}) = ${sqlLiteral(context)}`;
+  const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? rowToState(known.row), tx.now, outcome.patches?.get(countryId), {
+    version: known.version,
+    condition,
+  });
+  // One statement is one transaction: the turn results are written only if the row was.
+  const parts = [`written AS (${write.sql})`];
+  turnResults.forEach(({ result }, i) => parts.push(...turnResultQueryParts(countryId, result, Math.random(), "written", `turn${i}`)));
+  const { rows } = await ctx.db.query<{ row_version: string }>(`WITH ${parts.join(",\n")} SELECT row_version FROM written`);
+  if (rows.length === 0) {
+    recent.forget(countryId);
+    if (action.contextSql !== undefined) recent.forgetContext(action.contextSql);
+    ctx.metrics.gameActionPaths.inc({ path: "conflict" });
+    return undefined;
+  }
+  recent.remember(write.after, rows[0]!.row_version);
+  events.unshift(...countryChangedEvents(write.after, action.name));
+  return { outcome: { result: outcome.result, rows: new Map([[countryId, write.after]]), seed }, events };
+}
+
+async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, events: TopicEvent[], recent: RecentRows): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
-    // Round trip 1: BEGIN and the ordered locks.
-    const rows = await beginAndLockCountries(client, action.countryIds);
+    // Round trip 1: BEGIN, the ordered locks and the action's context.
+    const read = await beginAndLockCountries(client, action.countryIds, action.contextSql);
+    const rows = read.rows;
     for (const id of action.countryIds) {
       if (!rows.has(id)) throw notFound(action.notFoundMessage ?? "Country not found", "country/not_found");
     }
@@ -149,15 +268,8 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
 
     const locked = new Map<number, LockedCountry>();
     for (const [id, row] of rows) locked.set(id, { row, state: rowToState(row) });
-    const turnResults: Array<{ countryId: number; result: TurnResultJson }> = [];
-    const tx: ActionTransaction = {
-      client,
-      now: new Date(ctx.clock.now()),
-      seed,
-      rng: Rng.fromSeed(seed),
-      emit: (topic, event) => events.push(on(topic, event)),
-      turnResult: (countryId, result) => turnResults.push({ countryId, result }),
-    };
+    const stepClient = watchedClient(client);
+    const { tx, turnResults } = actionTransaction(stepClient.client, ctx, seed, read.context, events);
     // The step may add round trips of its own (a report, a trade) through tx.client.
     const outcome = await action.step(locked, tx);
 
@@ -165,8 +277,8 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
     const written = new Map(rows);
     const changed: TopicEvent[] = [];
     const statements: string[] = [];
-    const changedIds = new Set([...outcome.next.keys(), ...(outcome.patches?.keys() ?? [])]);
-    for (const id of [...changedIds].sort((a, b) => a - b)) {
+    const changedIds = [...new Set([...outcome.next.keys(), ...(outcome.patches?.keys() ?? [])])].sort((a, b) => a - b);
+    for (const id of changedIds) {
       const before = locked.get(id);
       if (!before) throw new Error(`step returned a state for country ${id}, which it did not lock`);
       const write = countryWriteStatement(before.row, outcome.next.get(id) ?? before.state, tx.now, outcome.patches?.get(id));
@@ -177,7 +289,18 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
     for (const { countryId, result } of turnResults) statements.push(...turnResultStatements(countryId, result, Math.random()));
     if (outcome.statements) statements.push(...outcome.statements);
     statements.push("COMMIT");
-    await client.query(statements.join(";\n"));
+    const results = await client.query(statements.join(";\n"));
+    // The rows as written, with their new versions (the country writes come first), for the
+    // next optimistic attempt; unless the step wrote through the transaction itself, when the
+    // row in memory may miss what it wrote.
+    const perStatement = (Array.isArray(results) ? results : [results]) as Array<{ rows: Array<{ row_version: string }> }>;
+    const stepWroteAside = stepClient.used() || (outcome.statements?.length ?? 0) > 0;
+    for (const [id, row] of written) {
+      const index = changedIds.indexOf(id);
+      if (stepWroteAside) recent.forget(id);
+      else recent.remember(row, index < 0 ? read.versions.get(id)! : perStatement[index]!.rows[0]!.row_version);
+    }
+    if (action.contextSql !== undefined && read.context !== undefined) recent.rememberContext(action.contextSql, read.context);
     // State events first, so a room applies the numbers before it handles what the step says.
     events.unshift(...changed);
     return { result: outcome.result, rows: written, seed };

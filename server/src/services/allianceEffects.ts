@@ -1,26 +1,33 @@
 import { computeAllianceEffects, computeDiplomaticEffects, type BonusPurchase, type EconomyBonuses, type RelationType } from "@game/schema/rules";
-import type { Db, DbClient } from "../db/pool.js";
+import { sqlLiteral } from "../db/sqlLiteral.js";
 
 /**
- * The outside bonuses the economy turn applies to a country now: its alliance's research and
- * income bonuses in force (Collaborative Research, Research Sprint, Economic Surge) and the
- * research relations it holds. One query (the alliance's purchases and the country's
- * relations together), so an economy action can run it beside its row lock.
+ * Everything a country's economy bonuses depend on, as one SQL expression yielding JSON text
+ * (the database function economy_bonus_inputs, migration 018): its alliance's bonus purchases
+ * and the relations it holds. An economy action reads it with its row lock (the action's
+ * contextSql), and an optimistic write holds only while it yields the same text
+ * (services/actions.ts).
  */
-export async function economyBonusesOf(db: Db | DbClient, countryId: number, now: number): Promise<EconomyBonuses> {
-  const { rows } = await db.query<{ bonus_id: string | null; level: number | null; purchased_at: Date | null; expires_at: Date | null; relation_type: RelationType | null }>({
-    name: "economy_bonuses",
-    text: `SELECT p.bonus_id, p.level, p.purchased_at, p.expires_at, NULL::text AS relation_type
-           FROM countries c JOIN alliance_bonus_purchases p ON p.alliance_id = c.alliance_id WHERE c.id = $1
-           UNION ALL
-           SELECT NULL, NULL, NULL, NULL, r.relation_type FROM diplomatic_relations r
-           WHERE r.status = 'active' AND (r.from_country_id = $1 OR (r.to_country_id = $1 AND r.relation_type <> 'trade'))`,
-    values: [countryId],
-  });
-  const purchases: BonusPurchase[] = rows
-    .filter((r) => r.bonus_id !== null)
-    .map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null }));
+export function economyBonusInputsSql(countryId: number): string {
+  return `SELECT economy_bonus_inputs(${sqlLiteral(countryId)})`;
+}
+
+type BonusInput = [bonusId: string | null, level: number | null, purchasedAt: number | null, expiresAt: number | null, relationType: RelationType | null];
+
+/**
+ * The outside bonuses the economy turn applies to a country at `now`, from its bonus inputs
+ * (economyBonusInputsSql): its alliance's research and income bonuses in force (Collaborative
+ * Research, Research Sprint, Economic Surge) and the research relations it holds.
+ */
+export function economyBonusesFromInputs(inputsJson: string, now: number): EconomyBonuses {
+  const inputs = JSON.parse(inputsJson) as BonusInput[];
+  const purchases: BonusPurchase[] = [];
+  const relations: RelationType[] = [];
+  for (const [bonusId, level, purchasedAt, expiresAt, relationType] of inputs) {
+    if (bonusId !== null) purchases.push({ bonusId, level: level!, purchasedAt: purchasedAt!, expiresAt });
+    if (relationType !== null) relations.push(relationType);
+  }
   const alliance = computeAllianceEffects(purchases, now);
-  const diplomacy = computeDiplomaticEffects(rows.filter((r) => r.relation_type !== null).map((r) => r.relation_type!));
+  const diplomacy = computeDiplomaticEffects(relations);
   return { researchPct: alliance.researchPct + diplomacy.researchPct, incomePct: alliance.incomePct };
 }

@@ -39,7 +39,7 @@ import { runCountriesAction } from "./actions.js";
 import { countryTopic } from "../events.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
-import { economyBonusesOf } from "./allianceEffects.js";
+import { economyBonusesFromInputs, economyBonusInputsSql } from "./allianceEffects.js";
 import { recordCountryNews, researchNews, type CountryNews } from "./countryNews.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -72,8 +72,8 @@ export interface ActionResult<E = undefined> {
 /**
  * A one-country action of the player who owns it: the transaction of runCountriesAction
  * (lock, owner check, step, write with networth recomputed, turn result, commit, events).
- * Concurrent actions on one country queue on the row lock, so turns, cash and land are never
- * spent twice.
+ * Concurrent actions on one country queue on the row lock, or find their optimistic write
+ * refused and run locked, so turns, cash and land are never spent twice.
  */
 export async function runCountryAction<E = undefined>(
   ctx: ServiceContext,
@@ -82,17 +82,15 @@ export async function runCountryAction<E = undefined>(
   action: string,
   step: (state: CountryState, row: CountryRow, client: DbClient) => ActionOutcome<E> | Promise<ActionOutcome<E>>,
 ): Promise<ActionResult<E>> {
-  // Alliance and diplomatic bonuses (research, income), read beside the row lock rather than
-  // after it: a bonus bought in the same instant is a race of no consequence.
-  const bonuses = economyBonusesOf(ctx.db, countryId, ctx.clock.now());
-  bonuses.catch(() => undefined);
   const { result, rows } = await runCountriesAction(ctx, {
     name: action,
     actor: { userId, countryId },
     countryIds: [countryId],
+    // alliance and diplomatic bonuses (research, income), read with the row lock
+    contextSql: economyBonusInputsSql(countryId),
     async step(countries, tx) {
       const { state, row } = countries.get(countryId)!;
-      const outcome = await step({ ...state, bonuses: await bonuses }, row, tx.client);
+      const outcome = await step({ ...state, bonuses: economyBonusesFromInputs(tx.context!, tx.now.getTime()) }, row, tx.client);
       if (outcome.turnResult) tx.turnResult(countryId, outcome.turnResult);
       await recordCountryNews(tx, countryId, outcome.effects, outcome.news);
       return {

@@ -15,6 +15,7 @@ import { sql as espionage } from "./010_espionage.js";
 import { sql as sessions } from "./017_sessions.js";
 import { sql as manage } from "./015_manage.js";
 import { sql as seasonsAdmin } from "./016_seasons_admin.js";
+import { sql as actionPath } from "./018_action_path.js";
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: "manage", sql: manage },
   { version: 16, name: "seasons_admin", sql: seasonsAdmin },
   { version: 17, name: "sessions", sql: sessions },
+  { version: 18, name: "action_path", sql: actionPath },
 ];

@@ -1,0 +1,75 @@
+import type { CountryRow } from "../db/countries.js";
+import type { Db } from "../db/pool.js";
+
+/** Countries whose last row a process keeps for optimistic actions (a row is about 2 KB). */
+export const RECENT_ROWS_KEPT = 20_000;
+
+/** A country's row as this process last read it under lock or wrote it, and its version. */
+export interface RecentRow {
+  row: CountryRow;
+  /** the row's xmin as text: the transaction that wrote this version of it */
+  version: string;
+}
+
+/**
+ * xmin values that do not identify one write: invalid, bootstrap and frozen (a row VACUUM froze
+ * shows 2 whatever wrote it, so two versions could look alike).
+ */
+const SPECIAL_VERSIONS = new Set(["0", "1", "2"]);
+
+/**
+ * What an optimistic action starts from (services/actions.ts): the rows this process last read
+ * under lock or wrote, with their versions, and the last value of each action's context
+ * expression (a country's bonus inputs). Never trusted on its own: a write made from it is
+ * guarded by the row's version and the context's value, so a row changed since (by a tick,
+ * another process, an operator) costs only the attempt. Least recently written goes first.
+ */
+export class RecentRows {
+  private readonly rows = new Map<number, RecentRow>();
+  private readonly contexts = new Map<string, string>();
+
+  constructor(private readonly capacity = RECENT_ROWS_KEPT) {}
+
+  get(countryId: number): RecentRow | undefined {
+    return this.rows.get(countryId);
+  }
+
+  /** Keeps a row read under lock or written. Frozen: a step must never mutate what later actions start from. */
+  remember(row: CountryRow, version: string): void {
+    this.rows.delete(row.id);
+    if (SPECIAL_VERSIONS.has(version)) return;
+    this.rows.set(row.id, { row: Object.freeze(row), version });
+    evictOldest(this.rows, this.capacity);
+  }
+
+  forget(countryId: number): void {
+    this.rows.delete(countryId);
+  }
+
+  context(sql: string): string | undefined {
+    return this.contexts.get(sql);
+  }
+
+  rememberContext(sql: string, value: string): void {
+    this.contexts.delete(sql);
+    this.contexts.set(sql, value);
+    evictOldest(this.contexts, this.capacity);
+  }
+
+  forgetContext(sql: string): void {
+    this.contexts.delete(sql);
+  }
+}
+
+function evictOldest<K, V>(map: Map<K, V>, capacity: number): void {
+  if (map.size > capacity) map.delete(map.keys().next().value as K);
+}
+
+const byDatabase = new WeakMap<Db, RecentRows>();
+
+/** The process's recent rows of one database (tests run several databases in one process). */
+export function recentRowsOf(db: Db): RecentRows {
+  let recent = byDatabase.get(db);
+  if (!recent) byDatabase.set(db, (recent = new RecentRows()));
+  return recent;
+}
