@@ -276,7 +276,10 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       }),
     );
     players.sort((a, b) => a.countryId - b.countryId);
-    const refill = () => psql(gameUrl, "UPDATE countries SET turns = 150, cash = 1000000000000");
+    // Food too: a country out of food starves on every turn, and each exploration then also
+    // records famine news (a third statement, and the locked path, since news is written
+    // through the step's client). The bench measures the plain exploration.
+    const refill = () => psql(gameUrl, "UPDATE countries SET turns = 150, cash = 1000000000000, food = 1000000000000");
     refill();
     log(`  ${players.length} players; ${options.connections} connections; ${options.seconds} s per phase`);
 

@@ -3,6 +3,7 @@ import type { TurnResultJson } from "@game/schema/api";
 import { Rng, type CountryState } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
 import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
+import { groupedWritesOf } from "../db/groupedWrites.js";
 import { sqlLiteral } from "../db/sqlLiteral.js";
 import { turnResultQueryParts, turnResultStatements } from "../db/turnResults.js";
 import { AppError, forbidden, notFound, unavailable } from "../errors.js";
@@ -31,7 +32,8 @@ import { recentRowsOf, type RecentRow, type RecentRows } from "./recentRows.js";
  * (RecentRows) first runs without the lock round trip: the step decides from that row and the
  * last value of the action's context (its bonuses), and the write, its turn result and the
  * commit are one statement that writes only if the row is still that version (xmin) and the
- * context still has that value. The step is pure here: anything else (it reads or writes
+ * context still has that value, sent with whatever other such writes wait at that moment
+ * (db/groupedWrites.ts: one round trip and one commit for all of them). The step is pure here: anything else (it reads or writes
  * through the transaction, refuses, changes nothing, or touches another country) and any
  * conflict drops the attempt and the action runs locked as above, with the same seed, so an
  * answer never rests on a row that changed. Docs: architecture.md "Game actions".
@@ -243,7 +245,8 @@ async function attemptOptimistically<R>(
   // One statement is one transaction: the turn results are written only if the row was.
   const parts = [`written AS (${write.sql})`];
   turnResults.forEach(({ result }, i) => parts.push(...turnResultQueryParts(countryId, result, Math.random(), "written", `turn${i}`)));
-  const { rows } = await ctx.db.query<{ row_version: string }>(`WITH ${parts.join(",\n")} SELECT row_version FROM written`);
+  // Sent with the other optimistic writes waiting at this moment, if any (group commit).
+  const rows = (await groupedWritesOf(ctx.db).write(countryId, `WITH ${parts.join(",\n")} SELECT row_version FROM written`)) as Array<{ row_version: string }>;
   if (rows.length === 0) {
     recent.forget(countryId);
     if (action.contextSql !== undefined) recent.forgetContext(action.contextSql);

@@ -5,6 +5,10 @@
  * subquery it halved the statement's throughput under pgbench). Everything the bonuses depend
  * on, as JSON text in a fixed order: the alliance's bonus purchases and the relations the
  * country holds, times in epoch milliseconds (services/allianceEffects.ts reads it).
+ *
+ * Also: migrations 009 and 012 both created the same partial index on countries (alliance_id);
+ * every write of a country that is not HOT (a networth change moves it in the ranking index)
+ * evaluated both. One is enough.
  * Forward-only: never edit once released.
  */
 export const sql = /* sql */ `
@@ -23,4 +27,6 @@ BEGIN
              WHERE r.status = 'active' AND (r.from_country_id = country OR (r.to_country_id = country AND r.relation_type <> 'trade'))) b);
 END
 $$;
+
+DROP INDEX IF EXISTS countries_alliance_members;
 `;
