@@ -33,10 +33,11 @@ import { recentRowsOf, type RecentRow, type RecentRows } from "./recentRows.js";
  * last value of the action's context (its bonuses), and the write, its turn result and the
  * commit are one statement that writes only if the row is still that version (xmin) and the
  * context still has that value, sent with whatever other such writes wait at that moment
- * (db/groupedWrites.ts: one round trip and one commit for all of them). The step is pure here: anything else (it reads or writes
- * through the transaction, refuses, changes nothing, or touches another country) and any
- * conflict drops the attempt and the action runs locked as above, with the same seed, so an
- * answer never rests on a row that changed. Docs: architecture.md "Game actions".
+ * (db/groupedWrites.ts: one round trip and one commit for all of them). The step must be pure
+ * here: anything else (it reads or writes through the transaction, refuses, changes nothing,
+ * or touches another country) and any conflict drops the attempt, and the action runs locked
+ * as above with the same seed, so an answer never rests on a row that changed. Docs:
+ * architecture.md "Game actions".
  */
 
 /** Deadlock detected, serialization failure: safe to run the whole transaction again. */
