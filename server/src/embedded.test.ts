@@ -55,4 +55,28 @@ describe("embedded default (PGlite, local presence)", () => {
       await server.close();
     }
   });
+
+  it("plays actions on PGlite's one connection: the first locked, the next optimistic and grouped, in parallel too", async () => {
+    const server = await start();
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      const registered = await apiRequest(base, "POST", "/auth/register", newPlayer("embeddedActs"));
+      const { countryId } = registered.body.user;
+      const token = registered.body.token;
+      const explore = () => apiRequest(base, "POST", "/exploration/explore", { countryId, turnsToSpend: 1 }, token);
+      const paths = server.ctx.metrics.gameActionPaths;
+      const optimisticBefore = paths.get({ path: "optimistic" });
+      expect((await explore()).status).toBe(200);
+      const answers = await Promise.all(Array.from({ length: 8 }, explore));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+      expect(paths.get({ path: "optimistic" })).toBeGreaterThan(optimisticBefore);
+      const country = await apiRequest(base, "GET", `/country/${countryId}`, undefined, token);
+      expect(country.body.country.turns).toBe(100 - 9);
+      // each exploration's turn result written once, whichever path it took
+      const history = await apiRequest(base, "GET", "/turns/history?limit=100", undefined, token);
+      expect(history.body.data).toHaveLength(9);
+    } finally {
+      await server.close();
+    }
+  });
 });
