@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings } from "@game/schema/api";
 import { registerPlayer, startTestServer, newPlayer, type TestServer } from "../test/harness.js";
 import { runTick } from "../tick/turnTick.js";
-import { tickNumberAt } from "../tick/clock.js";
+import { tickDueAt, tickNumberAt } from "../tick/clock.js";
 import { achievementsPhase, countrySnapshotPhase, seasonEndPhase } from "../tick/seasonPhases.js";
 import { runAdminCommand } from "../cli/admin.js";
 
@@ -18,6 +18,14 @@ afterAll(async () => {
 const sql = (text: string, values: unknown[] = []) => t.server.database.pool.query(text, values);
 let tickCursor = tickNumberAt(Date.now(), 1_200_000);
 /** Runs the given phases as one new tick (tick numbers near now, so daily snapshots are today's). */
+/**
+ * Moves the tick cursor so the next two ticks fall on one UTC day: from the current tick they
+ * straddled midnight when the suite ran between 23:20 and 23:40 UTC, and a daily phase ran twice.
+ */
+function nextTwoTicksOnOneDay(): void {
+  const day = (tickNumber: number) => Math.floor(tickDueAt(tickNumber, 1_200_000) / 86_400_000);
+  while (day(tickCursor + 1) !== day(tickCursor + 2)) tickCursor += 1;
+}
 const tick = (phases: Parameters<typeof runTick>[2] extends infer O ? (O extends { phases?: infer P } ? P : never) : never) =>
   runTick(t.server.ctx, ++tickCursor, { phases });
 
@@ -183,6 +191,7 @@ describe("rankings by metric and achievements", () => {
     const b = await registerPlayer(t, "rkb");
     await sql("UPDATE countries SET land = 400, population = 12345, victories = 3 WHERE id = $1", [a.countryId]);
     await sql("UPDATE countries SET land = 300, victories = 5 WHERE id = $1", [b.countryId]);
+    nextTwoTicksOnOneDay();
     await tick([countrySnapshotPhase]);
     await tick([countrySnapshotPhase]); // same day: no second snapshot
     expect((await sql("SELECT count(*)::int AS n FROM country_snapshots WHERE country_id = $1", [a.countryId])).rows[0].n).toBe(1);
