@@ -1,4 +1,4 @@
-import type { Db } from "./pool.js";
+import { perDatabase, type Db } from "./pool.js";
 
 /** Batches of grouped writes in flight at once (each holds one pooled connection). */
 export const GROUPED_WRITES_IN_FLIGHT = 1;
@@ -74,11 +74,5 @@ export class GroupedWrites {
   }
 }
 
-const byDatabase = new WeakMap<Db, GroupedWrites>();
-
 /** The process's grouped writes to one database. */
-export function groupedWritesOf(db: Db): GroupedWrites {
-  let writes = byDatabase.get(db);
-  if (!writes) byDatabase.set(db, (writes = new GroupedWrites(db)));
-  return writes;
-}
+export const groupedWritesOf = perDatabase((db) => new GroupedWrites(db));

@@ -11,6 +11,19 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export type Db = pg.Pool;
 export type DbClient = pg.PoolClient;
 
+/**
+ * A process-wide value per database, made on its first use (tests run servers on several
+ * databases in one process, so a module-level value would mix them).
+ */
+export function perDatabase<T>(create: (db: Db) => T): (db: Db) => T {
+  const values = new WeakMap<Db, T>();
+  return (db) => {
+    let value = values.get(db);
+    if (value === undefined) values.set(db, (value = create(db)));
+    return value;
+  };
+}
+
 /** A database handle plus what it takes to close it. */
 export interface Database {
   pool: Db;

@@ -1,5 +1,5 @@
 import type { CountryRow } from "../db/countries.js";
-import type { Db } from "../db/pool.js";
+import { perDatabase } from "../db/pool.js";
 
 /** Countries whose last row a process keeps for optimistic actions (a row is about 2 KB). */
 export const RECENT_ROWS_KEPT = 20_000;
@@ -65,11 +65,5 @@ function evictOldest<K, V>(map: Map<K, V>, capacity: number): void {
   if (map.size > capacity) map.delete(map.keys().next().value as K);
 }
 
-const byDatabase = new WeakMap<Db, RecentRows>();
-
-/** The process's recent rows of one database (tests run several databases in one process). */
-export function recentRowsOf(db: Db): RecentRows {
-  let recent = byDatabase.get(db);
-  if (!recent) byDatabase.set(db, (recent = new RecentRows()));
-  return recent;
-}
+/** The process's recent rows of one database. */
+export const recentRowsOf = perDatabase(() => new RecentRows());
