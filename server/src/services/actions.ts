@@ -225,9 +225,10 @@ async function attemptOptimistically<R>(
   const events: TopicEvent[] = [];
   const noClient = watchedClient(undefined);
   const { tx, turnResults } = actionTransaction(noClient.client, ctx, seed, context, events);
+  const state = rowToState(known.row);
   let outcome: StepOutcome<R>;
   try {
-    outcome = await action.step(new Map([[countryId, { row: known.row, state: rowToState(known.row) }]]), tx);
+    outcome = await action.step(new Map([[countryId, { row: known.row, state }]]), tx);
   } catch (err) {
     // a refusal may rest on a row that changed since: the locked path decides it again
     if (err instanceof NeedsLock || err instanceof AppError) return undefined;
@@ -239,7 +240,7 @@ async function attemptOptimistically<R>(
   if (turnResults.some((turn) => turn.countryId !== countryId)) return undefined;
 
   const condition = action.contextSql === undefined ? undefined : `(${action.contextSql}) = ${sqlLiteral(context)}`;
-  const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? rowToState(known.row), tx.now, outcome.patches?.get(countryId), {
+  const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), {
     version: known.version,
     condition,
   });
