@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
+import { prepareRequest, RawHttpClient } from "./rawHttp.js";
 import { median } from "./tickBench.js";
 
 /**
@@ -10,7 +11,8 @@ import { median } from "./tickBench.js";
  *
  *   1. `pgbench -N` (simple-update TPC-B, no branch/teller updates) on a scratch database;
  *   2. the game server as its own process on another scratch database, 1-turn explorations
- *      (POST /api/exploration/explore) from `connections` keep-alive connections;
+ *      (POST /api/exploration/explore) from `connections` keep-alive connections (the raw
+ *      load generator of rawHttp.ts, which costs the shared cores least);
  *   3. public-market purchases (POST /api/market/listings/{id}/buy), each on a distinct
  *      listing of one unit, buyer and seller two different countries locked together;
  *   4. authenticated reads (GET /api/country/{id}) the same way;
@@ -20,7 +22,9 @@ import { median } from "./tickBench.js";
  *
  * Prints explorations per second as a fraction of pgbench's TPS, and the server's CPU time
  * per action and per read, from /proc/<pid>/stat (user + system) over each phase. The load
- * generator runs in this process, on the same cores: its CPU is reported too.
+ * generator runs in this process, on the same cores: its CPU is reported too. Also the
+ * database transactions per exploration (pg_stat_database) and which path the actions took
+ * (the server's game_action_paths_total).
  */
 export interface ActionBenchOptions {
   /** admin connection string; scratch databases are created beside it */
@@ -84,13 +88,13 @@ export function processCpuMs(pid: number): number {
 }
 
 /**
- * CPU the whole machine spent, in ms: every core's time that was not idle or waiting for IO
- * (Linux /proc/stat, first line).
+ * CPU the whole machine spent, in ms: every core's time that was not idle, waiting for IO or
+ * stolen by the hypervisor for another guest (Linux /proc/stat, first line).
  */
 export function machineCpuMs(): number {
   const fields = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal
-  const busy = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]! + fields[7]!;
+  const busy = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
   return (busy * 1000) / CLK_TCK;
 }
 
@@ -220,6 +224,29 @@ export async function loadPhase(
   };
 }
 
+/**
+ * Transactions committed or rolled back in a database so far (pg_stat_database). Backends
+ * report their counts when they go idle, at most once a second, so this waits that long first.
+ */
+async function committedTransactions(url: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_100));
+  const result = spawnSync("psql", [url, "-Atc", "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"], { encoding: "utf8" });
+  return Number(result.stdout.trim());
+}
+
+/** The server's game_action_paths_total counters, as "optimistic 9000, locked 200, ...". */
+async function actionPaths(port: number): Promise<string> {
+  const text = await new Promise<string>((resolve, reject) => {
+    http.get({ host: "127.0.0.1", port, path: "/metrics", agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    }).on("error", reject);
+  });
+  const counts = [...text.matchAll(/^game_action_paths_total\{path="(\w+)"\} (\d+)/gm)].map(([, path, count]) => `${path} ${count}`);
+  return counts.join(", ") || "none recorded";
+}
+
 /** Waits until GET /api/health answers 200 on `port` (30 s at most). */
 async function waitForHealth(port: number): Promise<void> {
   for (let i = 0; ; i++) {
@@ -260,6 +287,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         LOG_LEVEL: "warn",
         REDIS_URL: "",
         RATE_LIMIT_REGISTER_PER_HOUR: "0",
+        METRICS_PUBLIC: "true",
       },
       cwd: REPO_ROOT,
       stdio: ["ignore", "inherit", "inherit"],
@@ -302,11 +330,16 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country
     // (players x 150 per phase, refilled between phases); refusals are reported, not counted.
     const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0 };
-    const explore = !phases.includes("explore") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
-      const p = players[i % players.length]!;
-      return request(port, "POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token, false);
-    });
+    const transactionsBefore = phases.includes("explore") ? await committedTransactions(gameUrl) : 0;
+    // The load phases send through raw keep-alive sockets (rawHttp.ts), requests prepared once.
+    const load = new RawHttpClient(port, options.connections);
+    const explorations = players.map((p) => prepareRequest("POST", "/api/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token));
+    const explore = !phases.includes("explore") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => load.send(explorations[i % explorations.length]!));
+    const exploreTransactions = phases.includes("explore") ? (await committedTransactions(gameUrl)) - transactionsBefore : 0;
     log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action`);
+    if (phases.includes("explore")) {
+      log(`  database transactions per exploration (each a round trip): ${(exploreTransactions / explore.requests).toFixed(2)}; action paths so far: ${await actionPaths(port)}`);
+    }
     refill();
 
     // Purchases on distinct listings: one-unit listings escrowed from their sellers (as the
@@ -334,17 +367,16 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       buy = await loadPhase(pid, options.connections, options.seconds, (i) => {
         const [listingId, sellerId] = listings[i % listings.length]!;
         const p = players[(byCountry.get(sellerId)! + Math.floor(players.length / 2)) % players.length]!;
-        return request(port, "POST", `/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token, false);
+        return load.send(prepareRequest("POST", `/api/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token));
       });
       log(`  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres and the rest ${buy.databaseCpuMs.toFixed(3)} ms/purchase`);
       if (buy.requests > listings.length) log(`  (only ${listings.length} listings: later purchases were refusals)`);
       refill();
     }
 
-    const read = !phases.includes("read") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => {
-      const p = players[i % players.length]!;
-      return request(port, "GET", `/country/${p.countryId}`, undefined, p.token, false);
-    });
+    const reads = players.map((p) => prepareRequest("GET", `/api/country/${p.countryId}`, undefined, p.token));
+    const read = !phases.includes("read") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => load.send(reads[i % reads.length]!));
+    load.close();
     log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres and the rest ${read.databaseCpuMs.toFixed(3)} ms/read`);
 
     // The floor: the same load generator, pgbench's transaction and nothing else (the game
@@ -357,14 +389,18 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         cwd: REPO_ROOT,
         stdio: ["ignore", "inherit", "inherit"],
       });
+      let floorLoad: RawHttpClient | undefined;
       try {
         await waitForHealth(floorPort);
+        floorLoad = new RawHttpClient(floorPort, options.connections);
         // a fresh process: two seconds of the same load first, so the JIT has settled as in the game server after registrations
-        await loadPhase(floorChild.pid!, options.connections, 2, (i) => request(floorPort, "POST", `/floor/${i}`, undefined, undefined, false));
-        const result = await loadPhase(floorChild.pid!, options.connections, options.seconds, (i) => request(floorPort, "POST", `/floor/${i}`, undefined, undefined, false));
+        const fire = (i: number) => floorLoad!.send(prepareRequest("POST", `/api/floor/${i}`));
+        await loadPhase(floorChild.pid!, options.connections, 2, fire);
+        const result = await loadPhase(floorChild.pid!, options.connections, options.seconds, fire);
         log(`  floor (${kind}): ${result.perSecond.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(1)} ms, server CPU ${result.serverCpuMs.toFixed(3)} ms/transaction, Postgres and the rest ${result.databaseCpuMs.toFixed(3)} ms/transaction, load generator ${result.clientCpuMs.toFixed(3)} ms`);
         return result;
       } finally {
+        floorLoad?.close();
         floorChild.kill("SIGTERM");
         await new Promise((r) => floorChild.once("exit", r));
       }

@@ -46,18 +46,23 @@ function expressServer(): http.Server {
   return http.createServer(app);
 }
 
+/** A JSON answer with its Content-Length, as Express sends it (writeHead alone would go chunked). */
+function sendJson(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
 function nodeServer(): http.Server {
   return http.createServer((req, res) => {
     const match = /^\/api\/floor\/(\d+)$/.exec(req.url ?? "");
     req.resume();
     req.on("end", () => {
       if (!match) {
-        res.writeHead(req.url === "/api/health" ? 200 : 404, { "content-type": "application/json" }).end('{"success":true}');
+        sendJson(res, req.url === "/api/health" ? 200 : 404, '{"success":true}');
         return;
       }
       transfer(Number(match[1])).then(
-        (balance) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success: true, data: { balance } })),
-        (error: unknown) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error: String(error) })),
+        (balance) => sendJson(res, 200, JSON.stringify({ success: true, data: { balance } })),
+        (error: unknown) => sendJson(res, 500, JSON.stringify({ success: false, error: String(error) })),
       );
     });
   });
