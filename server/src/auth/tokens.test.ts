@@ -108,6 +108,21 @@ describe("auth fast path: a revoked token is refused everywhere within a second"
     expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
   });
 
+  it("a stale verdict is asked of Postgres again, without a second signature check, and an expired token is still refused", async () => {
+    const p = await registerPlayer(a, "stale");
+    const tokens = a.server.ctx.tokens;
+    const { exp, jti } = JSON.parse(Buffer.from(p.token.split(".")[1]!, "base64url").toString());
+    const now = Date.now();
+    await expect(tokens.verify(p.token, now)).resolves.toMatchObject({ userId: p.user.id, countryId: p.countryId });
+    // past the cache window: asked again (the signature's claims reused) and still valid
+    await expect(tokens.verify(p.token, now + TOKEN_CACHE_MS + 1)).resolves.toMatchObject({ countryId: p.countryId });
+    // past the token's own expiry: refused, though its signature was checked before
+    await expect(tokens.verify(p.token, exp * 1000 + 1)).rejects.toThrow("Token expired");
+    // a revocation written behind every process's back is seen at the next ask
+    await a.server.database.pool.query("INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, to_timestamp($2))", [jti, exp]);
+    await expect(tokens.verify(p.token, Date.now() + 2 * TOKEN_CACHE_MS)).rejects.toThrow("Token revoked");
+  });
+
   it("a token used many times at once is looked up in Postgres once per cache window", async () => {
     const p = await registerPlayer(a, "hot");
     const pool = a.server.database.pool;

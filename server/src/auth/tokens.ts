@@ -68,12 +68,25 @@ export interface RevocationChannel {
   subscribe(topic: string, callback: (data: Revocation) => void): unknown;
 }
 
+/** What the token's signature vouches for (checked once per token text). */
+interface SignedClaims {
+  userId: number;
+  jti: string;
+  expiresAt: Date;
+  issuedAtMs: number;
+}
+
 interface CachedVerdict {
   /** Date.now() after which the entry is asked again */
   freshUntil: number;
   claims?: TokenClaims;
   /** why the token is refused (revoked, no such user) */
   refusal?: string;
+  /**
+   * the signature's claims: a stale entry asks Postgres again, but the same text needs no
+   * second signature check (its expiry is still checked)
+   */
+  signed: SignedClaims;
 }
 
 /**
@@ -153,28 +166,35 @@ export class TokenService {
     // Concurrent first uses of one token share one check.
     let checking = this.checking.get(token);
     if (!checking) {
-      checking = this.check(token).finally(() => this.checking.delete(token));
+      checking = this.check(token, cached?.signed, now).finally(() => this.checking.delete(token));
       this.checking.set(token, checking);
     }
     return checking;
   }
 
-  /** Signature, then one query: the user exists, the token is not revoked, the user's country. */
-  private async check(token: string): Promise<TokenClaims> {
-    const { userId, jti, expiresAt, issuedAtMs } = await this.verifySignature(token);
+  /**
+   * Signature (unless this text's was checked before: `signed`), then one query: the user
+   * exists, the token is not revoked, the user's country.
+   */
+  private async check(token: string, signed: SignedClaims | undefined, now: number): Promise<TokenClaims> {
+    if (signed && signed.expiresAt.getTime() <= now) throw new InvalidTokenError("Token expired");
+    signed ??= await this.verifySignature(token);
+    const { userId, jti, expiresAt, issuedAtMs } = signed;
     const generation = this.generation;
-    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null; suspended: boolean }>(
-      `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked,
+    const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null; suspended: boolean }>({
+      // named: pg prepares it once per connection
+      name: "token_verdict",
+      text: `SELECT c.id AS country_id, EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2) AS revoked,
               u.tokens_valid_after AS valid_after, u.tokens_kept_jti AS kept_jti, u.suspended_at IS NOT NULL AS suspended
          FROM users u LEFT JOIN countries c ON c.user_id = u.id
         WHERE u.id = $1`,
-      [userId, jti],
-    );
+      values: [userId, jti],
+    });
     const row = rows[0];
     const revokedWithUser = row?.valid_after != null && issuedAtMs <= row.valid_after.getTime() && row.kept_jti !== jti;
     const refusal = !row ? "Account no longer exists" : row.revoked || revokedWithUser ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
     const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
-    if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal });
+    if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal, signed });
     if (refusal) throw new InvalidTokenError(refusal);
     return claims!;
   }
@@ -230,7 +250,7 @@ export class TokenService {
     }
   }
 
-  private async verifySignature(token: string): Promise<{ userId: number; jti: string; expiresAt: Date; issuedAtMs: number }> {
+  private async verifySignature(token: string): Promise<SignedClaims> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, await this.key, {

@@ -2,8 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { prepareRequest, RawHttpClient } from "./rawHttp.js";
+import { prepareRequest, RawHttpClient, type RawAnswer } from "./rawHttp.js";
 import { median } from "./tickBench.js";
 
 /**
@@ -35,6 +36,14 @@ export interface ActionBenchOptions {
   connections: number;
   /** seconds per phase @default 10 */
   seconds: number;
+  /**
+   * server processes (and floor processes), each on its own port, sharing Redis when more than
+   * one; a player's requests always go to the same process, as a load balancer hashing the
+   * player's token would. @default the machine's cores (one Node process uses one core)
+   */
+  processes: number;
+  /** Redis for the processes when there are several @default redis://127.0.0.1:6379/4 */
+  redisUrl: string;
   log(line: string): void;
 }
 
@@ -54,6 +63,8 @@ export interface PhaseResult {
    * processes missed backends that exited during the phase)
    */
   databaseCpuMs: number;
+  /** share of the machine's cores busy during the phase (steal and IO wait not counted) */
+  machineBusy: number;
 }
 
 export interface ActionBenchResult {
@@ -178,7 +189,7 @@ export function request(port: number, method: string, path: string, body?: unkno
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 export async function loadPhase(
-  pid: number,
+  pids: number | readonly number[],
   connections: number,
   seconds: number,
   fire: (i: number) => Promise<{ status: number; body: any }>,
@@ -187,7 +198,8 @@ export async function loadPhase(
   const failures: Record<string, number> = {};
   let ok = 0;
   let cursor = 0;
-  const serverBefore = processCpuMs(pid);
+  const serversCpuMs = () => [pids].flat().reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const serverBefore = serversCpuMs();
   const clientBefore = selfCpuMs();
   const machineBefore = machineCpuMs();
   const started = performance.now();
@@ -207,9 +219,10 @@ export async function loadPhase(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  const serverCpu = processCpuMs(pid) - serverBefore;
+  const serverCpu = serversCpuMs() - serverBefore;
   const clientCpu = selfCpuMs() - clientBefore;
-  const databaseCpu = machineCpuMs() - machineBefore - serverCpu - clientCpu;
+  const machineCpu = machineCpuMs() - machineBefore;
+  const databaseCpu = machineCpu - serverCpu - clientCpu;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     requests: sorted.length,
@@ -221,6 +234,7 @@ export async function loadPhase(
     serverCpuMs: serverCpu / sorted.length,
     clientCpuMs: clientCpu / sorted.length,
     databaseCpuMs: databaseCpu / sorted.length,
+    machineBusy: machineCpu / (elapsed * 1000 * os.availableParallelism()),
   };
 }
 
@@ -234,17 +248,40 @@ async function committedTransactions(url: string): Promise<number> {
   return Number(result.stdout.trim());
 }
 
-/** The server's game_action_paths_total counters, as "optimistic 9000, locked 200, ...". */
-async function actionPaths(port: number): Promise<string> {
-  const text = await new Promise<string>((resolve, reject) => {
-    http.get({ host: "127.0.0.1", port, path: "/metrics", agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    }).on("error", reject);
-  });
-  const counts = [...text.matchAll(/^game_action_paths_total\{path="(\w+)"\} (\d+)/gm)].map(([, path, count]) => `${path} ${count}`);
-  return counts.join(", ") || "none recorded";
+/** The servers' game_action_paths_total counters summed, as "optimistic 9000, locked 200, ...". */
+async function actionPaths(ports: readonly number[]): Promise<string> {
+  const totals = new Map<string, number>();
+  for (const port of ports) {
+    const text = await new Promise<string>((resolve, reject) => {
+      http.get({ host: "127.0.0.1", port, path: "/metrics", agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      }).on("error", reject);
+    });
+    for (const [, path, count] of text.matchAll(/^game_action_paths_total\{path="(\w+)"\} (\d+)/gm)) totals.set(path!, (totals.get(path!) ?? 0) + Number(count));
+  }
+  return [...totals].map(([path, count]) => `${path} ${count}`).join(", ") || "none recorded";
+}
+
+/**
+ * Load spread over several processes' ports: each port gets its share of the connections, and
+ * request `key` always goes to process key mod ports (a player stays on one process).
+ */
+class SplitLoad {
+  private readonly clients: RawHttpClient[];
+
+  constructor(ports: readonly number[], connections: number) {
+    this.clients = ports.map((port) => new RawHttpClient(port, Math.ceil(connections / ports.length)));
+  }
+
+  send(key: number, request: Buffer): Promise<RawAnswer> {
+    return this.clients[key % this.clients.length]!.send(request);
+  }
+
+  close(): void {
+    for (const client of this.clients) client.close();
+  }
 }
 
 /** Waits until GET /api/health answers 200 on `port` (30 s at most). */
@@ -267,33 +304,43 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
   psql(options.adminUrl, `CREATE DATABASE ${gameDb}`);
   const pgbenchUrl = databaseUrl(options.adminUrl, pgbenchDb);
   const gameUrl = databaseUrl(options.adminUrl, gameDb);
-  let child: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
   try {
     const init = spawnSync("pgbench", ["-i", "-s", "10", "-q", pgbenchUrl], { encoding: "utf8" });
     if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
 
-    const port = await freePort();
+    const processes = Math.max(1, options.processes);
     const dataDir = fs.mkdtempSync("/tmp/game-action-bench-");
-    // BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) on exit.
+    // BENCH_PROFILE=<dir> writes each server's CPU profile there (node --cpu-prof) on exit.
     const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
-    child = spawn(process.execPath, [...profile, "--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATABASE_URL: gameUrl,
-        DATA_DIR: dataDir,
-        JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123456789",
-        TICK_ENABLED: "false",
-        LOG_LEVEL: "warn",
-        REDIS_URL: "",
-        RATE_LIMIT_REGISTER_PER_HOUR: "0",
-        METRICS_PUBLIC: "true",
-      },
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    const pid = child.pid!;
-    await waitForHealth(port);
+    const ports: number[] = [];
+    for (let i = 0; i < processes; i++) {
+      const port = await freePort();
+      ports.push(port);
+      const child = spawn(process.execPath, [...profile, "--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+          DATABASE_URL: gameUrl,
+          DATA_DIR: dataDir,
+          JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123456789",
+          TICK_ENABLED: "false",
+          LOG_LEVEL: "warn",
+          // several processes share events, presence and matchmaking through Redis, as deployed
+          REDIS_URL: processes > 1 ? options.redisUrl : "",
+          RATE_LIMIT_REGISTER_PER_HOUR: "0",
+          METRICS_PUBLIC: "true",
+        },
+        cwd: REPO_ROOT,
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      children.push(child);
+      // one at a time: the first applies the migrations
+      await waitForHealth(port);
+    }
+    const pids = children.map((child) => child.pid!);
+    const port = ports[0]!;
 
     const players: { token: string; countryId: number }[] = [];
     let next = 0;
@@ -320,7 +367,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     // through the step's client). The bench measures the plain exploration.
     const refill = () => psql(gameUrl, "UPDATE countries SET turns = 150, cash = 1000000000000, food = 1000000000000");
     refill();
-    log(`  ${players.length} players; ${options.connections} connections; ${options.seconds} s per phase`);
+    log(`  ${players.length} players; ${options.connections} connections; ${processes} server process(es); ${options.seconds} s per phase`);
 
     // BENCH_PHASES=explore (or read, or both) skips pgbench, e.g. to profile one phase.
     const phases = (process.env.BENCH_PHASES ?? "pgbench,explore,buy,read,floor").split(",");
@@ -329,16 +376,17 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
 
     // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country
     // (players x 150 per phase, refilled between phases); refusals are reported, not counted.
-    const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0 };
+    const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0, machineBusy: 0 };
     const transactionsBefore = phases.includes("explore") ? await committedTransactions(gameUrl) : 0;
-    // The load phases send through raw keep-alive sockets (rawHttp.ts), requests prepared once.
-    const load = new RawHttpClient(port, options.connections);
+    // The load phases send through raw keep-alive sockets (rawHttp.ts), requests prepared once;
+    // player i's requests go to process i mod processes.
+    const load = new SplitLoad(ports, options.connections);
     const explorations = players.map((p) => prepareRequest("POST", "/api/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token));
-    const explore = !phases.includes("explore") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => load.send(explorations[i % explorations.length]!));
+    const explore = !phases.includes("explore") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, explorations[i % players.length]!));
     const exploreTransactions = phases.includes("explore") ? (await committedTransactions(gameUrl)) - transactionsBefore : 0;
-    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action`);
+    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy`);
     if (phases.includes("explore")) {
-      log(`  database transactions per exploration (each a round trip): ${(exploreTransactions / explore.requests).toFixed(2)}; action paths so far: ${await actionPaths(port)}`);
+      log(`  database transactions per exploration (each a round trip): ${(exploreTransactions / explore.requests).toFixed(2)}; action paths so far: ${await actionPaths(ports)}`);
     }
     refill();
 
@@ -364,10 +412,11 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         .split("\n")
         .map((line) => line.split(",").map(Number) as [number, number]);
       const byCountry = new Map(players.map((p, i) => [p.countryId, i]));
-      buy = await loadPhase(pid, options.connections, options.seconds, (i) => {
+      buy = await loadPhase(pids, options.connections, options.seconds, (i) => {
         const [listingId, sellerId] = listings[i % listings.length]!;
-        const p = players[(byCountry.get(sellerId)! + Math.floor(players.length / 2)) % players.length]!;
-        return load.send(prepareRequest("POST", `/api/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token));
+        const buyer = (byCountry.get(sellerId)! + Math.floor(players.length / 2)) % players.length;
+        const p = players[buyer]!;
+        return load.send(buyer, prepareRequest("POST", `/api/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token));
       });
       log(`  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres and the rest ${buy.databaseCpuMs.toFixed(3)} ms/purchase`);
       if (buy.requests > listings.length) log(`  (only ${listings.length} listings: later purchases were refusals)`);
@@ -375,34 +424,45 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     }
 
     const reads = players.map((p) => prepareRequest("GET", `/api/country/${p.countryId}`, undefined, p.token));
-    const read = !phases.includes("read") ? skipped : await loadPhase(pid, options.connections, options.seconds, (i) => load.send(reads[i % reads.length]!));
+    const read = !phases.includes("read") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, reads[i % players.length]!));
     load.close();
     log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres and the rest ${read.databaseCpuMs.toFixed(3)} ms/read`);
 
     // The floor: the same load generator, pgbench's transaction and nothing else (the game
-    // server idles meanwhile).
+    // servers idle meanwhile), on as many processes.
     const floor = async (kind: "express" | "node"): Promise<PhaseResult> => {
       if (!phases.includes("floor")) return skipped;
-      const floorPort = await freePort();
-      const floorChild = spawn(process.execPath, ["--import", "tsx", "server/src/bench/floorServer.ts"], {
-        env: { ...process.env, FLOOR_DATABASE_URL: pgbenchUrl, FLOOR_PORT: String(floorPort), FLOOR_HTTP: kind, FLOOR_CONNECTIONS: String(options.connections) },
-        cwd: REPO_ROOT,
-        stdio: ["ignore", "inherit", "inherit"],
-      });
-      let floorLoad: RawHttpClient | undefined;
+      const floorChildren: ChildProcess[] = [];
+      let floorLoad: SplitLoad | undefined;
       try {
-        await waitForHealth(floorPort);
-        floorLoad = new RawHttpClient(floorPort, options.connections);
-        // a fresh process: two seconds of the same load first, so the JIT has settled as in the game server after registrations
-        const fire = (i: number) => floorLoad!.send(prepareRequest("POST", `/api/floor/${i}`));
-        await loadPhase(floorChild.pid!, options.connections, 2, fire);
-        const result = await loadPhase(floorChild.pid!, options.connections, options.seconds, fire);
+        const floorPorts: number[] = [];
+        for (let i = 0; i < processes; i++) {
+          const floorPort = await freePort();
+          floorPorts.push(floorPort);
+          floorChildren.push(
+            spawn(process.execPath, ["--import", "tsx", "server/src/bench/floorServer.ts"], {
+              env: { ...process.env, FLOOR_DATABASE_URL: pgbenchUrl, FLOOR_PORT: String(floorPort), FLOOR_HTTP: kind, FLOOR_CONNECTIONS: String(Math.ceil(options.connections / processes)) },
+              cwd: REPO_ROOT,
+              stdio: ["ignore", "inherit", "inherit"],
+            }),
+          );
+        }
+        for (const floorPort of floorPorts) await waitForHealth(floorPort);
+        floorLoad = new SplitLoad(floorPorts, options.connections);
+        const floorPids = floorChildren.map((child) => child.pid!);
+        // fresh processes: two seconds of the same load first, so the JIT has settled as in the game server after registrations
+        const fire = (i: number) => floorLoad!.send(i, prepareRequest("POST", `/api/floor/${i}`));
+        await loadPhase(floorPids, options.connections, 2, fire);
+        const result = await loadPhase(floorPids, options.connections, options.seconds, fire);
         log(`  floor (${kind}): ${result.perSecond.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(1)} ms, server CPU ${result.serverCpuMs.toFixed(3)} ms/transaction, Postgres and the rest ${result.databaseCpuMs.toFixed(3)} ms/transaction, load generator ${result.clientCpuMs.toFixed(3)} ms`);
         return result;
       } finally {
         floorLoad?.close();
-        floorChild.kill("SIGTERM");
-        await new Promise((r) => floorChild.once("exit", r));
+        for (const child of floorChildren) {
+          if (child.exitCode !== null) continue;
+          child.kill("SIGTERM");
+          await new Promise((r) => child.once("exit", r));
+        }
       }
     };
     const floorExpress = await floor("express");
@@ -424,9 +484,10 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       floorNodeRatio: floorNode.perSecond / reference,
     };
   } finally {
-    if (child && child.exitCode === null) {
+    for (const child of children) {
+      if (child.exitCode !== null) continue;
       child.kill("SIGTERM");
-      await new Promise((r) => child!.once("exit", r));
+      await new Promise((r) => child.once("exit", r));
     }
     agent.destroy();
     psql(options.adminUrl, `DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);

@@ -9,6 +9,7 @@ import type { CountryState } from "@game/schema/rules";
 import { computeNetworth, computeProtectionStatus } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
 import { idList, sqlLiteral } from "./sqlLiteral.js";
+import { Statement } from "./statement.js";
 
 export type { OwnCountryJson, PublicCountryJson };
 
@@ -141,34 +142,37 @@ function sameColumnValue(current: unknown, next: unknown): boolean {
  * checked literals, so the action's writes and its COMMIT travel in one round trip. It returns
  * the row's new version (`row_version`, its xmin as text). With a `guard`, it writes
  * only if the row is still the version read (and `condition` still holds), else nothing.
- * @returns the statement and the row as it will be after it
+ * @returns the statement (inline as `sql`, and with its values apart as `statement`, to run
+ *   prepared) and the row as it will be after it
  */
 export function countryWriteStatement(
   row: CountryRow,
   state: CountryState,
   now: Date,
   patch?: CountryRowPatch,
-  guard?: { version: string; condition?: string },
-): { sql: string; after: CountryRow } {
+  guard?: { version: string; condition?: Statement },
+): { sql: string; statement: Statement; after: CountryRow } {
   const values = stateValues(state);
   // Only the columns whose value changes: the row was read under the same lock (or the guard
   // refuses the write if it changed since), so a column left out keeps what it holds. A 1-turn
   // exploration changes about 10 of the 40; Postgres parses, plans and logs the rest for nothing.
-  const assignments: string[] = [];
+  const statement = new Statement().sql("UPDATE countries SET ");
   STATE_COLUMNS.forEach((column, i) => {
-    if (!sameColumnValue((row as unknown as Record<string, unknown>)[column], values[i])) assignments.push(`${column} = ${sqlLiteral(values[i])}`);
+    if (!sameColumnValue((row as unknown as Record<string, unknown>)[column], values[i])) statement.sql(`${column} = `).value(sqlLiteral(values[i])).sql(", ");
   });
   for (const [column, value] of Object.entries(patch ?? {})) {
     if (!PATCHABLE_COLUMNS.has(column)) throw new Error(`column ${column} cannot be patched`);
-    assignments.push(`${column} = ${sqlLiteral(value)}`);
+    statement.sql(`${column} = `).value(sqlLiteral(value)).sql(", ");
   }
-  assignments.push(`updated_at = ${sqlLiteral(now)}`, `last_active = ${sqlLiteral(now)}`);
-  let where = `id = ${sqlLiteral(row.id)}`;
-  if (guard) where += ` AND xmin = ${sqlLiteral(guard.version)}::xid${guard.condition ? ` AND ${guard.condition}` : ""}`;
-  return {
-    sql: `UPDATE countries SET ${assignments.join(", ")} WHERE ${where} RETURNING xmin::text AS row_version`,
-    after: { ...mergeState(row, values, now), ...patch } as CountryRow,
-  };
+  const nowLiteral = sqlLiteral(now);
+  statement.sql("updated_at = ").value(nowLiteral).sql(", last_active = ").value(nowLiteral);
+  statement.sql(" WHERE id = ").value(sqlLiteral(row.id));
+  if (guard) {
+    statement.sql(" AND xmin = ").value(sqlLiteral(guard.version), "xid");
+    if (guard.condition) statement.sql(" AND ").append(guard.condition);
+  }
+  statement.sql(" RETURNING xmin::text AS row_version");
+  return { sql: statement.inline, statement, after: { ...mergeState(row, values, now), ...patch } as CountryRow };
 }
 
 export async function findCountryById(db: Db | DbClient, id: number): Promise<CountryRow | undefined> {

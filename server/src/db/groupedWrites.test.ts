@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { createTestDatabase } from "../test/harness.js";
 import { GroupedWrites } from "./groupedWrites.js";
+import { Statement } from "./statement.js";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 /** A write that records which country wrote, in which transaction, in what order. */
 const record = (countryId: number) =>
-  `INSERT INTO written (country_id, tx) VALUES (${countryId}, txid_current()::text) RETURNING seq::int, tx`;
+  new Statement().sql("INSERT INTO written (country_id, tx) VALUES (").value(String(countryId)).sql(", txid_current()::text) RETURNING seq::int, tx");
 
 describe("GroupedWrites", () => {
   it("writes that arrive while a batch is in flight go together: one transaction, in country id order", async () => {
@@ -41,7 +42,7 @@ describe("GroupedWrites", () => {
     const outcomes = await Promise.allSettled([
       writes.write(1, record(1)),
       writes.write(2, record(2)),
-      writes.write(3, "SELECT 1 / 0"),
+      writes.write(3, new Statement().sql("SELECT 1 / ").value("0")),
       writes.write(4, record(4)),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
@@ -61,5 +62,46 @@ describe("GroupedWrites", () => {
     // 20 writes, at most 3 a batch, so at least 7 transactions; and batching did happen
     expect(byTx.size).toBeGreaterThanOrEqual(7);
     expect(byTx.size).toBeLessThan(20);
+  });
+
+  describe("prepared shapes", () => {
+    let single: pg.Pool;
+    beforeAll(() => {
+      single = database.pool(1);
+    });
+    afterAll(async () => {
+      await single?.end();
+    });
+    const preparedHere = async () =>
+      (await single.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'grouped_%'")).rows;
+
+    it("a shape is prepared once per connection, then executed by name with each write's values", async () => {
+      await single.query("TRUNCATE written");
+      const writes = new GroupedWrites(single, 1, 32);
+      for (const id of [5, 6, 7]) await writes.write(id, record(id));
+      await Promise.all([8, 9, 10].map((id) => writes.write(id, record(id))));
+      const prepared = await preparedHere();
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0]!.statement).toContain("VALUES ($1, txid_current()::text)");
+      expect(writes.preparedShapes).toBe(1);
+      const { rows } = await single.query("SELECT country_id::int FROM written ORDER BY country_id");
+      expect(rows.map((r) => r.country_id)).toEqual([5, 6, 7, 8, 9, 10]);
+      // another instance on the same connection finds the shape already prepared (same name)
+      await new GroupedWrites(single, 1, 32).write(11, record(11));
+      expect(await preparedHere()).toHaveLength(1);
+    });
+
+    it("a shape Postgres cannot prepare, and shapes beyond the limit, run as text", async () => {
+      const writes = new GroupedWrites(single, 1, 32, 2);
+      // unknown + unknown: PREPARE cannot choose the operator, the statement with its literals can
+      const untyped = (a: number, b: number) => new Statement().sql("SELECT ").value(String(a)).sql(" + ").value(String(b)).sql(" AS v");
+      expect(await writes.write(1, untyped(1, 2))).toEqual([{ v: 3 }]);
+      expect(await writes.write(1, untyped(3, 4))).toEqual([{ v: 7 }]);
+      expect(writes.preparedShapes).toBe(0);
+      const typed = (n: number) => new Statement().sql(`SELECT ${n} + `).value(String(n), "int").sql(" AS v");
+      expect(await writes.write(1, typed(1))).toEqual([{ v: 2 }]); // prepared: the second shape
+      expect(await writes.write(1, typed(2))).toEqual([{ v: 4 }]); // the third: as text
+      expect(writes.preparedShapes).toBe(1);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { TurnResultJson } from "@game/schema/api";
 import type { Db } from "./pool.js";
 import { jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
+import { Statement } from "./statement.js";
 
 /** How many results a country's history keeps. */
 export const TURN_HISTORY_KEPT = 100;
@@ -18,10 +19,15 @@ function turnResultValues(countryId: number, result: TurnResultJson): string {
   return `${sqlLiteral(countryId)}, ${sqlLiteral(result.actionType)}, ${jsonbLiteral(result)}`;
 }
 
-/** Rows of the country's history beyond the TURN_HISTORY_KEPT newest. */
-function beyondKeptHistory(countryId: number): string {
-  return `country_id = ${sqlLiteral(countryId)} AND id <= (
-         SELECT id FROM turn_results WHERE country_id = ${sqlLiteral(countryId)} ORDER BY id DESC OFFSET ${TURN_HISTORY_KEPT} LIMIT 1)`;
+/** Appends the condition: rows of the country's history beyond the TURN_HISTORY_KEPT newest. */
+function beyondKeptHistory(statement: Statement, countryId: number): Statement {
+  const id = sqlLiteral(countryId);
+  return statement
+    .sql("country_id = ")
+    .value(id)
+    .sql(" AND id <= (SELECT id FROM turn_results WHERE country_id = ")
+    .value(id)
+    .sql(` ORDER BY id DESC OFFSET ${TURN_HISTORY_KEPT} LIMIT 1)`);
 }
 
 /** Whether this action trims the history (`draw` in [0, 1); one time in TURN_HISTORY_TRIM_EVERY). */
@@ -35,18 +41,27 @@ function trimsHistory(draw: number): boolean {
  */
 export function turnResultStatements(countryId: number, result: TurnResultJson, draw: number): string[] {
   const statements = [`INSERT INTO ${TURN_RESULT_COLUMNS} VALUES (${turnResultValues(countryId, result)})`];
-  if (trimsHistory(draw)) statements.push(`DELETE FROM turn_results WHERE ${beyondKeptHistory(countryId)}`);
+  if (trimsHistory(draw)) statements.push(beyondKeptHistory(new Statement().sql("DELETE FROM turn_results WHERE "), countryId).inline);
   return statements;
 }
 
 /**
  * The same writes as named parts of a WITH query, made only if the query part `source` yields
- * a row (an optimistic action's guarded country write).
+ * a row (an optimistic action's guarded country write), appended to `statement` with their
+ * values apart (db/statement.ts), each part preceded by ",\n".
  */
-export function turnResultQueryParts(countryId: number, result: TurnResultJson, draw: number, source: string, name: string): string[] {
-  const parts = [`${name}_recorded AS (INSERT INTO ${TURN_RESULT_COLUMNS} SELECT ${turnResultValues(countryId, result)} FROM ${source})`];
-  if (trimsHistory(draw)) parts.push(`${name}_trimmed AS (DELETE FROM turn_results WHERE ${beyondKeptHistory(countryId)} AND EXISTS (SELECT 1 FROM ${source}))`);
-  return parts;
+export function appendTurnResultParts(statement: Statement, countryId: number, result: TurnResultJson, draw: number, source: string, name: string): void {
+  const id = sqlLiteral(countryId);
+  statement
+    .sql(`,\n${name}_recorded AS (INSERT INTO ${TURN_RESULT_COLUMNS} SELECT `)
+    .value(id, "bigint")
+    .sql(", ")
+    .value(sqlLiteral(result.actionType), "text")
+    .sql(", ")
+    .value(jsonbLiteral(result), "jsonb")
+    .sql(` FROM ${source})`);
+  if (!trimsHistory(draw)) return;
+  beyondKeptHistory(statement.sql(`,\n${name}_trimmed AS (DELETE FROM turn_results WHERE `), countryId).sql(` AND EXISTS (SELECT 1 FROM ${source}))`);
 }
 
 export async function listTurnResults(db: Db, countryId: number, limit: number): Promise<TurnResultJson[]> {

@@ -5,7 +5,8 @@ import type { DbClient } from "../db/pool.js";
 import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
 import { groupedWritesOf } from "../db/groupedWrites.js";
 import { sqlLiteral } from "../db/sqlLiteral.js";
-import { turnResultQueryParts, turnResultStatements } from "../db/turnResults.js";
+import { Statement } from "../db/statement.js";
+import { appendTurnResultParts, turnResultStatements } from "../db/turnResults.js";
 import { AppError, forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
 import type { SeedSource, ServiceContext } from "./context.js";
@@ -60,7 +61,7 @@ export interface ActionTransaction {
   seed: number;
   /** a generator started from `seed`; draw from it, never from Math.random */
   rng: Rng;
-  /** the value of the action's contextSql, when it has one */
+  /** the value of the action's contextFunction, when it has one */
   context: string | undefined;
   /** Queues an event to publish after COMMIT (dropped if the transaction rolls back). */
   emit<E extends GameEvent>(topic: EventTopic<E>, event: E): void;
@@ -95,11 +96,12 @@ export interface CountriesAction<R> {
   /** a fixed seed (replays and tests); drawn at random when absent */
   seed?: number;
   /**
-   * An SQL expression yielding text that the step depends on beside the rows (a country's
-   * bonus inputs): read with the locks and handed to the step as `tx.context`; an optimistic
-   * write holds only if it still yields the value the step used.
+   * The name of a database function of the first country's id yielding text that the step
+   * depends on beside the rows (economy_bonus_inputs: a country's bonus inputs): read with the
+   * locks and handed to the step as `tx.context`; an optimistic write holds only if it still
+   * yields the value the step used.
    */
-  contextSql?: string;
+  contextFunction?: string;
   step(countries: ReadonlyMap<number, LockedCountry>, tx: ActionTransaction): Promise<StepOutcome<R>> | StepOutcome<R>;
 }
 
@@ -183,6 +185,13 @@ function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, c
   return { tx, turnResults };
 }
 
+/** The query that reads an action's context (also its key in RecentRows), if it has one. */
+function contextSqlOf(action: CountriesAction<unknown>): string | undefined {
+  if (action.contextFunction === undefined) return undefined;
+  if (!/^[a-z_][a-z0-9_]*$/.test(action.contextFunction)) throw new Error(`not a function name: ${action.contextFunction}`);
+  return `SELECT ${action.contextFunction}(${sqlLiteral(action.countryIds[0]!)})`;
+}
+
 /** Thrown by the optimistic attempt's client: the step needs the database, so the lock. */
 class NeedsLock extends Error {}
 
@@ -217,8 +226,9 @@ async function attemptOptimistically<R>(
   if (action.countryIds.length !== 1) return undefined;
   const countryId = action.countryIds[0]!;
   const known: RecentRow | undefined = recent.get(countryId);
-  const context = action.contextSql === undefined ? undefined : recent.context(action.contextSql);
-  if (!known || (action.contextSql !== undefined && context === undefined)) return undefined;
+  const contextSql = contextSqlOf(action);
+  const context = contextSql === undefined ? undefined : recent.context(contextSql);
+  if (!known || (contextSql !== undefined && context === undefined)) return undefined;
   // another owner's country: the locked path gives the answer
   if (action.actor && known.row.user_id !== action.actor.userId) return undefined;
 
@@ -239,19 +249,22 @@ async function attemptOptimistically<R>(
   if (outcome.statements?.length || changedIds.size !== 1 || !changedIds.has(countryId)) return undefined;
   if (turnResults.some((turn) => turn.countryId !== countryId)) return undefined;
 
-  const condition = action.contextSql === undefined ? undefined : `(${action.contextSql}) = ${sqlLiteral(context)}`;
+  const condition =
+    contextSql === undefined ? undefined : new Statement().sql(`(SELECT ${action.contextFunction}(`).value(sqlLiteral(countryId)).sql(")) = ").value(sqlLiteral(context), "text");
   const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), {
     version: known.version,
     condition,
   });
   // One statement is one transaction: the turn results are written only if the row was.
-  const parts = [`written AS (${write.sql})`];
-  turnResults.forEach(({ result }, i) => parts.push(...turnResultQueryParts(countryId, result, Math.random(), "written", `turn${i}`)));
-  // Sent with the other optimistic writes waiting at this moment, if any (group commit).
-  const rows = (await groupedWritesOf(ctx.db).write(countryId, `WITH ${parts.join(",\n")} SELECT row_version FROM written`)) as Array<{ row_version: string }>;
+  const statement = new Statement().sql("WITH written AS (").append(write.statement).sql(")");
+  turnResults.forEach(({ result }, i) => appendTurnResultParts(statement, countryId, result, Math.random(), "written", `turn${i}`));
+  statement.sql(" SELECT row_version FROM written");
+  // Sent with the other optimistic writes waiting at this moment, if any (group commit), as a
+  // prepared statement of its shape.
+  const rows = (await groupedWritesOf(ctx.db).write(countryId, statement)) as Array<{ row_version: string }>;
   if (rows.length === 0) {
     recent.forget(countryId);
-    if (action.contextSql !== undefined) recent.forgetContext(action.contextSql);
+    if (contextSql !== undefined) recent.forgetContext(contextSql);
     ctx.metrics.gameActionPaths.inc({ path: "conflict" });
     return undefined;
   }
@@ -264,7 +277,8 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
   const client = await ctx.db.connect();
   try {
     // Round trip 1: BEGIN, the ordered locks and the action's context.
-    const read = await beginAndLockCountries(client, action.countryIds, action.contextSql);
+    const contextSql = contextSqlOf(action);
+    const read = await beginAndLockCountries(client, action.countryIds, contextSql);
     const rows = read.rows;
     for (const id of action.countryIds) {
       if (!rows.has(id)) throw notFound(action.notFoundMessage ?? "Country not found", "country/not_found");
@@ -305,7 +319,7 @@ async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, 
       if (stepWroteAside) recent.forget(id);
       else recent.remember(row, index < 0 ? read.versions.get(id)! : perStatement[index]!.rows[0]!.row_version);
     }
-    if (action.contextSql !== undefined && read.context !== undefined) recent.rememberContext(action.contextSql, read.context);
+    if (contextSql !== undefined && read.context !== undefined) recent.rememberContext(contextSql, read.context);
     // State events first, so a room applies the numbers before it handles what the step says.
     events.unshift(...changed);
     return { result: outcome.result, rows: written, seed };

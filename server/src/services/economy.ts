@@ -39,7 +39,7 @@ import { runCountriesAction } from "./actions.js";
 import { countryTopic } from "../events.js";
 import type { ServiceContext } from "./context.js";
 import { buildTurnResult, technologyName, toResearchResultsJson } from "./turnResults.js";
-import { economyBonusesFromInputs, economyBonusInputsSql } from "./allianceEffects.js";
+import { ECONOMY_BONUS_INPUTS, economyBonusesFromInputs } from "./allianceEffects.js";
 import { recordCountryNews, researchNews, type CountryNews } from "./countryNews.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -87,7 +87,7 @@ export async function runCountryAction<E = undefined>(
     actor: { userId, countryId },
     countryIds: [countryId],
     // alliance and diplomatic bonuses (research, income), read with the row lock
-    contextSql: economyBonusInputsSql(countryId),
+    contextFunction: ECONOMY_BONUS_INPUTS,
     async step(countries, tx) {
       const { state, row } = countries.get(countryId)!;
       const outcome = await step({ ...state, bonuses: economyBonusesFromInputs(tx.context!, tx.now.getTime()) }, row, tx.client);
