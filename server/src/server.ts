@@ -117,7 +117,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
-    installMatchmaking(httpServer, logger);
+    installMatchmaking(httpServer, logger, { app, corsOrigins: config.corsOrigins });
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).

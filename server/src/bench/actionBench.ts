@@ -39,7 +39,7 @@ export interface ActionBenchOptions {
   /**
    * server processes (and floor processes), each on its own port, sharing Redis when more than
    * one; a player's requests always go to the same process, as a load balancer hashing the
-   * player's token would. @default the machine's cores (one Node process uses one core)
+   * player's token would. @default 1
    */
   processes: number;
   /** Redis for the processes when there are several @default redis://127.0.0.1:6379/4 */

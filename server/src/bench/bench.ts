@@ -22,8 +22,8 @@
  *   BENCH_SECONDS       exploration duration @default 10
  *   BENCH_ATTACK_PLAYERS countries for the attack bench @default 200
  *   BENCH_CONNECTIONS   connections for pgbench and the action load @default 16
- *   BENCH_PROCESSES     game server processes in the action bench (one per core, as deployed
- *                       on this machine; a player stays on one) @default the machine's cores
+ *   BENCH_PROCESSES     game server processes in the action bench, sharing Redis (a player
+ *                       stays on one) @default 1 (two on two cores measured more CPU per action)
  *   BENCH_REDIS_URL     Redis the action bench's processes share @default redis://127.0.0.1:6379/4
  *   BENCH_READS         requests per kind in the authenticated-read bench @default 5000
  *   BENCH_ONLY          "tick", "exploration", "action", "auth-read" or "attack" to run one section
@@ -93,7 +93,7 @@ const SECTIONS: Section[] = [
         players: int("BENCH_PLAYERS", 200),
         connections,
         seconds: int("BENCH_SECONDS", 10),
-        processes: int("BENCH_PROCESSES", os.availableParallelism()),
+        processes: int("BENCH_PROCESSES", 1),
         redisUrl: env("BENCH_REDIS_URL", "redis://127.0.0.1:6379/4"),
         log,
       });
