@@ -65,6 +65,8 @@ export interface PhaseResult {
   databaseCpuMs: number;
   /** share of the machine's cores busy during the phase (steal and IO wait not counted) */
   machineBusy: number;
+  /** share of the machine's cores the hypervisor gave to other guests during the phase */
+  machineStolen: number;
 }
 
 export interface ActionBenchResult {
@@ -107,6 +109,12 @@ export function machineCpuMs(): number {
   // user nice system idle iowait irq softirq steal
   const busy = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
   return (busy * 1000) / CLK_TCK;
+}
+
+/** CPU time the hypervisor gave other guests instead of this machine, in ms (all cores). */
+export function stolenCpuMs(): number {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (fields[7]! * 1000) / CLK_TCK;
 }
 
 export function selfCpuMs(): number {
@@ -202,6 +210,7 @@ export async function loadPhase(
   const serverBefore = serversCpuMs();
   const clientBefore = selfCpuMs();
   const machineBefore = machineCpuMs();
+  const stolenBefore = stolenCpuMs();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
@@ -235,6 +244,7 @@ export async function loadPhase(
     clientCpuMs: clientCpu / sorted.length,
     databaseCpuMs: databaseCpu / sorted.length,
     machineBusy: machineCpu / (elapsed * 1000 * os.availableParallelism()),
+    machineStolen: (stolenCpuMs() - stolenBefore) / (elapsed * 1000 * os.availableParallelism()),
   };
 }
 
@@ -376,7 +386,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
 
     // 1-turn explorations, round-robin over the countries. Turns last 150 actions per country
     // (players x 150 per phase, refilled between phases); refusals are reported, not counted.
-    const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0, machineBusy: 0 };
+    const skipped: PhaseResult = { requests: 0, failures: {}, perSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMs: 0, clientCpuMs: 0, databaseCpuMs: 0, machineBusy: 0, machineStolen: 0 };
     const transactionsBefore = phases.includes("explore") ? await committedTransactions(gameUrl) : 0;
     // The load phases send through raw keep-alive sockets (rawHttp.ts), requests prepared once;
     // player i's requests go to process i mod processes.
@@ -384,7 +394,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     const explorations = players.map((p) => prepareRequest("POST", "/api/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token));
     const explore = !phases.includes("explore") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, explorations[i % players.length]!));
     const exploreTransactions = phases.includes("explore") ? (await committedTransactions(gameUrl)) - transactionsBefore : 0;
-    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy`);
+    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy (${(explore.machineStolen * 100).toFixed(0)}% stolen by the hypervisor)`);
     if (phases.includes("explore")) {
       log(`  database transactions per exploration (each a round trip): ${(exploreTransactions / explore.requests).toFixed(2)}; action paths so far: ${await actionPaths(ports)}`);
     }
