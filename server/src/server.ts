@@ -68,14 +68,15 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   }
 
   const events = new PresenceEventBus(presence, logger);
+  const metrics = new GameMetrics();
   const ctx: ServiceContext = {
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, logger }),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, logger, metrics }),
     limiter: new RateLimits(redis),
     events,
-    metrics: new GameMetrics(),
+    metrics,
     clock: systemClock,
     seeds: osSeeds,
   };
@@ -169,6 +170,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         clearTimeout(deadline);
         clearInterval(idleSweep);
         // 5. then the stores
+        ctx.tokens.stop();
         redis?.disconnect();
         await database.close();
       })();

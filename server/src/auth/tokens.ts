@@ -5,6 +5,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
 import type { Logger } from "../logger.js";
+import type { GameMetrics } from "../metrics.js";
 import { revokeToken } from "../db/users.js";
 
 export const TOKEN_ISSUER = "nation-game";
@@ -48,6 +49,14 @@ export function resolveJwtSecret(config: Config): Uint8Array {
  * revocation event does not reach it: a revoked token is refused everywhere within this.
  */
 export const TOKEN_CACHE_MS = 1_000;
+/**
+ * How often each process reads the authentication epoch (migration 019), ms: a verdict older
+ * than TOKEN_CACHE_MS is still used while the epoch it was read under is the one a read sent
+ * less than TOKEN_CACHE_MS ago found, since no revocation has committed anywhere since.
+ */
+export const AUTH_EPOCH_POLL_MS = 250;
+/** A verdict is asked again after this long whatever the epoch says, ms. */
+export const TOKEN_VERDICT_MAX_AGE_MS = 60_000;
 /** Most verified tokens remembered per process (oldest forgotten first). */
 export const TOKEN_CACHE_MAX = 20_000;
 /**
@@ -77,8 +86,10 @@ interface SignedClaims {
 }
 
 interface CachedVerdict {
-  /** Date.now() after which the entry is asked again */
-  freshUntil: number;
+  /** Date.now() when Postgres was asked */
+  checkedAt: number;
+  /** the authentication epoch known when Postgres was asked (undefined: none known yet) */
+  epoch: string | undefined;
   claims?: TokenClaims;
   /** why the token is refused (revoked, no such user) */
   refusal?: string;
@@ -95,11 +106,14 @@ interface CachedVerdict {
  * The fast path: an authenticated request repeats the same token many times a second. The
  * signature check (jose, HS256 with a CryptoKey imported once) runs on the first sight of a
  * token; one indexed query then answers whether the user still exists, whether the token was
- * revoked and which country the user has. That verdict is kept for TOKEN_CACHE_MS under the
- * token's exact text, so a repeat costs one Map lookup. Revoking a token deletes it from this
- * process's cache and publishes a revocation event that every other process applies at once;
- * if an event is lost, the entry still expires within TOKEN_CACHE_MS. docs/architecture.md
- * ("Requests") has the picture; docs/performance.md the measurements.
+ * revoked and which country the user has. That verdict is kept under the token's exact text,
+ * so a repeat costs one Map lookup: for TOKEN_CACHE_MS, and beyond that for as long as the
+ * authentication epoch (a counter every committed revocation moves, migration 019, read every
+ * AUTH_EPOCH_POLL_MS) has not moved since the verdict was read. Revoking a token deletes it
+ * from this process's cache and publishes a revocation event that every other process applies
+ * at once; if an event is lost, the epoch or the entry's age still refuses the token within
+ * TOKEN_CACHE_MS. docs/architecture.md ("Requests") has the picture; docs/performance.md the
+ * measurements.
  */
 export class TokenService {
   private readonly key: Promise<CryptoKey>;
@@ -113,29 +127,82 @@ export class TokenService {
   private generation = 0;
   /** checks in flight, by token text */
   private readonly checking = new Map<string, Promise<TokenClaims>>();
+  /** the authentication epoch as last read, and when that read was sent (Date.now()) */
+  private epoch: string | undefined;
+  private epochAskedAt = Number.NEGATIVE_INFINITY;
+  private epochPoller: NodeJS.Timeout | undefined;
+  private epochReadFailing = false;
+  private stopped = false;
 
   private readonly channel: RevocationChannel | undefined;
   private readonly logger: Logger | undefined;
+  private readonly metrics: Pick<GameMetrics, "authTokenLookups"> | undefined;
   private readonly revocationListeners = new Set<RevocationListener>();
 
   /**
    * @param options.channel where revocations are published and heard (the process's Colyseus
    *   presence); without one, revocations reach other processes only through cache expiry
    * @param options.logger reports a failed subscription (revocations then rely on expiry)
+   * @param options.metrics counts the verdicts asked of Postgres
    */
   constructor(
     secret: Uint8Array,
     private readonly db: Db,
     private readonly ttlSeconds: number,
-    options: { channel?: RevocationChannel; logger?: Logger } = {},
+    options: { channel?: RevocationChannel; logger?: Logger; metrics?: Pick<GameMetrics, "authTokenLookups"> } = {},
   ) {
     // jose with a raw secret imports it as a key on every call (~150 us); import it once.
     this.key = crypto.webcrypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     this.channel = options.channel;
     this.logger = options.logger;
+    this.metrics = options.metrics;
     Promise.resolve(this.channel?.subscribe(REVOKED_TOPIC, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
       options.logger?.error({ err }, "revocation events unavailable: revoked tokens are refused elsewhere only when cached verdicts expire"),
     );
+  }
+
+  /**
+   * Whether a cached verdict can answer at `now`: younger than TOKEN_CACHE_MS, or read under the
+   * epoch that a read sent less than TOKEN_CACHE_MS ago still found (and younger than
+   * TOKEN_VERDICT_MAX_AGE_MS). A revocation committed at t moves the epoch, so from the first
+   * epoch read sent after t every older verdict is asked again; if reads fail, verdicts fall back
+   * to TOKEN_CACHE_MS alone. Either way a revoked token is refused within TOKEN_CACHE_MS.
+   */
+  private usable(verdict: CachedVerdict, now: number): boolean {
+    if (now - verdict.checkedAt < TOKEN_CACHE_MS) return true;
+    if (now - verdict.checkedAt >= TOKEN_VERDICT_MAX_AGE_MS) return false;
+    return verdict.epoch !== undefined && verdict.epoch === this.epoch && Date.now() - this.epochAskedAt < TOKEN_CACHE_MS;
+  }
+
+  /** Starts reading the authentication epoch every AUTH_EPOCH_POLL_MS (from the first verify). */
+  private pollEpoch(): void {
+    if (this.epochPoller || this.stopped) return;
+    const read = async () => {
+      const askedAt = Date.now();
+      try {
+        const { rows } = await this.db.query<{ epoch: string }>({ name: "auth_epoch", text: "SELECT epoch::text AS epoch FROM auth_epoch" });
+        this.epoch = rows[0]?.epoch;
+        this.epochAskedAt = askedAt;
+        this.epochReadFailing = false;
+      } catch (err) {
+        if (!this.epochReadFailing) this.logger?.warn({ err }, "authentication epoch unreadable: token verdicts are asked of Postgres every second until it is");
+        this.epochReadFailing = true;
+      }
+    };
+    let reading = false;
+    this.epochPoller = setInterval(() => {
+      if (reading) return;
+      reading = true;
+      void read().finally(() => (reading = false));
+    }, AUTH_EPOCH_POLL_MS);
+    this.epochPoller.unref();
+  }
+
+  /** Stops reading the epoch (the server closes its pool next). */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.epochPoller);
+    this.epochPoller = undefined;
   }
 
   async issue(userId: number): Promise<string> {
@@ -157,8 +224,9 @@ export class TokenService {
    */
   async verify(token: string | undefined, now = Date.now()): Promise<TokenClaims> {
     if (!token) throw new InvalidTokenError("Authentication required");
+    this.pollEpoch();
     const cached = this.verdicts.get(token);
-    if (cached && cached.freshUntil > now) {
+    if (cached && this.usable(cached, now)) {
       if (cached.refusal) throw new InvalidTokenError(cached.refusal);
       if (cached.claims!.expiresAt.getTime() <= now) throw new InvalidTokenError("Token expired");
       return cached.claims!;
@@ -181,6 +249,9 @@ export class TokenService {
     signed ??= await this.verifySignature(token);
     const { userId, jti, expiresAt, issuedAtMs } = signed;
     const generation = this.generation;
+    const epoch = this.epoch;
+    const askedAt = Date.now();
+    this.metrics?.authTokenLookups.inc();
     const { rows } = await this.db.query<{ country_id: number | null; revoked: boolean; valid_after: Date | null; kept_jti: string | null; suspended: boolean }>({
       // named: pg prepares it once per connection
       name: "token_verdict",
@@ -194,7 +265,7 @@ export class TokenService {
     const revokedWithUser = row?.valid_after != null && issuedAtMs <= row.valid_after.getTime() && row.kept_jti !== jti;
     const refusal = !row ? "Account no longer exists" : row.revoked || revokedWithUser ? "Token revoked" : row.suspended ? "Account suspended" : undefined;
     const claims = refusal ? undefined : { userId, jti, expiresAt, countryId: row!.country_id };
-    if (generation === this.generation) this.remember(token, jti, { freshUntil: Date.now() + TOKEN_CACHE_MS, claims, refusal, signed });
+    if (generation === this.generation) this.remember(token, jti, { checkedAt: askedAt, epoch, claims, refusal, signed });
     if (refusal) throw new InvalidTokenError(refusal);
     return claims!;
   }

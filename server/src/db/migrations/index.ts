@@ -16,6 +16,7 @@ import { sql as sessions } from "./017_sessions.js";
 import { sql as manage } from "./015_manage.js";
 import { sql as seasonsAdmin } from "./016_seasons_admin.js";
 import { sql as actionPath } from "./018_action_path.js";
+import { sql as authEpoch } from "./019_auth_epoch.js";
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: "seasons_admin", sql: seasonsAdmin },
   { version: 17, name: "sessions", sql: sessions },
   { version: 18, name: "action_path", sql: actionPath },
+  { version: 19, name: "auth_epoch", sql: authEpoch },
 ];
