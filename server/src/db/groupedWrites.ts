@@ -2,8 +2,12 @@ import crypto from "node:crypto";
 import { perDatabase, type Db, type DbClient } from "./pool.js";
 import type { Statement } from "./statement.js";
 
-/** Batches of grouped writes in flight at once (each holds one pooled connection). */
-export const GROUPED_WRITES_IN_FLIGHT = 1;
+/**
+ * Batches of grouped writes in flight at once (each holds one pooled connection). Measured with
+ * prepared shapes (docs/performance.md): 2 gave 1,340-1,430 explorations a second against
+ * 1,221-1,231 with 1 and 1,208-1,243 with 3 (with writes parsed as text, 1 had been best).
+ */
+export const GROUPED_WRITES_IN_FLIGHT = 2;
 /** Statements in one batch at most. */
 export const GROUPED_WRITES_PER_BATCH = 32;
 /**
