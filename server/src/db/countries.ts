@@ -172,7 +172,14 @@ export function countryWriteStatement(
     if (guard.condition) statement.sql(" AND ").append(guard.condition);
   }
   statement.sql(" RETURNING xmin::text AS row_version");
-  return { sql: statement.inline, statement, after: { ...mergeState(row, values, now), ...patch } as CountryRow };
+  return {
+    // built on demand: the optimistic path sends the statement prepared, never as text
+    get sql() {
+      return statement.inline;
+    },
+    statement,
+    after: { ...mergeState(row, values, now), ...patch } as CountryRow,
+  };
 }
 
 export async function findCountryById(db: Db | DbClient, id: number): Promise<CountryRow | undefined> {

@@ -42,7 +42,9 @@ export class Statement {
 
   /** The values' literals, in the order of their numbers. */
   get literals(): string[] {
-    return this.parts.flatMap((part) => (typeof part === "string" ? [] : [part.literal]));
+    const literals: string[] = [];
+    for (const part of this.parts) if (typeof part !== "string") literals.push(part.literal);
+    return literals;
   }
 
   /** The statement with its literals in place, to run as it is. */
