@@ -15,8 +15,14 @@ export const TURN_HISTORY_TRIM_EVERY = 16;
 
 const TURN_RESULT_COLUMNS = "turn_results (country_id, action_type, result)";
 
-function turnResultValues(countryId: number, result: TurnResultJson): string {
-  return `${sqlLiteral(countryId)}, ${sqlLiteral(result.actionType)}, ${jsonbLiteral(result)}`;
+/** Appends a result's column values (country, action type, the result as jsonb), typed. */
+function turnResultValues(statement: Statement, countryId: number, result: TurnResultJson): Statement {
+  return statement
+    .value(sqlLiteral(countryId), "bigint")
+    .sql(", ")
+    .value(sqlLiteral(result.actionType), "text")
+    .sql(", ")
+    .value(jsonbLiteral(result), "jsonb");
 }
 
 /** Appends the condition: rows of the country's history beyond the TURN_HISTORY_KEPT newest. */
@@ -40,7 +46,7 @@ function trimsHistory(draw: number): boolean {
  * trims the country's history, for the action's batch of writes.
  */
 export function turnResultStatements(countryId: number, result: TurnResultJson, draw: number): string[] {
-  const statements = [`INSERT INTO ${TURN_RESULT_COLUMNS} VALUES (${turnResultValues(countryId, result)})`];
+  const statements = [turnResultValues(new Statement().sql(`INSERT INTO ${TURN_RESULT_COLUMNS} VALUES (`), countryId, result).sql(")").inline];
   if (trimsHistory(draw)) statements.push(beyondKeptHistory(new Statement().sql("DELETE FROM turn_results WHERE "), countryId).inline);
   return statements;
 }
@@ -51,15 +57,7 @@ export function turnResultStatements(countryId: number, result: TurnResultJson, 
  * values apart (db/statement.ts), each part preceded by ",\n".
  */
 export function appendTurnResultParts(statement: Statement, countryId: number, result: TurnResultJson, draw: number, source: string, name: string): void {
-  const id = sqlLiteral(countryId);
-  statement
-    .sql(`,\n${name}_recorded AS (INSERT INTO ${TURN_RESULT_COLUMNS} SELECT `)
-    .value(id, "bigint")
-    .sql(", ")
-    .value(sqlLiteral(result.actionType), "text")
-    .sql(", ")
-    .value(jsonbLiteral(result), "jsonb")
-    .sql(` FROM ${source})`);
+  turnResultValues(statement.sql(`,\n${name}_recorded AS (INSERT INTO ${TURN_RESULT_COLUMNS} SELECT `), countryId, result).sql(` FROM ${source})`);
   if (!trimsHistory(draw)) return;
   beyondKeptHistory(statement.sql(`,\n${name}_trimmed AS (DELETE FROM turn_results WHERE `), countryId).sql(` AND EXISTS (SELECT 1 FROM ${source}))`);
 }

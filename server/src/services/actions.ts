@@ -141,7 +141,8 @@ export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "
 export async function runCountriesAction<R>(ctx: ActionContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
   const seed = action.seed ?? ctx.seeds.next();
   const recent = recentRowsOf(ctx.db);
-  const optimistic = await attemptOptimistically(ctx, action, seed, recent);
+  const context = contextQueryOf(action);
+  const optimistic = await attemptOptimistically(ctx, action, seed, recent, context);
   if (optimistic) {
     ctx.metrics.gameActionPaths.inc({ path: "optimistic" });
     ctx.metrics.gameActions.inc({ action: action.name });
@@ -152,7 +153,7 @@ export async function runCountriesAction<R>(ctx: ActionContext, action: Countrie
   for (let attempt = 1; ; attempt++) {
     const events: TopicEvent[] = [];
     try {
-      const outcome = await attemptAction(ctx, action, seed, events, recent);
+      const outcome = await attemptAction(ctx, action, seed, events, recent, context);
       ctx.metrics.gameActions.inc({ action: action.name });
       ctx.events.publishAll(events);
       return outcome;
@@ -185,11 +186,15 @@ function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, c
   return { tx, turnResults };
 }
 
-/** The query that reads an action's context (also its key in RecentRows), if it has one. */
-function contextSqlOf(action: CountriesAction<unknown>): string | undefined {
+/**
+ * The query that reads an action's context, if it has one: `SELECT fn(<first country id>)`.
+ * Its text (`inline`) is what the lock round trip sends and the context's key in RecentRows;
+ * the optimistic guard embeds it with the id as a value, so its shape is one for all countries.
+ */
+function contextQueryOf(action: CountriesAction<unknown>): Statement | undefined {
   if (action.contextFunction === undefined) return undefined;
   if (!/^[a-z_][a-z0-9_]*$/.test(action.contextFunction)) throw new Error(`not a function name: ${action.contextFunction}`);
-  return `SELECT ${action.contextFunction}(${sqlLiteral(action.countryIds[0]!)})`;
+  return new Statement().sql(`SELECT ${action.contextFunction}(`).value(sqlLiteral(action.countryIds[0]!)).sql(")");
 }
 
 /** Thrown by the optimistic attempt's client: the step needs the database, so the lock. */
@@ -222,11 +227,12 @@ async function attemptOptimistically<R>(
   action: CountriesAction<R>,
   seed: number,
   recent: RecentRows,
+  contextQuery: Statement | undefined,
 ): Promise<{ outcome: CountriesActionResult<R>; events: TopicEvent[] } | undefined> {
   if (action.countryIds.length !== 1) return undefined;
   const countryId = action.countryIds[0]!;
   const known: RecentRow | undefined = recent.get(countryId);
-  const contextSql = contextSqlOf(action);
+  const contextSql = contextQuery?.inline;
   const context = contextSql === undefined ? undefined : recent.context(contextSql);
   if (!known || (contextSql !== undefined && context === undefined)) return undefined;
   // another owner's country: the locked path gives the answer
@@ -249,8 +255,7 @@ async function attemptOptimistically<R>(
   if (outcome.statements?.length || changedIds.size !== 1 || !changedIds.has(countryId)) return undefined;
   if (turnResults.some((turn) => turn.countryId !== countryId)) return undefined;
 
-  const condition =
-    contextSql === undefined ? undefined : new Statement().sql(`(SELECT ${action.contextFunction}(`).value(sqlLiteral(countryId)).sql(")) = ").value(sqlLiteral(context), "text");
+  const condition = contextQuery && new Statement().sql("(").append(contextQuery).sql(") = ").value(sqlLiteral(context), "text");
   const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), {
     version: known.version,
     condition,
@@ -273,11 +278,18 @@ async function attemptOptimistically<R>(
   return { outcome: { result: outcome.result, rows: new Map([[countryId, write.after]]), seed }, events };
 }
 
-async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, events: TopicEvent[], recent: RecentRows): Promise<CountriesActionResult<R>> {
+async function attemptAction<R>(
+  ctx: ActionContext,
+  action: CountriesAction<R>,
+  seed: number,
+  events: TopicEvent[],
+  recent: RecentRows,
+  contextQuery: Statement | undefined,
+): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
     // Round trip 1: BEGIN, the ordered locks and the action's context.
-    const contextSql = contextSqlOf(action);
+    const contextSql = contextQuery?.inline;
     const read = await beginAndLockCountries(client, action.countryIds, contextSql);
     const rows = read.rows;
     for (const id of action.countryIds) {
