@@ -3,6 +3,7 @@ import { DEFAULT_COUNTRY_OPTIONS, cheapestAffordableTechnology, computeTechnolog
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { runTick } from "../tick/turnTick.js";
 import { tickNumberAt } from "../tick/clock.js";
+import { firstOfTicksOnOneDay } from "../tick/testSupport.js";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -46,6 +47,9 @@ describe("auto-build tick phase", () => {
     const cost = computeTechnologyCost("medical", 0, "monarchy");
     await sql("UPDATE countries SET research_labs = 1, research_points = $2 WHERE id = $1", [p.countryId, cost]);
     await t.api("PUT", "/manage/options", { ...ALL_OFF, autoResearch: true }, p.token);
+    // its two ticks on one UTC day: a daily news retention between them (its ticks are months
+    // ahead of the news' real creation time) would delete the news this test counts
+    tickBase = firstOfTicksOnOneDay(tickBase + 1, 2, 1_200_000) - 1;
     await tick();
     const after = await row(p.countryId);
     // the cheapest available technology under monarchy: agricultural (800 / 1.6 = 500 points)

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings } from "@game/schema/api";
 import { registerPlayer, startTestServer, newPlayer, type TestServer } from "../test/harness.js";
 import { runTick } from "../tick/turnTick.js";
-import { tickDueAt, tickNumberAt } from "../tick/clock.js";
+import { tickNumberAt } from "../tick/clock.js";
+import { firstOfTicksOnOneDay } from "../tick/testSupport.js";
 import { achievementsPhase, countrySnapshotPhase, seasonEndPhase } from "../tick/seasonPhases.js";
 import { runAdminCommand } from "../cli/admin.js";
 
@@ -23,8 +24,7 @@ let tickCursor = tickNumberAt(Date.now(), 1_200_000);
  * straddled midnight when the suite ran between 23:20 and 23:40 UTC, and a daily phase ran twice.
  */
 function nextTwoTicksOnOneDay(): void {
-  const day = (tickNumber: number) => Math.floor(tickDueAt(tickNumber, 1_200_000) / 86_400_000);
-  while (day(tickCursor + 1) !== day(tickCursor + 2)) tickCursor += 1;
+  tickCursor = firstOfTicksOnOneDay(tickCursor + 1, 2, 1_200_000) - 1;
 }
 const tick = (phases: Parameters<typeof runTick>[2] extends infer O ? (O extends { phases?: infer P } ? P : never) : never) =>
   runTick(t.server.ctx, ++tickCursor, { phases });

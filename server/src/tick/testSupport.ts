@@ -4,6 +4,8 @@ import type { Db } from "../db/pool.js";
 import type { EventBus, EventListener, EventTopic, GameEvent, TopicEvent } from "../events.js";
 import { GameMetrics } from "../metrics.js";
 import { TICK_LOCK_KEY, type TickContext } from "./turnTick.js";
+import { tickDueAt } from "./clock.js";
+import { DAY_MS } from "./phases.js";
 import { systemClock } from "../services/context.js";
 import { osSeeds } from "../services/actions.js";
 
@@ -11,6 +13,18 @@ import { osSeeds } from "../services/actions.js";
  * Helpers shared by the tick tests, the test worker process and the benchmark: a tick context
  * over a bare pool, and set-based inserts and snapshots of countries.
  */
+
+/**
+ * The first tick number from `from` on such that it and the `count - 1` ticks after it fall on
+ * one UTC day, so no daily phase (news retention, snapshots) runs between them. Tests that tick
+ * near now otherwise fail in the minutes of each day when their ticks straddle midnight.
+ */
+export function firstOfTicksOnOneDay(from: number, count: number, intervalMs: number): number {
+  const day = (tickNumber: number) => Math.floor(tickDueAt(tickNumber, intervalMs) / DAY_MS);
+  let first = from;
+  while (day(first) !== day(first + count - 1)) first += 1;
+  return first;
+}
 
 /** An event bus that keeps what was published (with its topic), in one process. */
 export class RecordingEventBus implements EventBus {
