@@ -17,6 +17,7 @@ import { GameMetrics } from "./metrics.js";
 import { systemClock, type ServiceContext } from "./services/context.js";
 import { osSeeds } from "./services/actions.js";
 import { createApp, type AppExtras } from "./http/app.js";
+import type { DirectRoutes } from "./http/directRoutes.js";
 import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
@@ -35,6 +36,8 @@ const HTTP_KEEP_ALIVE_MS = 65_000;
 /** A running game server process: HTTP API, WebSocket rooms and background work on one port. */
 export interface GameServer {
   ctx: ServiceContext;
+  /** the routes answered without Express (http/directRoutes.ts) */
+  direct: DirectRoutes;
   gameServer: Server;
   httpServer: http.Server;
   database: Database;
@@ -88,7 +91,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
   const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
 
-  const app = createApp(ctx, {
+  const { app, direct } = createApp(ctx, {
     ...options.extras,
     beforeApi: (app) => {
       mountMetrics(app, config, ctx.metrics);
@@ -118,7 +121,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
-    installMatchmaking(httpServer, logger, { app, corsOrigins: config.corsOrigins });
+    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins });
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
@@ -142,6 +145,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let closed: Promise<void> | undefined;
   return {
     ctx,
+    direct,
     gameServer,
     httpServer,
     database,

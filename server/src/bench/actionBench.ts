@@ -30,7 +30,7 @@ import { median } from "./tickBench.js";
 export interface ActionBenchOptions {
   /** admin connection string; scratch databases are created beside it */
   adminUrl: string;
-  /** players (one country each; 150 turns each per phase) @default 200 */
+  /** players (one country each; 150 turns each per phase, so players x 150 actions at most per phase) @default 500 */
   players: number;
   /** connections for pgbench and for the game load @default 16 */
   connections: number;

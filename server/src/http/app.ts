@@ -4,10 +4,9 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import compression from "compression";
 import type { Config } from "../config.js";
-import { AppError, isUnavailableError } from "../errors.js";
-import { InvalidTokenError } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
-import { RouteFailure } from "./handler.js";
+import { failureAnswer } from "./answers.js";
+import { DirectRoutes } from "./directRoutes.js";
 import { authRoutes } from "./authRoutes.js";
 import { countryRoutes } from "./countryRoutes.js";
 import { economyRoutes } from "./economyRoutes.js";
@@ -26,8 +25,12 @@ import { marketRoutes } from "./marketRoutes.js";
 import { espionageRoutes } from "./espionageRoutes.js";
 import { manageRoutes } from "./manageRoutes.js";
 
-/** A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. */
-export type RouterFactory = (ctx: ServiceContext) => Router;
+/**
+ * A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. Routes
+ * on the action path declare themselves through `direct` (directRoutes.ts): they are mounted
+ * on the router all the same, and also served without Express's per-request machinery.
+ */
+export type RouterFactory = (ctx: ServiceContext, direct: DirectRoutes) => Router;
 
 export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
 
@@ -39,9 +42,11 @@ export interface AppExtras {
 
 /**
  * The Express app: JSON-only API under /api with the `{ success, ... }` envelope, then the
- * built client (if present) for every other path.
+ * built client (if present) for every other path. `direct` holds the routes the HTTP server
+ * may answer without Express (installMatchmaking hands them their requests).
  */
-export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.Express {
+export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: express.Express; direct: DirectRoutes } {
+  const direct = new DirectRoutes(ctx);
   const app = express();
   app.disable("x-powered-by");
   // No ETag hashing of every JSON answer (CPU on every request; no client revalidates API
@@ -54,7 +59,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.
   const api = express.Router();
   api.use(requireJsonBody);
   api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
-  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx));
+  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx, direct));
   api.use((req, res) => {
     fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
@@ -62,7 +67,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): express.
 
   serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
-  return app;
+  return { app, direct };
 }
 
 /** A body-carrying request must be JSON: 415 otherwise, before anything reads it. */
@@ -128,37 +133,9 @@ function fail(res: Response, status: number, error: string, code: string): void 
 function errorHandler(ctx: ServiceContext) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     if (res.headersSent) return;
-    if (err instanceof AppError) {
-      fail(res, err.status, err.message, err.code);
-      return;
-    }
-    if (err instanceof InvalidTokenError) {
-      fail(res, 401, err.message, API_ERROR_CODES.invalidToken);
-      return;
-    }
-    // body-parser errors carry a status and a type.
-    const bodyError = err as { type?: string; status?: number };
-    if (bodyError?.type === "entity.too.large") {
-      fail(res, 413, "Request body too large", API_ERROR_CODES.tooLarge);
-      return;
-    }
-    if (bodyError?.type === "entity.parse.failed") {
-      fail(res, 400, "Malformed JSON body", API_ERROR_CODES.malformedJson);
-      return;
-    }
-    if (typeof bodyError?.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
-      fail(res, bodyError.status, "Invalid request body", API_ERROR_CODES.invalidBody);
-      return;
-    }
-    const fallback = err instanceof RouteFailure ? err.fallback : "Internal server error";
-    const cause = err instanceof RouteFailure ? err.cause : err;
-    if (isUnavailableError(cause)) {
-      ctx.logger.warn({ err: cause, method: req.method, path: req.path }, "request failed: a store is unavailable");
-      res.setHeader("Retry-After", "2");
-      fail(res, 503, "Service temporarily unavailable, try again shortly", "server/unavailable");
-      return;
-    }
-    ctx.logger.error({ err: cause, method: req.method, path: req.path }, "request failed");
-    fail(res, 500, fallback, API_ERROR_CODES.server);
+    const failure = failureAnswer(err);
+    if (failure.log) ctx.logger[failure.log.level]({ err: failure.log.cause, method: req.method, path: req.path }, failure.log.message);
+    if (failure.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(failure.retryAfterSeconds));
+    res.status(failure.status).json(failure.body);
   };
 }

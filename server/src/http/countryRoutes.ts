@@ -4,10 +4,11 @@ import { findCountryById, listCountries, toOwnCountryJson, toPublicCountryJson, 
 import { allianceLabels } from "../db/alliances.js";
 import { notFound } from "../errors.js";
 import type { ServiceContext } from "../services/context.js";
-import { authenticate, parse, route } from "./handler.js";
+import { authenticate, parse, route, type ApiHandler } from "./handler.js";
+import type { DirectRoutes } from "./directRoutes.js";
 
 /** /country/{id}, /countries/{id}, /countries, /countries/ai */
-export function countryRoutes(ctx: ServiceContext): Router {
+export function countryRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
   const router = Router();
 
   /** Public views for the target lists, with each country's alliance name. */
@@ -18,10 +19,10 @@ export function countryRoutes(ctx: ServiceContext): Router {
     return rows.map((row) => ({ ...toPublicCountryJson(row, now), alliance_name: row.alliance_id === null ? null : (labels.get(row.alliance_id)?.name ?? null) }));
   };
 
-  /** The owner sees everything; anyone else sees public fields only. */
-  const showCountry = route("Failed to get country data", async (req) => {
-    const claims = await authenticate(ctx, req);
-    const { id } = parse(countryIdParamsSchema, req.params);
+  /** The owner sees everything; anyone else sees public fields only. On the direct path. */
+  const showCountry: ApiHandler = async (call) => {
+    const claims = await authenticate(ctx, call);
+    const { id } = parse(countryIdParamsSchema, call.params);
     const country = await findCountryById(ctx.db, id);
     if (!country) throw notFound("Country not found", "country/not_found");
     const answer: CountryResponse =
@@ -29,7 +30,7 @@ export function countryRoutes(ctx: ServiceContext): Router {
         ? { country: toOwnCountryJson(country), message: "Own country" }
         : { country: toPublicCountryJson(country), message: "Public view" };
     return answer;
-  });
+  };
 
   // /countries/ai must be declared before /countries/:id so "ai" is not read as an id.
   router.get(
@@ -41,8 +42,8 @@ export function countryRoutes(ctx: ServiceContext): Router {
       return { countries: await listed(rows), total } satisfies CountryListResponse;
     }),
   );
-  router.get("/country/:id", showCountry);
-  router.get("/countries/:id", showCountry);
+  direct.get(router, "/country/:id", "Failed to get country data", showCountry);
+  direct.get(router, "/countries/:id", "Failed to get country data", showCountry);
 
   router.get(
     "/countries",

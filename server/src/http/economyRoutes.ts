@@ -43,6 +43,7 @@ import {
   type ActionResult,
 } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
+import type { DirectRoutes } from "./directRoutes.js";
 import { authenticate, authorizeCountry, authorizeCountryId, ownCountry, parse, route } from "./handler.js";
 
 const countryParams = z.object({ countryId: idParamSchema });
@@ -53,14 +54,15 @@ const historyQuery = z.object({ limit: limitSchema(20, 100) });
  * it acts on; authorizeCountry answers 403 unless it is the caller's own, and the service
  * checks ownership again under the row lock.
  */
-export function economyRoutes(ctx: ServiceContext): Router {
+export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
   const router = Router();
 
   // --- actions ---------------------------------------------------------------------------
 
   /**
    * POST path: parses the body with `schema`, answers 403 unless body.countryId is the
-   * caller's own country, then runs the action as the caller.
+   * caller's own country, then runs the action as the caller. On the direct path: these are
+   * what a player sends most.
    */
   const countryAction = <S extends z.ZodType<{ countryId: number }>>(
     path: string,
@@ -68,14 +70,11 @@ export function economyRoutes(ctx: ServiceContext): Router {
     schema: S,
     act: (userId: number, body: z.output<S>) => Promise<object>,
   ) =>
-    router.post(
-      path,
-      route(fallback, async (req) => {
-        const body = parse(schema, req.body);
-        const claims = await authorizeCountryId(ctx, req, body.countryId);
-        return act(claims.userId, body);
-      }),
-    );
+    direct.post(router, path, fallback, async (call) => {
+      const body = parse(schema, call.body);
+      const claims = await authorizeCountryId(ctx, call, body.countryId);
+      return act(claims.userId, body);
+    });
 
   /** What every turn-spending answer carries besides its own fields. */
   const spent = (turnsUsed: number, result: ActionResult<unknown>) => ({

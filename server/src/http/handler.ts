@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import { firstIssueMessage } from "@game/schema/api";
@@ -14,6 +15,25 @@ export class RouteFailure extends Error {
 }
 
 /**
+ * What a route reads of its request: the headers (the bearer token), the path's parameters and
+ * the parsed JSON body. An Express Request is one; so is what the direct path
+ * (directRoutes.ts) hands the routes it serves without Express.
+ */
+export interface ApiCall {
+  readonly headers: IncomingHttpHeaders;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+}
+
+/** A route that needs nothing of Express: its answer is `{ success: true, ...result }`. */
+export type ApiHandler = (call: ApiCall) => Promise<object>;
+
+/** A route's failure as the error handler takes it: rule refusals as they are, anything else marked with the fallback. */
+export function routeError(fallback: string, err: unknown): unknown {
+  return err instanceof AppError || err instanceof InvalidTokenError ? err : new RouteFailure(fallback, err);
+}
+
+/**
  * Wraps an async route: its returned object is sent as `{ success: true, ...result }`; an
  * AppError becomes its status and message; anything else is a 500 with `fallback` (the spec's
  * fallback message for that call).
@@ -25,7 +45,7 @@ export function route(fallback: string, handler: (req: Request, res: Response) =
         if (res.headersSent) return;
         res.json({ success: true, ...(result ?? {}) });
       },
-      (err) => next(err instanceof AppError || err instanceof InvalidTokenError ? err : new RouteFailure(fallback, err)),
+      (err) => next(routeError(fallback, err)),
     );
   };
 }
@@ -38,7 +58,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
 }
 
 /** The verified token of the request, or 401. Any 401 means missing, bad, expired or revoked. */
-export async function authenticate(ctx: ServiceContext, req: Request): Promise<TokenClaims> {
+export async function authenticate(ctx: ServiceContext, req: Pick<ApiCall, "headers">): Promise<TokenClaims> {
   try {
     return await ctx.tokens.verify(bearerToken(req.headers.authorization));
   } catch (err) {
@@ -52,14 +72,14 @@ export async function authenticate(ctx: ServiceContext, req: Request): Promise<T
  * country: 403 otherwise, before anything is read or changed. The caller's country comes with
  * the verified token (no query); actions check ownership again under the row lock.
  */
-export async function authorizeCountryId(ctx: ServiceContext, req: Request, countryId: number): Promise<TokenClaims> {
+export async function authorizeCountryId(ctx: ServiceContext, req: Pick<ApiCall, "headers">, countryId: number): Promise<TokenClaims> {
   const claims = await authenticate(ctx, req);
   if (claims.countryId !== countryId) throw forbidden();
   return claims;
 }
 
 /** authorizeCountryId, then the country's row (read models computed from it). */
-export async function authorizeCountry(ctx: ServiceContext, req: Request, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
+export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authorizeCountryId(ctx, req, countryId);
   const country = await findCountryById(ctx.db, countryId);
   if (!country || country.user_id !== claims.userId) throw forbidden();
@@ -67,7 +87,7 @@ export async function authorizeCountry(ctx: ServiceContext, req: Request, countr
 }
 
 /** The caller's own country (for routes without a country id), or 404 if they have none. */
-export async function ownCountry(ctx: ServiceContext, req: Request): Promise<{ claims: TokenClaims; country: CountryRow }> {
+export async function ownCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authenticate(ctx, req);
   const country = claims.countryId === null ? undefined : await findCountryById(ctx.db, claims.countryId);
   if (!country || country.user_id !== claims.userId) throw new AppError(404, "You have no country", "country/none");

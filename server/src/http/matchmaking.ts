@@ -3,6 +3,7 @@ import { createAuthContext, matchMaker, ServerError } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
+import type { DirectRoutes } from "./directRoutes.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
 export const MATCHMAKE_MAX_BODY_BYTES = 16 * 1024;
@@ -55,7 +56,7 @@ export function installMatchmaking(httpServer: http.Server, logger: Logger, api?
   const allowedOrigins = new Set(api?.corsOrigins ?? []);
   httpServer.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (api && isApiPath(req.url ?? "")) {
-      serveApi(api.app, allowedOrigins, req, res);
+      serveApi(api, allowedOrigins, req, res);
       return;
     }
     const match = req.method === "POST" ? ROUTE.exec((req.url ?? "").split("?")[0]!) : null;
@@ -72,10 +73,12 @@ export function installMatchmaking(httpServer: http.Server, logger: Logger, api?
  * every request: it builds a WHATWG Headers of the request's headers to answer CORS, and looks
  * the path up in its own router (which has no /api routes) before calling Express; on the action
  * path that was about 2% of the server's CPU. The CORS answer is the same policy
- * (installCorsPolicy): allow-listed origins reflected, preflights answered 204.
+ * (installCorsPolicy): allow-listed origins reflected, preflights answered 204. The action
+ * path's routes (`direct`) are offered the request first.
  */
 export interface DirectApi {
   app: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  direct?: DirectRoutes;
   corsOrigins: readonly string[];
 }
 
@@ -83,14 +86,15 @@ function isApiPath(url: string): boolean {
   return url.startsWith("/api/") || url === "/api" || url.startsWith("/api?");
 }
 
-function serveApi(app: DirectApi["app"], allowedOrigins: ReadonlySet<string>, req: http.IncomingMessage, res: http.ServerResponse): void {
+function serveApi(api: DirectApi, allowedOrigins: ReadonlySet<string>, req: http.IncomingMessage, res: http.ServerResponse): void {
   const cors = corsHeadersFor(req.headers.origin, allowedOrigins);
   if (req.method === "OPTIONS") {
     res.writeHead(204, cors).end();
     return;
   }
   for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-  app(req, res);
+  if (api.direct?.serve(req, res)) return;
+  api.app(req, res);
 }
 
 /** Methods whose path names a room id (joinById, reconnect) rather than a room name. */

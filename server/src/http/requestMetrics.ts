@@ -1,3 +1,4 @@
+import type http from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { GameMetrics } from "../metrics.js";
 
@@ -28,13 +29,18 @@ export function routeLabel(req: Request): string {
  */
 export function requestMetrics(metrics: GameMetrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const startedAt = process.hrtime.bigint();
-    res.once("finish", () => {
-      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
-      metrics.httpRequestDuration.observe(seconds, labels);
-      metrics.httpRequests.inc(labels);
-    });
+    recordWhenFinished(metrics, req.method, () => routeLabel(req), res);
     next();
   };
+}
+
+/** Records the request's duration and count when `res` has been sent; `route` names its pattern then. */
+export function recordWhenFinished(metrics: GameMetrics, method: string, route: () => string, res: http.ServerResponse): void {
+  const startedAt = process.hrtime.bigint();
+  res.once("finish", () => {
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const labels = { method, route: route(), status: String(res.statusCode) };
+    metrics.httpRequestDuration.observe(seconds, labels);
+    metrics.httpRequests.inc(labels);
+  });
 }

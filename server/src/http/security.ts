@@ -1,3 +1,4 @@
+import type http from "node:http";
 import { matchMaker } from "@colyseus/core";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
@@ -99,7 +100,11 @@ const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ["Cross-Origin-Resource-Policy", "same-origin"],
 ];
 
-export function apiSecurityHeaders(_req: Request, res: Response, next: NextFunction): void {
+export function setApiSecurityHeaders(res: http.ServerResponse): void {
   for (const [name, value] of API_SECURITY_HEADERS) res.setHeader(name, value);
+}
+
+export function apiSecurityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  setApiSecurityHeaders(res);
   next();
 }
