@@ -166,7 +166,7 @@ function sameColumnValue(current: unknown, next: unknown): boolean {
  * The UPDATE that writes a state (networth recomputed) and a row patch, as SQL text with
  * checked literals, so the action's writes and its COMMIT travel in one round trip. It returns
  * the row's new version (`row_version`, its xmin as text). With a `guard`, it writes
- * only if the row is still the version read (and `condition` still holds), else nothing.
+ * only if the row is still the version read, else nothing.
  * @returns the statement (inline as `sql`, and with its values apart as `statement`, to run
  *   prepared) and the row as it will be after it
  */
@@ -175,7 +175,7 @@ export function countryWriteStatement(
   state: CountryState,
   now: Date,
   patch?: CountryRowPatch,
-  guard?: { version: string; condition?: Statement },
+  guard?: { version: string },
 ): { sql: string; statement: Statement; after: CountryRow } {
   const values = stateValues(state);
   // Only the columns whose value changes: the row was read under the same lock (or the guard
@@ -192,10 +192,7 @@ export function countryWriteStatement(
   const nowLiteral = sqlLiteral(now);
   statement.sql("updated_at = ").value(nowLiteral).sql(", last_active = ").value(nowLiteral);
   statement.sql(" WHERE id = ").value(sqlLiteral(row.id));
-  if (guard) {
-    statement.sql(" AND xmin = ").value(sqlLiteral(guard.version), "xid");
-    if (guard.condition) statement.sql(" AND ").append(guard.condition);
-  }
+  if (guard) statement.sql(" AND xmin = ").value(sqlLiteral(guard.version), "xid");
   statement.sql(" RETURNING xmin::text AS row_version");
   return {
     // built on demand: the optimistic path sends the statement prepared, never as text

@@ -283,6 +283,11 @@ describe("the optimistic attempt", () => {
     await sql(
       "CREATE OR REPLACE FUNCTION test_action_context_of(country bigint) RETURNS text LANGUAGE sql STABLE AS $$ SELECT value FROM test_action_context WHERE country_id = country $$",
     );
+    // A context function's inputs touch the country's row when they change (migration 020).
+    await sql(
+      "CREATE OR REPLACE FUNCTION test_action_context_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM touch_countries(ARRAY[NEW.country_id]); RETURN NULL; END $$",
+    );
+    await sql("CREATE OR REPLACE TRIGGER test_action_context_touch AFTER UPDATE ON test_action_context FOR EACH ROW EXECUTE FUNCTION test_action_context_touch()");
     const contextFunction = "test_action_context_of";
     await expect(spend(a, 10, { contextFunction })).resolves.toMatchObject({ result: "first" });
     await expect(spend(a, 10, { contextFunction })).resolves.toMatchObject({ result: "first" });
@@ -291,6 +296,22 @@ describe("the optimistic attempt", () => {
     await expect(spend(a, 10, { contextFunction })).resolves.toMatchObject({ result: "second" });
     expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 1 });
     expect(await cashOf(a.countryId)).toBe(100_000 - 30);
+    // and from there, optimistic again with the new value
+    const after = paths();
+    await expect(spend(a, 10, { contextFunction })).resolves.toMatchObject({ result: "second" });
+    expect(since(after)).toEqual({ optimistic: 1, locked: 0, conflict: 0 });
+  });
+
+  it("a context is used only with the row version it was read with", async () => {
+    const a = await registerPlayer(t, "contextVersion");
+    const contextFunction = "economy_bonus_inputs";
+    await spend(a, 10, { contextFunction });
+    // another kind of action, without the context, runs locked and moves the row's version
+    await sql("UPDATE countries SET cash = cash + 1 WHERE id = $1", [a.countryId]);
+    await spend(a, 10);
+    const before = paths();
+    await spend(a, 10, { contextFunction });
+    expect(since(before)).toEqual({ optimistic: 0, locked: 1, conflict: 0 });
   });
 
   it("many parallel actions on one country from remembered rows: every one counted once", async () => {

@@ -31,9 +31,10 @@ import { recentRowsOf, type RecentRow, type RecentRows } from "./recentRows.js";
  *
  * The optimistic attempt. A one-country action whose row this process read or wrote last
  * (RecentRows) first runs without the lock round trip: the step decides from that row and the
- * last value of the action's context (its bonuses), and the write, its turn result and the
- * commit are one statement that writes only if the row is still that version (xmin) and the
- * context still has that value, sent with whatever other such writes wait at that moment
+ * value of the action's context (its bonuses) read with that version of the row, and the
+ * write, its turn result and the commit are one statement that writes only if the row is
+ * still that version (xmin; whatever changes a context's inputs moves the version too,
+ * migration 020), sent with whatever other such writes wait at that moment
  * (db/groupedWrites.ts: one round trip and one commit for all of them). The step must be pure
  * here: anything else (it reads or writes through the transaction, refuses, changes nothing,
  * or touches another country) and any conflict drops the attempt, and the action runs locked
@@ -98,8 +99,9 @@ export interface CountriesAction<R> {
   /**
    * The name of a database function of the first country's id yielding text that the step
    * depends on beside the rows (economy_bonus_inputs: a country's bonus inputs): read with the
-   * locks and handed to the step as `tx.context`; an optimistic write holds only if it still
-   * yields the value the step used.
+   * locks and handed to the step as `tx.context`. Whatever changes its inputs must touch the
+   * country's row (a trigger calling touch_countries, migration 020), so that the row's version
+   * guards an optimistic write's context as well as its row.
    */
   contextFunction?: string;
   step(countries: ReadonlyMap<number, LockedCountry>, tx: ActionTransaction): Promise<StepOutcome<R>> | StepOutcome<R>;
@@ -188,8 +190,7 @@ function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, c
 
 /**
  * The query that reads an action's context, if it has one: `SELECT fn(<first country id>)`.
- * Its text (`inline`) is what the lock round trip sends and the context's key in RecentRows;
- * the optimistic guard embeds it with the id as a value, so its shape is one for all countries.
+ * Its text (`inline`) is what the lock round trip sends and the context's key in RecentRows.
  */
 function contextQueryOf(action: CountriesAction<unknown>): Statement | undefined {
   if (action.contextFunction === undefined) return undefined;
@@ -232,9 +233,10 @@ async function attemptOptimistically<R>(
   if (action.countryIds.length !== 1) return undefined;
   const countryId = action.countryIds[0]!;
   const known: RecentRow | undefined = recent.get(countryId);
+  if (!known) return undefined;
   const contextSql = contextQuery?.inline;
-  const context = contextSql === undefined ? undefined : recent.context(contextSql);
-  if (!known || (contextSql !== undefined && context === undefined)) return undefined;
+  const context = contextSql === undefined ? undefined : recent.context(contextSql, known.version);
+  if (contextSql !== undefined && context === undefined) return undefined;
   // another owner's country: the locked path gives the answer
   if (action.actor && known.row.user_id !== action.actor.userId) return undefined;
 
@@ -255,11 +257,9 @@ async function attemptOptimistically<R>(
   if (outcome.statements?.length || changedIds.size !== 1 || !changedIds.has(countryId)) return undefined;
   if (turnResults.some((turn) => turn.countryId !== countryId)) return undefined;
 
-  const condition = contextQuery && new Statement().sql("(").append(contextQuery).sql(") = ").value(sqlLiteral(context), "text");
-  const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), {
-    version: known.version,
-    condition,
-  });
+  // The version guard covers the context too: whatever changes a context's inputs moves the
+  // row's version (migration 020 for economy_bonus_inputs).
+  const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), { version: known.version });
   // One statement is one transaction: the turn results are written only if the row was.
   const statement = new Statement().sql("WITH written AS (").append(write.statement).sql(")");
   turnResults.forEach(({ result }, i) => appendTurnResultParts(statement, countryId, result, Math.random(), "written", `turn${i}`));
@@ -273,7 +273,10 @@ async function attemptOptimistically<R>(
     ctx.metrics.gameActionPaths.inc({ path: "conflict" });
     return undefined;
   }
-  recent.remember(write.after, rows[0]!.row_version);
+  const version = rows[0]!.row_version;
+  recent.remember(write.after, version);
+  // the context held for the version the write replaced, so it holds for the one it made
+  if (contextSql !== undefined) recent.rememberContext(contextSql, context!, version);
   events.unshift(...countryChangedEvents(write.after, action.name));
   return { outcome: { result: outcome.result, rows: new Map([[countryId, write.after]]), seed }, events };
 }
@@ -331,7 +334,9 @@ async function attemptAction<R>(
       if (stepWroteAside) recent.forget(id);
       else recent.remember(row, index < 0 ? read.versions.get(id)! : perStatement[index]!.rows[0]!.row_version);
     }
-    if (contextSql !== undefined && read.context !== undefined) recent.rememberContext(contextSql, read.context);
+    // The context was read under the first country's lock: it holds for that row as written.
+    const contextVersion = recent.get(action.countryIds[0]!)?.version;
+    if (contextSql !== undefined && read.context !== undefined && contextVersion !== undefined) recent.rememberContext(contextSql, read.context, contextVersion);
     // State events first, so a room applies the numbers before it handles what the step says.
     events.unshift(...changed);
     return { result: outcome.result, rows: written, seed };

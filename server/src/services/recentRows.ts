@@ -19,14 +19,16 @@ const SPECIAL_VERSIONS = new Set(["0", "1", "2"]);
 
 /**
  * What an optimistic action starts from (services/actions.ts): the rows this process last read
- * under lock or wrote, with their versions, and the last value of each action's context
- * expression (a country's bonus inputs). Never trusted on its own: a write made from it is
- * guarded by the row's version and the context's value, so a row changed since (by a tick,
- * another process, an operator) costs only the attempt. Least recently written goes first.
+ * under lock or wrote, with their versions, and the value of each action's context (a
+ * country's bonus inputs) with the row version it holds for. Never trusted on its own: a
+ * write made from it is guarded by the row's version, which anything changing the context
+ * also moves (migration 020), so a row or a context changed since (by a tick, another
+ * process, an operator, a bonus bought) costs only the attempt. Least recently written goes
+ * first.
  */
 export class RecentRows {
   private readonly rows = new Map<number, RecentRow>();
-  private readonly contexts = new Map<string, string>();
+  private readonly contexts = new Map<string, { value: string; version: string }>();
 
   constructor(private readonly capacity = RECENT_ROWS_KEPT) {}
 
@@ -46,13 +48,16 @@ export class RecentRows {
     this.rows.delete(countryId);
   }
 
-  context(sql: string): string | undefined {
-    return this.contexts.get(sql);
+  /** The context's value if it was read (or carried) with the country's row at `version`. */
+  context(sql: string, version: string): string | undefined {
+    const known = this.contexts.get(sql);
+    return known?.version === version ? known.value : undefined;
   }
 
-  rememberContext(sql: string, value: string): void {
+  /** Keeps a context's value as it holds for the row at `version` (read with it under lock, or carried by a write guarded by it). */
+  rememberContext(sql: string, value: string, version: string): void {
     this.contexts.delete(sql);
-    this.contexts.set(sql, value);
+    this.contexts.set(sql, { value, version });
     evictOldest(this.contexts, this.capacity);
   }
 
