@@ -102,7 +102,7 @@ export class GroupedWrites {
     let broken: Error | undefined;
     try {
       const texts: string[] = [];
-      for (const write of batch) texts.push(await this.executable(client, write.statement));
+      for (const write of batch) texts.push(this.preparedExecute(client, write.statement) ?? (await this.executable(client, write.statement)));
       const answer = (await client.query(texts.join(";\n"))) as unknown as { rows: Record<string, unknown>[] } | Array<{ rows: Record<string, unknown>[] }>;
       return Array.isArray(answer) ? answer : [answer];
     } catch (err) {
@@ -121,6 +121,12 @@ export class GroupedWrites {
     } catch (err) {
       write.reject(err);
     }
+  }
+
+  /** EXECUTE of the statement's shape if this connection has it prepared already (no await: the usual case). */
+  private preparedExecute(client: DbClient, statement: Statement): string | undefined {
+    const name = this.names.get(statement.text);
+    return name && this.prepared.get(client)?.has(name) ? executeOf(name, statement) : undefined;
   }
 
   /**
@@ -144,8 +150,7 @@ export class GroupedWrites {
       }
       prepared.add(name);
     }
-    const literals = statement.literals;
-    return literals.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${literals.join(", ")})`;
+    return executeOf(name, statement);
   }
 
   /** The prepared statement name of a shape: from its text, so equal texts share it. */
@@ -157,6 +162,11 @@ export class GroupedWrites {
     this.names.set(text, name);
     return name;
   }
+}
+
+function executeOf(name: string, statement: Statement): string {
+  const literals = statement.literals;
+  return literals.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${literals.join(", ")})`;
 }
 
 /** The process's grouped writes to one database. */
