@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { idList, jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
+import pg from "pg";
+import { idList, jsonbLiteral, quoteText, sqlLiteral } from "./sqlLiteral.js";
 
 describe("sqlLiteral", () => {
   it.each([
@@ -31,5 +32,11 @@ describe("sqlLiteral", () => {
     expect(() => idList([0])).toThrow(TypeError);
     expect(() => idList([1.5])).toThrow(TypeError);
     expect(() => idList(["1; DROP TABLE x" as unknown as number])).toThrow(TypeError);
+  });
+
+  it("quotes text exactly as pg's escapeLiteral, with or without quotes and backslashes", () => {
+    for (const text of ["", "plain", "O'Brien", "back\\slash", "both ' and \\", '{"a":"x\\"y"}', "üñí ☃", "''"]) {
+      expect(quoteText(text)).toBe(pg.escapeLiteral(text));
+    }
   });
 });

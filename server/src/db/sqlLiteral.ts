@@ -13,14 +13,24 @@ export function sqlLiteral(value: unknown): string {
     return String(value);
   }
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (typeof value === "string") return pg.escapeLiteral(value);
-  if (value instanceof Date) return `${pg.escapeLiteral(value.toISOString())}::timestamptz`;
+  if (typeof value === "string") return quoteText(value);
+  if (value instanceof Date) return `'${value.toISOString()}'::timestamptz`;
   throw new TypeError(`no SQL literal for ${typeof value}`);
 }
 
 /** A JSON value as a jsonb literal. */
 export function jsonbLiteral(value: unknown): string {
-  return `${pg.escapeLiteral(JSON.stringify(value))}::jsonb`;
+  return `${quoteText(JSON.stringify(value))}::jsonb`;
+}
+
+const NEEDS_ESCAPING = /['\\]/;
+
+/**
+ * pg's escapeLiteral, which walks the text character by character (a turn result's JSON is
+ * about 1 KB, on every action): a text without a quote or a backslash is the same quoted.
+ */
+export function quoteText(text: string): string {
+  return NEEDS_ESCAPING.test(text) ? pg.escapeLiteral(text) : `'${text}'`;
 }
 
 /** A list of ids as an IN list (each a safe positive integer). */
