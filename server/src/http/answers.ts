@@ -45,9 +45,15 @@ export function malformedJson(): FailureAnswer {
   return answer(400, "Malformed JSON body", API_ERROR_CODES.malformedJson);
 }
 
-/** A JSON answer as Express's res.json sends it: the same Content-Type, and its Content-Length. */
-export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+/**
+ * A JSON answer as Express's res.json sends it: the same Content-Type, and its Content-Length.
+ * `headers` are the answer's others, written with them in one writeHead (the object is the
+ * answer's own: the two are added to it).
+ */
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(json) });
+  headers["Content-Type"] = "application/json; charset=utf-8";
+  headers["Content-Length"] = Buffer.byteLength(json);
+  res.writeHead(status, headers);
   res.end(json);
 }

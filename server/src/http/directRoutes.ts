@@ -4,7 +4,7 @@ import type { ServiceContext } from "../services/context.js";
 import { failureAnswer, malformedJson, sendJson, type FailureAnswer } from "./answers.js";
 import { route, routeError, type ApiHandler } from "./handler.js";
 import { recordWhenFinished } from "./requestMetrics.js";
-import { setApiSecurityHeaders } from "./security.js";
+import { API_SECURITY_HEADER_FIELDS } from "./security.js";
 
 /**
  * The action path's routes, answered without Express's per-request machinery.
@@ -23,7 +23,8 @@ import { setApiSecurityHeaders } from "./security.js";
  * one never sees it. For what it takes, it does what the app's middleware does: the API's
  * security headers (CORS is set before, in installMatchmaking), the request metrics under the
  * route's pattern, the JSON body check (`express.json({ strict: true })`), the route's
- * handler, and the failure answers of the app's error handler (answers.ts).
+ * handler, and the failure answers of the app's error handler (answers.ts). Its answers are
+ * written with one writeHead (no setHeader per header).
  */
 export class DirectRoutes {
   private readonly routes: DirectRoute[] = [];
@@ -47,8 +48,11 @@ export class DirectRoutes {
     return this.routes.map((r) => `${r.method} ${r.label}`);
   }
 
-  /** Answers the request if it is a direct route's in the plain form; false leaves it to Express. */
-  serve(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  /**
+   * Answers the request if it is a direct route's in the plain form; false leaves it to Express.
+   * `headers` (CORS) go on the answer with the API's security headers, in one writeHead.
+   */
+  serve(req: http.IncomingMessage, res: http.ServerResponse, headers: Readonly<Record<string, string>>): boolean {
     const url = req.url ?? "";
     for (const candidate of this.routes) {
       if (candidate.method !== req.method) continue;
@@ -57,15 +61,15 @@ export class DirectRoutes {
       const params: Record<string, string> = {};
       candidate.paramNames.forEach((name, i) => (params[name] = match[i + 1]!));
       recordWhenFinished(this.ctx.metrics, candidate.method, () => candidate.label, res);
-      setApiSecurityHeaders(res);
+      const answerHeaders: Record<string, string | number> = Object.assign({}, headers, API_SECURITY_HEADER_FIELDS);
       this.readBody(req, (body) => {
         if (body === MALFORMED_JSON) {
-          this.answerFailure(req, res, malformedJson());
+          this.answerFailure(req, res, malformedJson(), answerHeaders);
           return;
         }
         candidate.handler({ headers: req.headers, params, body }).then(
-          (result) => sendJson(res, 200, { success: true, ...result }),
-          (err: unknown) => this.answerFailure(req, res, failureAnswer(routeError(candidate.fallback, err))),
+          (result) => sendJson(res, 200, { success: true, ...result }, answerHeaders),
+          (err: unknown) => this.answerFailure(req, res, failureAnswer(routeError(candidate.fallback, err)), answerHeaders),
         );
       });
       return true;
@@ -103,10 +107,10 @@ export class DirectRoutes {
     req.once("end", () => then(parseStrictJson(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"))));
   }
 
-  private answerFailure(req: http.IncomingMessage, res: http.ServerResponse, failure: FailureAnswer): void {
+  private answerFailure(req: http.IncomingMessage, res: http.ServerResponse, failure: FailureAnswer, headers: Record<string, string | number>): void {
     if (failure.log) this.ctx.logger[failure.log.level]({ err: failure.log.cause, method: req.method, path: req.url }, failure.log.message);
-    if (failure.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(failure.retryAfterSeconds));
-    sendJson(res, failure.status, failure.body);
+    if (failure.retryAfterSeconds !== undefined) headers["Retry-After"] = String(failure.retryAfterSeconds);
+    sendJson(res, failure.status, failure.body, headers);
   }
 }
 

@@ -92,8 +92,8 @@ function serveApi(api: DirectApi, allowedOrigins: ReadonlySet<string>, req: http
     res.writeHead(204, cors).end();
     return;
   }
+  if (api.direct?.serve(req, res, cors)) return;
   for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-  if (api.direct?.serve(req, res)) return;
   api.app(req, res);
 }
 
