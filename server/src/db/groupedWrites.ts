@@ -3,11 +3,13 @@ import { perDatabase, type Db, type DbClient } from "./pool.js";
 import type { Statement } from "./statement.js";
 
 /**
- * Batches of grouped writes in flight at once (each holds one pooled connection). Measured with
- * prepared shapes (docs/performance.md): 2 gave 1,340-1,430 explorations a second against
- * 1,221-1,231 with 1 and 1,208-1,243 with 3 (with writes parsed as text, 1 had been best).
+ * Batches of grouped writes in flight at once (each holds one pooled connection). It moves with
+ * what a write costs either side (docs/performance.md): with writes parsed as text 1 was best;
+ * prepared, 2 (1,340-1,430 explorations a second against 1,221-1,231 with 1); since the server
+ * answers without Express and the guard is the row version alone, 1 again: 4,158-4,253 against
+ * 3,897-4,000 with 2, alternating in one window (batches of about 7 instead of 4).
  */
-export const GROUPED_WRITES_IN_FLIGHT = 2;
+export const GROUPED_WRITES_IN_FLIGHT = 1;
 /** Statements in one batch at most. */
 export const GROUPED_WRITES_PER_BATCH = 32;
 /**
