@@ -9,11 +9,11 @@ import { API_SECURITY_HEADER_FIELDS } from "./security.js";
 /**
  * The action path's routes, answered without Express's per-request machinery.
  *
- * Express costs the game's one server thread more than the action itself: measured on an
- * exploration (docs/performance.md, "The direct path, the version-only guard, and the mappings compiled"), 0.42 ms of server CPU through the
- * app against 0.23 ms for the same handler called from node:http; a one-route Express app
- * still cost 0.35 ms (the request and response prototypes it swaps in, its router and
- * res.json), and the whole app's middleware and sixteen routers the rest.
+ * Express cost the game's one server thread more than the action itself: measured on an
+ * exploration, 0.42 ms of server CPU through the app against 0.23 ms for the same handler
+ * called from node:http; a one-route Express app still cost 0.35 ms (the request and response
+ * prototypes it swaps in, its router and res.json), and the whole app's middleware and
+ * sixteen routers the rest (docs/performance.md, stop 24).
  *
  * A direct route is declared once, on its domain's router (`post`, `get`): Express serves it
  * as before, and `serve` takes the request first when it is in the plain form the direct path
