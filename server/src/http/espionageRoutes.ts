@@ -15,6 +15,7 @@ import { executeSpyOperation, intelligenceStatus, launchMission, reportFor, repo
 import type { ServiceContext } from "../services/context.js";
 import { knownIntelligenceOfAll } from "../db/knownIntelligence.js";
 import { authorizeCountry, ownCountry, parse, route } from "./handler.js";
+import type { DirectRoutes } from "./directRoutes.js";
 
 const countryParams = z.object({ countryId: idParamSchema });
 const idParams = z.object({ id: idParamSchema });
@@ -23,17 +24,15 @@ const idParams = z.object({ id: idParamSchema });
  * Espionage: the spec's POST /spy/execute, and the calls the Intelligence Center and Reports
  * screens need in the same style. Every call acts for the caller's own country (403 otherwise).
  */
-export function espionageRoutes(ctx: ServiceContext): Router {
+export function espionageRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
   const router = Router();
 
-  router.post(
-    "/spy/execute",
-    route("Operation failed", async (req) => {
-      const body = parse(spyExecuteRequestSchema, req.body);
-      const { claims, country } = await ownCountry(ctx, req);
-      return executeSpyOperation(ctx, claims.userId, country.id, body);
-    }),
-  );
+  // On the direct path, with the other actions players repeat.
+  direct.post(router, "/spy/execute", "Operation failed", async (call) => {
+    const body = parse(spyExecuteRequestSchema, call.body);
+    const { claims, country } = await ownCountry(ctx, call);
+    return executeSpyOperation(ctx, claims.userId, country.id, body);
+  });
 
   router.post(
     "/intelligence/missions",

@@ -39,6 +39,7 @@ import { brigadeAction, brigadesOf, buyMissiles, changeGdi, militaryStatusOf, se
 import { declareWar, endWar, warsOf } from "../services/war.js";
 import type { ServiceContext } from "../services/context.js";
 import { authorizeCountry, ownCountry, parse, route } from "./handler.js";
+import type { DirectRoutes } from "./directRoutes.js";
 
 const countryParams = militaryCountryParamsSchema;
 
@@ -46,7 +47,7 @@ const countryParams = militaryCountryParamsSchema;
  * Military, attack, battle report and war routes: parse, authorize, call the service, answer.
  * Every route that names a country answers 403 unless it is the caller's own.
  */
-export function militaryRoutes(ctx: ServiceContext): Router {
+export function militaryRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
   const router = Router();
 
   /** A POST naming the caller's country in body.countryId. */
@@ -111,14 +112,12 @@ export function militaryRoutes(ctx: ServiceContext): Router {
     }),
   );
 
-  router.post(
-    "/attack/launch",
-    route("Attack failed", async (req) => {
-      const body = parse(attackLaunchRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      return launchResponse(await launchAttack(ctx, { userId: claims.userId, countryId: body.countryId }, body));
-    }),
-  );
+  // On the direct path: a war is many launches a minute.
+  direct.post(router, "/attack/launch", "Attack failed", async (call) => {
+    const body = parse(attackLaunchRequestSchema, call.body);
+    const { claims } = await authorizeCountry(ctx, call, body.countryId);
+    return launchResponse(await launchAttack(ctx, { userId: claims.userId, countryId: body.countryId }, body));
+  });
 
   router.post(
     "/attack/cancel",
