@@ -143,8 +143,8 @@ export type ActionContext = Pick<ServiceContext, "db" | "events" | "metrics" | "
 export async function runCountriesAction<R>(ctx: ActionContext, action: CountriesAction<R>): Promise<CountriesActionResult<R>> {
   const seed = action.seed ?? ctx.seeds.next();
   const recent = recentRowsOf(ctx.db);
-  const context = contextQueryOf(action);
-  const optimistic = await attemptOptimistically(ctx, action, seed, recent, context);
+  const contextSql = contextQueryOf(action);
+  const optimistic = await attemptOptimistically(ctx, action, seed, recent, contextSql);
   if (optimistic) {
     ctx.metrics.gameActionPaths.inc({ path: "optimistic" });
     ctx.metrics.gameActions.inc({ action: action.name });
@@ -155,7 +155,7 @@ export async function runCountriesAction<R>(ctx: ActionContext, action: Countrie
   for (let attempt = 1; ; attempt++) {
     const events: TopicEvent[] = [];
     try {
-      const outcome = await attemptAction(ctx, action, seed, events, recent, context);
+      const outcome = await attemptAction(ctx, action, seed, events, recent, contextSql);
       ctx.metrics.gameActions.inc({ action: action.name });
       ctx.events.publishAll(events);
       return outcome;
@@ -190,12 +190,12 @@ function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, c
 
 /**
  * The query that reads an action's context, if it has one: `SELECT fn(<first country id>)`.
- * Its text (`inline`) is what the lock round trip sends and the context's key in RecentRows.
+ * The lock round trip sends it, and it is the context's key in RecentRows.
  */
-function contextQueryOf(action: CountriesAction<unknown>): Statement | undefined {
+function contextQueryOf(action: CountriesAction<unknown>): string | undefined {
   if (action.contextFunction === undefined) return undefined;
   if (!/^[a-z_][a-z0-9_]*$/.test(action.contextFunction)) throw new Error(`not a function name: ${action.contextFunction}`);
-  return new Statement().sql(`SELECT ${action.contextFunction}(`).value(sqlLiteral(action.countryIds[0]!)).sql(")");
+  return `SELECT ${action.contextFunction}(${sqlLiteral(action.countryIds[0]!)})`;
 }
 
 /** Thrown by the optimistic attempt's client: the step needs the database, so the lock. */
@@ -228,13 +228,12 @@ async function attemptOptimistically<R>(
   action: CountriesAction<R>,
   seed: number,
   recent: RecentRows,
-  contextQuery: Statement | undefined,
+  contextSql: string | undefined,
 ): Promise<{ outcome: CountriesActionResult<R>; events: TopicEvent[] } | undefined> {
   if (action.countryIds.length !== 1) return undefined;
   const countryId = action.countryIds[0]!;
   const known: RecentRow | undefined = recent.get(countryId);
   if (!known) return undefined;
-  const contextSql = contextQuery?.inline;
   const context = contextSql === undefined ? undefined : recent.context(contextSql, known.version);
   if (contextSql !== undefined && context === undefined) return undefined;
   // another owner's country: the locked path gives the answer
@@ -287,12 +286,11 @@ async function attemptAction<R>(
   seed: number,
   events: TopicEvent[],
   recent: RecentRows,
-  contextQuery: Statement | undefined,
+  contextSql: string | undefined,
 ): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
     // Round trip 1: BEGIN, the ordered locks and the action's context.
-    const contextSql = contextQuery?.inline;
     const read = await beginAndLockCountries(client, action.countryIds, contextSql);
     const rows = read.rows;
     for (const id of action.countryIds) {

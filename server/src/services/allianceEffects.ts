@@ -4,8 +4,8 @@ import { computeAllianceEffects, computeDiplomaticEffects, type BonusPurchase, t
  * Everything a country's economy bonuses depend on, as JSON text: the database function
  * economy_bonus_inputs(country id) (migration 018) yields its alliance's bonus purchases and the
  * relations it holds. An economy action reads it with its row lock (the action's
- * contextFunction), and an optimistic write holds only while it yields the same text
- * (services/actions.ts).
+ * contextFunction); whatever changes those inputs touches the country's row (migration 020),
+ * so an optimistic write's version guard covers them (services/actions.ts).
  */
 export const ECONOMY_BONUS_INPUTS = "economy_bonus_inputs";
 
