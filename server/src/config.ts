@@ -12,6 +12,13 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Folder for the embedded database and the generated JWT secret. @default "./data" */
   dataDir: string;
+  /**
+   * Milliseconds a database connection may sit idle in the pool before it is closed (pg's
+   * `idleTimeoutMillis`), on Postgres and on the embedded database alike; 0 keeps idle
+   * connections open. Every new connection starts a clean session (docs/architecture.md,
+   * "Connections and sessions"). @default 10000
+   */
+  databaseIdleTimeoutMs: number;
   /** Redis connection string. Absent: in-process presence, driver and tick timer. */
   redisUrl: string | undefined;
   /** HS256 secret for access tokens. Absent: generated once and kept under `dataDir`. */
@@ -144,6 +151,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     port: intFromEnv("PORT", 3000),
     databaseUrl: optional("DATABASE_URL"),
     dataDir: path.resolve(optional("DATA_DIR") ?? "./data"),
+    databaseIdleTimeoutMs: countFromEnv("DATABASE_IDLE_TIMEOUT_MS", 10_000),
     redisUrl: optional("REDIS_URL"),
     jwtSecret: optional("JWT_SECRET"),
     tokenTtlSeconds: intFromEnv("TOKEN_TTL_SECONDS", 86_400),

@@ -5,7 +5,9 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 import { startGameServer } from "./server.js";
+import { playEveryKindOfRequest } from "./test/everyKindOfRequest.js";
 import { apiRequest, newPlayer } from "./test/harness.js";
+import { eventually } from "./test/worldClients.js";
 
 /**
  * The embedded default: no DATABASE_URL and no REDIS_URL. The server runs PGlite in-process
@@ -75,6 +77,37 @@ describe("embedded default (PGlite, local presence)", () => {
       // each exploration's turn result written once, whichever path it took
       const history = await apiRequest(base, "GET", "/turns/history?limit=100", undefined, token);
       expect(history.body.data).toHaveLength(9);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/**
+ * Issue 25: the pool closed PGlite's one connection after 10 s idle, and the next connection's
+ * named statements collided with the ones the old connection had prepared in PGlite's one
+ * session ("prepared statement find_country already exists"): every signed-in request then
+ * answered 500 until a restart. Here the pool's idle time-out is 50 ms and every request waits
+ * past it, so each one meets a connection opened anew.
+ */
+describe("embedded default left idle past the pool's idle time-out", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-embedded-idle-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it("answers every kind of request after every idle period", async () => {
+    const server = await startGameServer(
+      loadConfig({ port: 0, dataDir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dataDir, "none"), databaseIdleTimeoutMs: 50, aiCountries: 0, newPlayerProtectionHours: 0 }),
+      { logger: pino({ level: "silent" }) },
+    );
+    try {
+      const pool = server.database.pool;
+      let reconnects = 0;
+      pool.on("connect", () => (reconnects += 1));
+      await playEveryKindOfRequest(`http://127.0.0.1:${server.port}`, async () => {
+        await eventually(() => pool.totalCount === 0, "the pool's idle connection closed", 5_000);
+      });
+      // every step above found the pool empty and opened a connection
+      expect(reconnects).toBeGreaterThanOrEqual(9);
     } finally {
       await server.close();
     }

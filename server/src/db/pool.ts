@@ -41,7 +41,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   if (config.databaseUrl) {
     // A pool that cannot get a connection within 10 s (Postgres down or saturated) fails the
     // request (503) instead of queueing it forever.
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 10_000 });
+    // A new connection is a new backend, so a new session: pg's named statements and the
+    // grouped writes' PREPAREs are tracked per connection object and start empty with it.
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 10_000, idleTimeoutMillis: config.databaseIdleTimeoutMs });
     pool.on("error", (err) => logger.error({ err }, "idle postgres client error"));
     return { pool, embedded: false, close: () => pool.end() };
   }
@@ -50,11 +52,27 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   const dir = path.join(config.dataDir, "pglite");
   fs.mkdirSync(dir, { recursive: true });
   const engine = await PGlite.create(dir);
-  const socketServer = new PGLiteSocketServer({ db: engine, port: 0, host: "127.0.0.1" });
+  // Two sockets, though the pool holds one connection: a connection the pool drops (idle, or
+  // broken by an error) closes asynchronously, and its replacement must not be refused while
+  // the old socket is still being detached. PGlite's queue keeps a transaction to the socket
+  // that opened it, and rolls back what a closed socket left open.
+  const socketServer = new PGLiteSocketServer({ db: engine, port: 0, host: "127.0.0.1", maxConnections: 2 });
   await socketServer.start();
   const address = socketServer.getServerConn();
   logger.info({ dir, address }, "embedded PGlite database started");
-  const pool = new pg.Pool({ connectionString: `postgres://postgres@${address}/postgres`, max: 1 });
+  // PGlite is one Postgres session whatever the sockets: what a closed connection prepared
+  // (pg's named statements such as find_country, the grouped writes' PREPAREs) is still there
+  // when the pool opens the next one, whose tracking starts empty. So every new connection
+  // starts by discarding the session's state, and really is a new session
+  // (docs/architecture.md, "Connections and sessions").
+  const pool = new pg.Pool({
+    connectionString: `postgres://postgres@${address}/postgres`,
+    max: 1,
+    idleTimeoutMillis: config.databaseIdleTimeoutMs,
+    onConnect: async (client) => {
+      await client.query("DISCARD ALL");
+    },
+  });
   pool.on("error", (err) => logger.error({ err }, "idle embedded client error"));
   return {
     pool,
