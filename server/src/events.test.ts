@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { LocalPresence, type Presence } from "@colyseus/core";
@@ -79,5 +80,40 @@ describe.each([
     await until(() => third.length === 1, "the new listener");
     expect(first).toHaveLength(1);
     expect(second).toHaveLength(1);
+  });
+});
+
+/**
+ * Issue 29: Redis pub/sub channels are one namespace per Redis server, whatever the logical
+ * database. Before the world id named the channels, servers of two worlds on one Redis (test
+ * files on different database indexes, running at once) heard each other's `world` events: a
+ * foreign chat line with the same id as a real one made the real one look like a duplicate,
+ * and WorldCluster.test.ts lost it about once in three full-suite runs.
+ */
+describe("event topics of two worlds on one Redis", () => {
+  it("a world's events reach its own processes only", async () => {
+    const [a1, a2, b] = [new RedisPresence(`${TEST_REDIS_URL}/14`), new RedisPresence(`${TEST_REDIS_URL}/14`), new RedisPresence(`${TEST_REDIS_URL}/13`)];
+    presences.push(a1, a2, b);
+    const worldA = crypto.randomUUID();
+    const worldB = crypto.randomUUID();
+    const publisherA = new PresenceEventBus(a1, logger, worldA);
+    const otherProcessOfA = new PresenceEventBus(a2, logger, worldA);
+    const processOfB = new PresenceEventBus(b, logger, worldB);
+    const heardByA: GameEvent[] = [];
+    const heardByB: GameEvent[] = [];
+    otherProcessOfA.subscribe(WORLD_TOPIC, (e) => heardByA.push(e));
+    processOfB.subscribe(WORLD_TOPIC, (e) => heardByB.push(e));
+    await Promise.all([otherProcessOfA.ready(), processOfB.ready()]);
+
+    const chat = { type: "chatMessage" as const, channelId: "general", message: { ...message, channel: "general" } };
+    publisherA.publish(WORLD_TOPIC, chat);
+    await until(() => heardByA.length === 1, "A's other process to hear A's event");
+    // Redis delivered A's event to every subscriber of its channel at once; B's connection
+    // hears in order, so had it been one of them, A's event would arrive before B's own.
+    const mark = { type: "seasonChanged" as const };
+    new PresenceEventBus(b, logger, worldB).publish(WORLD_TOPIC, mark);
+    await until(() => heardByB.length >= 1, "B's own event");
+    expect(heardByA).toEqual([chat]);
+    expect(heardByB).toEqual([mark]);
   });
 });

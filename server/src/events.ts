@@ -216,8 +216,14 @@ export interface EventBus {
   ready(): Promise<void>;
 }
 
-/** Presence channel names carry a prefix so game topics never meet Colyseus' own channels. */
-const CHANNEL_PREFIX = "game:";
+/**
+ * The presence channel of a topic in one world: `game:<worldId>:<topic>`. The prefix keeps game
+ * topics apart from Colyseus' own channels; the world id (migration 021) keeps worlds apart,
+ * since Redis pub/sub channels are shared by every logical database of a Redis server.
+ */
+export function worldChannel(worldId: string, topicName: string): string {
+  return worldId ? `game:${worldId}:${topicName}` : `game:${topicName}`;
+}
 
 /**
  * Event bus on Colyseus presence pub/sub (local in one process, Redis across processes). One
@@ -227,10 +233,14 @@ const CHANNEL_PREFIX = "game:";
 export class PresenceEventBus implements EventBus {
   private readonly topics = new Map<string, { listeners: Set<EventListener<GameEvent>>; callback: (event: GameEvent) => void; ready: Promise<unknown> }>();
 
-  constructor(private readonly presence: Presence, private readonly logger: Logger) {}
+  /**
+   * @param worldId the world whose events this bus carries (readWorldId); processes of other
+   *   worlds on the same Redis never hear them
+   */
+  constructor(private readonly presence: Presence, private readonly logger: Logger, private readonly worldId = "") {}
 
   publish<E extends GameEvent>(topic: EventTopic<E>, event: E): void {
-    Promise.resolve(this.presence.publish(CHANNEL_PREFIX + topic.name, event)).catch((err) =>
+    Promise.resolve(this.presence.publish(worldChannel(this.worldId, topic.name), event)).catch((err) =>
       this.logger.error({ err, topic: topic.name, event: event.type }, "event publish failed"),
     );
   }
@@ -252,7 +262,7 @@ export class PresenceEventBus implements EventBus {
           }
         }
       };
-      const ready = Promise.resolve(this.presence.subscribe(CHANNEL_PREFIX + topic.name, callback)).catch((err) =>
+      const ready = Promise.resolve(this.presence.subscribe(worldChannel(this.worldId, topic.name), callback)).catch((err) =>
         this.logger.error({ err, topic: topic.name }, "event subscribe failed"),
       );
       entry = { listeners, callback, ready };
@@ -264,7 +274,7 @@ export class PresenceEventBus implements EventBus {
       current.listeners.delete(listener as EventListener<GameEvent>);
       if (current.listeners.size === 0 && this.topics.get(topic.name) === current) {
         this.topics.delete(topic.name);
-        Promise.resolve(this.presence.unsubscribe(CHANNEL_PREFIX + topic.name, current.callback)).catch((err) =>
+        Promise.resolve(this.presence.unsubscribe(worldChannel(this.worldId, topic.name), current.callback)).catch((err) =>
           this.logger.error({ err, topic: topic.name }, "event unsubscribe failed"),
         );
       }

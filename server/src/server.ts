@@ -12,7 +12,8 @@ import { runMigrations } from "./db/migrate.js";
 import { backfillNameKeys } from "./db/names.js";
 import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
 import { RateLimits } from "./auth/rateLimiter.js";
-import { PresenceEventBus } from "./events.js";
+import { PresenceEventBus, worldChannel } from "./events.js";
+import { readWorldId } from "./db/worldIdentity.js";
 import { GameMetrics } from "./metrics.js";
 import { systemClock, type ServiceContext } from "./services/context.js";
 import { osSeeds } from "./services/actions.js";
@@ -70,13 +71,14 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     driver = new LocalDriver();
   }
 
-  const events = new PresenceEventBus(presence, logger);
+  const worldId = await readWorldId(database.pool);
+  const events = new PresenceEventBus(presence, logger, worldId);
   const metrics = new GameMetrics();
   const ctx: ServiceContext = {
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, logger, metrics }),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, revokedTopic: worldChannel(worldId, "auth:revoked"), logger, metrics }),
     limiter: new RateLimits(redis),
     events,
     metrics,

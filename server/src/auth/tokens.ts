@@ -138,10 +138,12 @@ export class TokenService {
   private readonly logger: Logger | undefined;
   private readonly metrics: Pick<GameMetrics, "authTokenLookups"> | undefined;
   private readonly revocationListeners = new Set<RevocationListener>();
+  private readonly revokedTopic: string;
 
   /**
    * @param options.channel where revocations are published and heard (the process's Colyseus
    *   presence); without one, revocations reach other processes only through cache expiry
+   * @param options.revokedTopic the channel name on it, this world's (worldChannel); @default "auth:revoked"
    * @param options.logger reports a failed subscription (revocations then rely on expiry)
    * @param options.metrics counts the verdicts asked of Postgres
    */
@@ -149,14 +151,15 @@ export class TokenService {
     secret: Uint8Array,
     private readonly db: Db,
     private readonly ttlSeconds: number,
-    options: { channel?: RevocationChannel; logger?: Logger; metrics?: Pick<GameMetrics, "authTokenLookups"> } = {},
+    options: { channel?: RevocationChannel; revokedTopic?: string; logger?: Logger; metrics?: Pick<GameMetrics, "authTokenLookups"> } = {},
   ) {
     // jose with a raw secret imports it as a key on every call (~150 us); import it once.
     this.key = crypto.webcrypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     this.channel = options.channel;
     this.logger = options.logger;
     this.metrics = options.metrics;
-    Promise.resolve(this.channel?.subscribe(REVOKED_TOPIC, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
+    this.revokedTopic = options.revokedTopic ?? REVOKED_TOPIC;
+    Promise.resolve(this.channel?.subscribe(this.revokedTopic, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
       options.logger?.error({ err }, "revocation events unavailable: revoked tokens are refused elsewhere only when cached verdicts expire"),
     );
   }
@@ -315,7 +318,7 @@ export class TokenService {
   /** Publishes a revocation; if that fails the revocation stands and expiry bounds the rest. */
   private async announce(revocation: Revocation): Promise<void> {
     try {
-      await this.channel?.publish(REVOKED_TOPIC, revocation);
+      await this.channel?.publish(this.revokedTopic, revocation);
     } catch (err) {
       this.logger?.warn({ err }, "revocation event not published: other processes refuse the token when their cached verdict expires");
     }

@@ -18,6 +18,7 @@ import { sql as seasonsAdmin } from "./016_seasons_admin.js";
 import { sql as actionPath } from "./018_action_path.js";
 import { sql as authEpoch } from "./019_auth_epoch.js";
 import { sql as bonusInputsTouch } from "./020_bonus_inputs_touch.js";
+import { sql as worldIdentity } from "./021_world_identity.js";
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 18, name: "action_path", sql: actionPath },
   { version: 19, name: "auth_epoch", sql: authEpoch },
   { version: 20, name: "bonus_inputs_touch", sql: bonusInputsTouch },
+  { version: 21, name: "world_identity", sql: worldIdentity },
 ];
