@@ -47,6 +47,14 @@ describe("parseCliArgs", () => {
     expect(args).toMatchObject({ countries: 200, durationSec: 60, rate: 80, url: "http://127.0.0.1:3100", allowHosts: ["a", "b"], rooms: false, metricsToken: "t", viewTtlMs: undefined });
     expect(parseCliArgs(["--view-ttl", "2.5"]).viewTtlMs).toBe(2_500);
   });
+  it("reads a rate search (the last rate is the main phase) and what the bots' screens watch", () => {
+    expect(parseCliArgs(["--rates", "50,100, 150"])).toMatchObject({ rate: 150, steps: [50, 100] });
+    expect(parseCliArgs([])).toMatchObject({ rate: 10, steps: [], watch: [] });
+    expect(parseCliArgs(["--watch", "chat,rankings"]).watch).toEqual(["chat", "rankings"]);
+    expect(() => parseCliArgs(["--rates", "50,x"])).toThrow(/--rates/);
+    expect(() => parseCliArgs(["--rates", "50", "--rate", "60"])).toThrow(/do not go together/);
+    expect(() => parseCliArgs(["--watch", "everything"])).toThrow(/--watch takes chat, online, rankings, market/);
+  });
   it("refuses bad numbers and unknown flags", () => {
     expect(() => parseCliArgs(["--countries", "0"])).toThrow(/--countries must be a positive whole number/);
     expect(() => parseCliArgs(["--rate", "fast"])).toThrow(/--rate/);

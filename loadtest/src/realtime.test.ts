@@ -1,65 +1,50 @@
 import { describe, expect, it } from "vitest";
 import { ChatTracker, ClientTraffic } from "./realtime.js";
 
-/** A stand-in for an SDK room: the test pushes states to its onStateChange listeners. */
-function fakeRoom() {
-  const listeners: ((state: unknown) => void)[] = [];
-  const lines: { content: string }[] = [];
-  const state = { channels: new Map([["general", { messages: lines }]]) };
-  return {
-    lines,
-    push: () => listeners.forEach((l) => l(state)),
-    onStateChange: ((cb: (state: unknown) => void) => listeners.push(cb)) as any,
-    onLeave: (() => {}) as any,
-  };
-}
+/** A room as the tracker needs it (it is told each line by the runner's message handler). */
+const room = () => ({ onLeave: (() => {}) as any });
 
 describe("ChatTracker", () => {
   it("records fan-out per (message, observer) and completes on the first other observer", async () => {
     let now = 1000;
     const chat = new ChatTracker("run1", "general", 10_000, () => now);
-    const a = fakeRoom();
-    const b = fakeRoom();
-    chat.observe(0, a);
-    chat.observe(1, b);
+    chat.observe(0, room());
+    chat.observe(1, room());
     const { seq, content } = chat.nextContent();
     expect(content).toMatch(/^load test lt:run1:1 t=\d+$/);
     const done = chat.track(seq, 0);
     now = 1040;
-    a.lines.push({ content }); // the sender's own room: not a fan-out receipt
-    a.push();
-    b.lines.push({ content });
-    b.push();
+    chat.line(0, "general", content); // the sender's own room: not a fan-out receipt
+    chat.line(1, "general", content);
     await expect(done).resolves.toEqual({ ok: true });
-    b.push(); // seeing the same line again is not a second receipt
+    chat.line(1, "general", content); // the same line again is not a second receipt
     expect(chat.receipts).toBe(1);
     expect(chat.delivered).toBe(1);
     expect(chat.fanout.summary().max).toBeCloseTo(40, 0);
     chat.close();
   });
 
-  it("finds a line spliced into the middle (the room keeps id order), ignores other runs' lines", async () => {
+  it("takes lines in any order, ignores other runs' lines and other channels", async () => {
     const chat = new ChatTracker("run2", "general", 10_000);
-    const room = fakeRoom();
-    chat.observe(5, room);
+    chat.observe(5, room());
     const first = chat.nextContent();
     const second = chat.nextContent();
     const p1 = chat.track(first.seq, 0);
     const p2 = chat.track(second.seq, 1);
-    room.lines.push({ content: "load test lt:other:1 t=1" }, { content: second.content });
-    room.push();
+    chat.line(5, "general", "load test lt:other:1 t=1");
+    chat.line(5, "trade", first.content);
+    chat.line(5, "general", second.content);
     await expect(p2).resolves.toEqual({ ok: true });
-    // the older line arrives late and is inserted before the newer one
-    room.lines.splice(1, 0, { content: first.content });
-    room.push();
+    chat.line(5, "general", first.content);
     await expect(p1).resolves.toEqual({ ok: true });
     expect(chat.delivered).toBe(2);
+    expect(chat.receipts).toBe(2);
     chat.close();
   });
 
   it("fails a line nobody sees within the time-out, or that the server refused", async () => {
     const chat = new ChatTracker("run3", "general", 30);
-    chat.observe(1, fakeRoom());
+    chat.observe(1, room());
     const lost = chat.nextContent();
     await expect(chat.track(lost.seq, 0)).resolves.toMatchObject({ ok: false, status: "undelivered" });
     const refused = chat.nextContent();
@@ -71,7 +56,7 @@ describe("ChatTracker", () => {
 
   it("completes at once when no other observer exists", async () => {
     const chat = new ChatTracker("run4", "general", 10_000);
-    chat.observe(0, fakeRoom());
+    chat.observe(0, room());
     await expect(chat.track(chat.nextContent().seq, 0)).resolves.toEqual({ ok: true });
   });
 });

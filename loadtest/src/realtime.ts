@@ -105,19 +105,6 @@ export async function joinRoom(url: string, token: string, traffic: ClientTraffi
 /** Marker the tester puts in chat content: `lt:<runId>:<seq>`, plus the send time for humans. */
 const CHAT_MARKER = /\blt:([a-z0-9]+):(\d+)\b/;
 
-/** A chat line as the world state holds it: only `content` is read. */
-interface ChatLine {
-  content?: unknown;
-}
-
-/** The messages of one channel in the world state (`state.channels.get(id).messages`). */
-function channelMessages(state: any, channel: string): ArrayLike<ChatLine> | undefined {
-  const ch = state?.channels?.get?.(channel);
-  const messages = ch?.messages;
-  if (!messages) return undefined;
-  return typeof messages.length === "number" ? messages : undefined;
-}
-
 interface PendingChat {
   sentAt: number;
   senderIndex: number;
@@ -204,24 +191,19 @@ export class ChatTracker {
     entry.settle({ ok: false, status: "rejected", message });
   }
 
-  /** Watches an observer's room: each new line of the channel is checked for a marker. */
-  observe(observerIndex: number, room: Pick<Room, "onStateChange" | "onLeave">): void {
+  /**
+   * Counts a room as an observer (a client whose screen shows the chat: it watches "chat" and
+   * so receives every line of the open channels as a "chatMessage"); its lines come to `line`.
+   */
+  observe(observerIndex: number, room: Pick<Room, "onLeave">): void {
     this.observers.add(observerIndex);
     this.observersEver++;
-    const seen = new WeakSet<object>();
-    room.onStateChange((state: any) => {
-      const messages = channelMessages(state, this.channel);
-      if (!messages) return;
-      // The room keeps lines in id order, so a line whose event overtook an older one is
-      // spliced in the middle, not appended: check every line (at most CHAT_RECENT_MESSAGES).
-      for (let i = 0; i < messages.length; i++) {
-        const line = messages[i];
-        if (!line || typeof line !== "object" || seen.has(line)) continue;
-        seen.add(line);
-        if (typeof line.content === "string") this.receive(observerIndex, line.content);
-      }
-    });
     room.onLeave(() => this.observers.delete(observerIndex));
+  }
+
+  /** A chat line an observer received ("chatMessage"): checked for this run's marker. */
+  line(observerIndex: number, channel: string, content: string): void {
+    if (channel === this.channel) this.receive(observerIndex, content);
   }
 
   private receive(observerIndex: number, content: string): void {

@@ -3,6 +3,25 @@ import type { ServerSample } from "./serverMetrics.js";
 import type { ErrorCount } from "./stats.js";
 
 /** The JSON report (report.json); the text summary and the HTML page are drawn from it. */
+/** One step of a rate search (--rates): what the server carried at that offered rate. */
+export interface RateStep {
+  offeredRate: number;
+  okPerSec: number;
+  completedPerSec: number;
+  ok: number;
+  refused: number;
+  errors: number;
+  dropped: number;
+  /** whole call, from its scheduled time */
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+  serverCpuPercent: { mean: number | null; max: number | null };
+  eventLoopP99WorstMs: number | null;
+  patchesPerClientPerSec: number;
+  bytesPerClientPerSec: number;
+  /** no error, nothing dropped, whole-call p99 under the threshold */
+  passed: boolean;
+}
+
 export interface LoadTestReport {
   tool: "nation-game-loadtest";
   version: 1;
@@ -101,6 +120,8 @@ export interface LoadTestReport {
     stateChangesPerSampledClientPerSec: number;
     totalBytesPerSec: number;
   };
+  /** a rate search (--rates): each step's figures, the last one being the main phase this report describes */
+  steps?: { p99ThresholdMs: number; highestPassingRate: number | null; steps: RateStep[] };
   /** the strategy driver (the play action), when the mix has it */
   strategy?: {
     /** bots by personality (those that played at least once) */
@@ -178,6 +199,17 @@ export function renderText(report: LoadTestReport): string {
       `load average ${report.machine.loadAverage.start} at start, ${report.machine.loadAverage.end} at end`,
   );
   lines.push("");
+  if (report.steps) {
+    const st = report.steps;
+    lines.push(`Rate search: highest rate with every call answered and whole-call p99 < ${st.p99ThresholdMs} ms: ${st.highestPassingRate === null ? "none of the steps" : `${st.highestPassingRate}/s`}`);
+    lines.push(`  ${pad("offered", 8)}${pad("ok/s", 8)}${pad("errors", 8)}${pad("dropped", 8)}${pad("p50 ms", 9)}${pad("p99 ms", 9)}${pad("cpu %", 7)}${pad("loop p99", 10)}${pad("patch/s", 9)}${pad("B/s", 8)}  passed`);
+    for (const x of st.steps) {
+      lines.push(
+        `  ${pad(x.offeredRate, 8)}${pad(fmt(x.okPerSec), 8)}${pad(x.errors, 8)}${pad(x.dropped, 8)}${pad(fmt(x.latencyMs.p50), 9)}${pad(fmt(x.latencyMs.p99), 9)}${pad(x.serverCpuPercent.mean === null ? "-" : fmt(x.serverCpuPercent.mean, 0), 7)}${pad(x.eventLoopP99WorstMs === null ? "-" : fmt(x.eventLoopP99WorstMs), 10)}${pad(fmt(x.patchesPerClientPerSec, 2), 9)}${pad(fmt(x.bytesPerClientPerSec, 0), 8)}  ${x.passed ? "yes" : "no"}`,
+      );
+    }
+    lines.push("");
+  }
   const s = report.setup;
   lines.push(`Setup (${s.durationSec.toFixed(1)} s): ${s.countriesReady}/${s.countriesRequested} countries ready (registered ${s.registered}, logged in ${s.loggedIn}, reused tokens ${s.reusedTokens}), ${s.joined} joined the world room`);
   for (const [step, sum] of Object.entries(s.latencyMs)) {

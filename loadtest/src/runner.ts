@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
-import { WorldMessage, WORLD_ROOM, type NoticePayload } from "@game/schema/messages";
+import { WorldMessage, WORLD_ROOM, type NoticePayload, type WatchTopic } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import { ACTIONS_BY_NAME, type ActionContext, type ActionOutcome } from "./actions.js";
 import { newCredentials, prepareBots, readCredentialsFile, SetupStats, type Bot, type BotCredentials, type CredentialsFile } from "./bots.js";
@@ -10,7 +10,7 @@ import { JsonHttpClient } from "./httpClient.js";
 import { mixPercentages, type Mix } from "./mix.js";
 import { noticeArrived, StrategyStats } from "./play.js";
 import { ClientTraffic, ChatTracker, joinRoom, type MeteredRoom } from "./realtime.js";
-import type { LoadTestReport } from "./report.js";
+import type { LoadTestReport, RateStep } from "./report.js";
 import { createRng, weightedPicker } from "./rng.js";
 import { runOpenLoop, type OpenLoopResult } from "./scheduler.js";
 import { ServerMetricsSampler, sumSamples, type MetricSample, type ServerSample } from "./serverMetrics.js";
@@ -47,6 +47,13 @@ export interface LoadTestOptions {
   decodeSample?: number;
   /** join every bot to the world room (and, with the play action, a bot in an alliance to its alliance room) @default true */
   rooms?: boolean;
+  /**
+   * Rates to run first, each for `durationSec` with the same clients, before the last one at
+   * `rate`: a search for the highest rate the server carries (report.steps) @default []
+   */
+  steps?: readonly number[];
+  /** what every bot's screen shows (world room "watch"); the decoding sample shows the chat too @default [] */
+  watch?: readonly WatchTopic[];
   /** the play action's read lifetime of every optional view concern, ms, instead of its CONCERN_TTL_MS (loadtest/src/play.ts) */
   viewTtlMs?: number;
   /** Bearer token for GET /metrics when the server is not public */
@@ -100,6 +107,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   const decodeSample = Math.min(options.decodeSample ?? 20, options.countries);
   const useRooms = options.rooms ?? true;
+  const watchTopics = options.watch ?? [];
   const chatChannel = "general";
   const startedAtIso = new Date().toISOString();
   const t0 = performance.now();
@@ -180,6 +188,10 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
           const name = String(type);
           messagesByType.set(name, (messagesByType.get(name) ?? 0) + 1);
           if (name === WorldMessage.notice) noticeArrived(bot, payload as NoticePayload);
+          if (name === WorldMessage.chatMessage && traffic.sampled) {
+            const line = payload as { channel?: string; content?: string } | undefined;
+            chat.line(bot.index, String(line?.channel ?? ""), String(line?.content ?? ""));
+          }
           if (name === WorldMessage.error && bot.lastChatSeq !== undefined) {
             const message = (payload as { message?: string; code?: string } | undefined)?.message ?? "room error";
             chat.fail(bot.lastChatSeq, `${(payload as { code?: string })?.code ?? "error"}: ${message}`);
@@ -189,54 +201,81 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
           connected--;
           if (phase === "actions" || phase === "drain") disconnects++;
         });
+        // What the bot's screen shows: the decoding sample shows the chat (they observe the
+        // fan-out); every bot shows what --watch names (none by default: the overview).
+        const topics = [...new Set<WatchTopic>([...watchTopics, ...(traffic.sampled ? (["chat"] as const) : [])])];
+        if (topics.length) room.send(WorldMessage.watch, { topics });
         if (traffic.sampled) chat.observe(bot.index, room);
       });
     }
     const setupDurationSec = (performance.now() - t0) / 1000;
 
     // --- actions -------------------------------------------------------------------------
-    const before = await sampler.scrape();
-    const trafficBefore = snapshotTraffic(bots);
     const connectedAtStart = connected;
     const pick = weightedPicker(options.mix, createRng(seed));
-    const strategyStats = new StrategyStats();
+    let strategyStats = new StrategyStats();
     const ctx: ActionContext = {
       http,
       chat,
       chatChannel,
       strategy: { seed, stats: strategyStats, runId, ...(useRooms ? { roomOrigin: target.origin } : {}), ...(options.viewTtlMs !== undefined ? { viewTtlMs: options.viewTtlMs } : {}) },
     };
-    actionStart = performance.now();
+    /** One action phase at `rate` for the run's duration, with its own stats. */
+    const actionPhase = async (rate: number) => {
+      actionStart = performance.now();
+      const phaseStart = actionStart;
+      const phaseStats = new RunStats(actionStart);
+      stats = phaseStats;
+      phase = "actions";
+      const result = await runOpenLoop(
+        {
+          ratePerSecond: rate,
+          durationMs: options.durationSec * 1000,
+          maxInFlight,
+          drainTimeoutMs: Math.max(requestTimeoutMs, options.chatTimeoutMs ?? 10_000) + 2000,
+          signal: options.signal,
+          onDrop: (call) => phaseStats.drop(call.intendedAt),
+        },
+        async (call) => {
+          const name = pick();
+          const bot = bots[call.seq % bots.length]!;
+          phaseStats.issue(call.intendedAt, call.startedAt);
+          let outcome: ActionOutcome;
+          try {
+            const action = ACTIONS_BY_NAME.get(name)!;
+            outcome = action.needsRoom && !bot.room ? { ok: false, status: "not_joined", message: "bot has no world room (--no-rooms or join failed)" } : await action.run(bot, ctx);
+          } catch (err) {
+            outcome = { ok: false, status: "exception", message: (err as Error).message };
+          }
+          const end = performance.now();
+          phaseStats.complete(outcome.kind ? `${name}:${outcome.kind}` : name, outcome, end - call.intendedAt, end);
+          if (phase === "actions" && end - phaseStart >= options.durationSec * 1000) phase = "drain";
+        },
+      );
+      return { stats: phaseStats, loop: result, start: phaseStart };
+    };
+
+    // --- rate steps (--rates): the same clients at each rate before the last, a summary each
+    const steps: RateStep[] = [];
+    for (const rate of options.steps ?? []) {
+      if (options.signal?.aborted) break;
+      const trafficAtStart = snapshotTraffic(bots);
+      const step = await actionPhase(rate);
+      steps.push(rateStep(rate, step.stats, step.start, performance.now(), sampler.samplesFrom(step.start), trafficAtStart, snapshotTraffic(bots)));
+      // let the server settle between steps
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+
+    // the main phase's report and consistency checks count the main phase alone
+    if (steps.length) ctx.strategy!.stats = strategyStats = new StrategyStats();
+    const before = await sampler.scrape();
+    const trafficBefore = snapshotTraffic(bots);
     const cpuBefore = process.cpuUsage();
     const loadAtStart = os.loadavg()[0]!;
-    stats = new RunStats(actionStart);
-    const runStats = stats;
-    phase = "actions";
-    const loop: OpenLoopResult = await runOpenLoop(
-      {
-        ratePerSecond: options.rate,
-        durationMs: options.durationSec * 1000,
-        maxInFlight,
-        drainTimeoutMs: Math.max(requestTimeoutMs, options.chatTimeoutMs ?? 10_000) + 2000,
-        signal: options.signal,
-        onDrop: (call) => runStats.drop(call.intendedAt),
-      },
-      async (call) => {
-        const name = pick();
-        const bot = bots[call.seq % bots.length]!;
-        runStats.issue(call.intendedAt, call.startedAt);
-        let outcome: ActionOutcome;
-        try {
-          const action = ACTIONS_BY_NAME.get(name)!;
-          outcome = action.needsRoom && !bot.room ? { ok: false, status: "not_joined", message: "bot has no world room (--no-rooms or join failed)" } : await action.run(bot, ctx);
-        } catch (err) {
-          outcome = { ok: false, status: "exception", message: (err as Error).message };
-        }
-        const end = performance.now();
-        runStats.complete(outcome.kind ? `${name}:${outcome.kind}` : name, outcome, end - call.intendedAt, end);
-        if (phase === "actions" && end - actionStart >= options.durationSec * 1000) phase = "drain";
-      },
-    );
+    const main = await actionPhase(options.rate);
+    const runStats = main.stats;
+    const loop: OpenLoopResult = main.loop;
+    actionStart = main.start;
     phase = "drain";
     const actionEnd = performance.now();
     const cpu = process.cpuUsage(cpuBefore);
@@ -295,6 +334,10 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       messagesByType,
       resolved: { maxInFlight, requestTimeoutMs, decodeSample, setupConcurrency, joinConcurrency, useRooms },
     });
+    if (steps.length) {
+      steps.push(rateStep(options.rate, runStats, actionStart, actionEnd, sampler.samplesFrom(actionStart), trafficBefore, trafficAfter));
+      report.steps = { p99ThresholdMs: STEP_P99_THRESHOLD_MS, highestPassingRate: highestPassing(steps), steps };
+    }
     return { report, credentials: credentialsOf(target.origin, bots) };
   } finally {
     clearInterval(progressTimer);
@@ -306,6 +349,40 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     }
     http.close();
   }
+}
+
+/** A rate step passes when every call answered, none was dropped, and the whole-call p99 stays under this (ms). */
+export const STEP_P99_THRESHOLD_MS = 250;
+
+/** What one action phase of a rate search carried. */
+function rateStep(rate: number, stats: RunStats, start: number, end: number, samples: ServerSample[], trafficAtStart: TrafficSnapshot, trafficAtEnd: TrafficSnapshot): RateStep {
+  const window = Math.max(0.001, (end - start) / 1000);
+  const latency = stats.latency.summary();
+  const cpu = samples.map((s) => s.cpuPercent).filter((v): v is number => v !== null);
+  const loops = samples.map((s) => s.eventLoopP99Ms).filter((v): v is number => v !== null);
+  const clients = trafficAtEnd.clients || 1;
+  const passed = stats.failed === 0 && stats.dropped === 0 && stats.completed > 0 && latency.p99 < STEP_P99_THRESHOLD_MS;
+  return {
+    offeredRate: rate,
+    okPerSec: round(stats.ok / window, 1),
+    completedPerSec: round(stats.completed / window, 1),
+    ok: stats.ok,
+    refused: stats.refused,
+    errors: stats.failed,
+    dropped: stats.dropped,
+    latencyMs: { p50: latency.p50, p95: latency.p95, p99: latency.p99, max: latency.max },
+    serverCpuPercent: { mean: cpu.length ? round(cpu.reduce((a, b) => a + b, 0) / cpu.length, 1) : null, max: cpu.length ? Math.max(...cpu) : null },
+    eventLoopP99WorstMs: loops.length ? Math.max(...loops) : null,
+    patchesPerClientPerSec: round((trafficAtEnd.patches - trafficAtStart.patches) / clients / window, 2),
+    bytesPerClientPerSec: round((trafficAtEnd.bytes - trafficAtStart.bytes) / clients / window, 1),
+    passed,
+  };
+}
+
+/** The highest offered rate of the steps that passed, or null when none did. */
+function highestPassing(steps: readonly RateStep[]): number | null {
+  const passing = steps.filter((s) => s.passed).map((s) => s.offeredRate);
+  return passing.length ? Math.max(...passing) : null;
 }
 
 function credentialsOf(target: string, bots: readonly Bot[]): CredentialsFile {

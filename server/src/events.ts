@@ -214,6 +214,18 @@ export interface EventBus {
   subscribe<E extends GameEvent>(topic: EventTopic<E>, listener: EventListener<E>): () => void;
   /** Resolves once every current subscription is live (Redis subscribe is asynchronous). */
   ready(): Promise<void>;
+  /**
+   * Calls `listener` whenever this process's subscriptions are live again after its connection
+   * to the other processes dropped: events published meanwhile are lost, and whoever shows them
+   * reads Postgres again. Returns the unsubscribe function. Absent: this bus never drops
+   * anything (one process).
+   */
+  onResync?(listener: () => void): () => void;
+}
+
+/** A presence that says when its subscriptions came back (ResyncingRedisPresence). */
+interface ResubscribingPresence {
+  onResubscribed(listener: () => void): () => void;
 }
 
 /**
@@ -284,6 +296,12 @@ export class PresenceEventBus implements EventBus {
   /** Resolves once every current subscription is live (Redis subscribe is asynchronous). */
   async ready(): Promise<void> {
     await Promise.all([...this.topics.values()].map((t) => t.ready));
+  }
+
+  onResync(listener: () => void): () => void {
+    const presence = this.presence as Presence & Partial<ResubscribingPresence>;
+    // Local presence never drops anything: nothing to resynchronise.
+    return presence.onResubscribed?.(listener) ?? (() => undefined);
   }
 
   /** Topics with at least one listener in this process (tests and metrics). */

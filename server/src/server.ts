@@ -2,7 +2,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalDriver, LocalPresence, matchMaker, Server, type Presence } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { RedisPresence } from "@colyseus/redis-presence";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
@@ -14,6 +13,7 @@ import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
 import { RateLimits } from "./auth/rateLimiter.js";
 import { PresenceEventBus, worldChannel } from "./events.js";
 import { readWorldId } from "./db/worldIdentity.js";
+import { ResyncingRedisPresence } from "./presence.js";
 import { GameMetrics } from "./metrics.js";
 import { systemClock, type ServiceContext } from "./services/context.js";
 import { osSeeds } from "./services/actions.js";
@@ -64,7 +64,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let driver;
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-    presence = new RedisPresence(config.redisUrl);
+    presence = new ResyncingRedisPresence(config.redisUrl, logger);
     driver = new RedisDriver(config.redisUrl);
   } else {
     presence = new LocalPresence();

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
+import type { WatchTopic } from "@game/schema/messages";
 import type { RoomSnapshot } from "./roomConnection";
 import { world, type WorldSnapshot } from "./worldRoom";
 
@@ -40,10 +41,30 @@ export function useWorldSlice<T>(select: (s: WorldSnapshot) => T): T {
   return useRoomSlice(world, select);
 }
 
+/**
+ * The calling screen shows `topic` while it is mounted: the world room sends it what that
+ * topic's slices need (a snapshot, then changes) and nothing of it while no screen shows it.
+ */
+export function useWatch(topic: WatchTopic): void {
+  useEffect(() => world.watch(topic), [topic]);
+}
+
 export const useSeason = () => useWorldSlice((s) => s.season);
-export const useRankings = () => useWorldSlice((s) => s.rankings);
-export const useChannels = () => useWorldSlice((s) => s.channels);
-export const useOnlineUsers = () => useWorldSlice((s) => s.onlineUsers);
+/** The live rankings (the calling screen watches them). */
+export function useRankings() {
+  useWatch("rankings");
+  return useWorldSlice((s) => s.rankings);
+}
+/** The global chat channels (the calling screen watches the chat). */
+export function useChannels() {
+  useWatch("chat");
+  return useWorldSlice((s) => s.channels);
+}
+/** Who is online (the calling screen watches it). */
+export function useOnlineUsers() {
+  useWatch("online");
+  return useWorldSlice((s) => s.onlineUsers);
+}
 export const useConnectionStatus = () => useWorldSlice((s) => s.status);
 export const useConnectionMessage = () => useWorldSlice((s) => s.statusMessage);
 export const useOwnCountrySummary = () => useWorldSlice((s) => s.ownCountry);

@@ -1,6 +1,6 @@
 /**
  * The market's live updates on the world room: while the Market screen is open the client
- * watches the market (`marketWatch {watching: true}`) and applies each `marketChanged`
+ * watches the market (the "market" watch topic) and applies each `marketChanged`
  * message to what it fetched over REST, so new listings, purchases and fills appear without a
  * reload and without a refetch. Market notices about the player's own country (a sale, a fill,
  * an expiry) refresh the player's own market data and country.
@@ -60,13 +60,12 @@ export function useMarketLive(countryId: number | null): void {
   const status = useConnectionStatus();
   const connectedBefore = useRef(false);
 
+  useEffect(() => world.watch("market"), []);
   useEffect(() => {
     if (status !== "connected") return;
-    world.send(MarketMessage.marketWatch, { watching: true });
     // After a reconnection, anything missed while away is fetched again.
     if (connectedBefore.current) void client.invalidateQueries({ queryKey: marketKeys.all });
     connectedBefore.current = true;
-    return () => void world.send(MarketMessage.marketWatch, { watching: false });
   }, [status, client]);
 
   useEffect(() => world.on(MarketMessage.marketChanged, (change) => change && applyMarketChange(client, change, countryId)), [client, countryId]);

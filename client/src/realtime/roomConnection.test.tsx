@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render } from "@testing-library/react";
-import { Encoder, Reflection, StateView, type Decoder } from "@colyseus/schema";
-import { ChatChannelState, ChatMessageState, CountrySummaryState, OnlineUserState, RankingRow, WorldState } from "@game/schema/state";
-import { WorldMessage, type ChatMessagePayload } from "@game/schema/messages";
+import { Encoder, Reflection, type Decoder } from "@colyseus/schema";
+import { WorldState } from "@game/schema/state";
+import { WORLD_MESSAGES, WorldMessage, type ChatMessagePayload } from "@game/schema/messages";
 import { REJOIN_MIN_MS, RoomConnection, shareEqual, type JoinRequest, type JoinedRoom } from "./roomConnection";
 import { createWorldConnection, type WorldSnapshot } from "./worldRoom";
 import { useRoomSlice } from "./hooks";
@@ -60,22 +60,19 @@ class TestRoom implements JoinedRoom {
 }
 
 /**
- * The world room over a real wire: the server's WorldState is encoded with @colyseus/schema
- * (full state, then patches, this session's private country through a StateView) and decoded
- * by reflection, as the SDK decodes it in the browser.
+ * The world room over a real wire: the server's WorldState (season, news ticker) is encoded with
+ * @colyseus/schema (full state, then patches) and decoded by reflection, as the SDK decodes it
+ * in the browser; the room's messages are raised as the SDK raises them.
  */
 class WireWorldRoom extends TestRoom {
   readonly server = new WorldState();
   private readonly encoder = new Encoder(this.server);
-  private readonly view = new StateView();
   private decoder!: Decoder;
 
-  constructor(build: (state: WorldState, view: StateView) => void) {
+  constructor(build: (state: WorldState) => void) {
     super(() => this.decoder.state);
-    build(this.server, this.view);
-    const it = { offset: 0 };
-    this.encoder.encodeAll(it);
-    const bytes = this.encoder.encodeAllView(this.view, it.offset, it);
+    build(this.server);
+    const bytes = this.encoder.encodeAll();
     this.encoder.discardChanges();
     this.decoder = Reflection.decode(Reflection.encode(this.encoder));
     this.decoder.decode(bytes);
@@ -84,67 +81,96 @@ class WireWorldRoom extends TestRoom {
   /** Sends the server's pending changes as one patch and raises onStateChange. */
   patch(change: (state: WorldState) => void): void {
     change(this.server);
-    const it = { offset: 0 };
-    this.encoder.encode(it);
-    const bytes = this.encoder.encodeView(this.view, it.offset, it);
+    const bytes = this.encoder.encode();
     this.encoder.discardChanges();
     this.decoder.decode(bytes);
     this.emit("state");
   }
+
+  /** A world room message, checked against its catalogue entry as the server's tests check what the server sends. */
+  message<K extends keyof typeof WORLD_MESSAGES.server>(name: K, payload: unknown): void {
+    const entry = WORLD_MESSAGES.server[name];
+    expect(entry.payload.safeParse(payload).success, `${name} matches its schema`).toBe(true);
+    this.emit(`message:${entry.type}`, payload);
+  }
 }
+
+const OWN = { countryId: 1, name: "Land 1", turns: 100, storedTurns: 0, cash: 100_000, food: 10, oil: 1, networth: 900, population: 1000, land: 100, ignoredUserIds: [], unreadNews: 0 };
+const row = (id: number, value: number) => ({ id: String(id), rank: id, countryId: id, countryName: `Land ${id}`, playerName: "", governmentType: "monarchy", allianceName: "", allianceTag: "", value, land: 100, change: 0, trend: "same", lastActive: 0, isOnline: false });
+const line = (id: number, channel: string, content: string): ChatMessagePayload => ({ id: String(id), channel, type: "message", senderId: 2, senderName: "bo", senderRole: "member", allianceTag: "", isOnline: true, timestamp: id * 10, isEdited: false, content, mentions: [] });
 
 function worldRoom(): WireWorldRoom {
-  return new WireWorldRoom((state, view) => {
+  const room = new WireWorldRoom((state) => {
     Object.assign(state.season, { name: "Season 1", active: "ACTIVE", startsAt: 1_000, endsAt: 9_000_000, nextTickAt: 1_200_000, turnIntervalMs: 1_200_000 });
-    for (const [id, value] of [
-      [1, 900],
-      [2, 500],
-    ]) {
-      state.rankings.push(new RankingRow({ id: String(id), rank: id, countryId: id, countryName: `Land ${id}`, value, land: 100 }));
-    }
-    const general = new ChatChannelState({ id: "general", name: "General", accessLevel: "all" });
-    general.messages.push(new ChatMessageState({ id: "10", channel: "general", senderId: 2, senderName: "bo", timestamp: 500, content: "hi" }));
-    state.channels.set("general", general);
-    state.channels.set("alliance", new ChatChannelState({ id: "alliance", name: "Alliance", accessLevel: "alliance" }));
-    state.onlineUsers.set("2", new OnlineUserState({ id: "2", name: "bo", networth: 500 }));
-    const mine = new CountrySummaryState({ countryId: 1, name: "Land 1", turns: 100, cash: 100_000 });
-    const theirs = new CountrySummaryState({ countryId: 2, name: "Land 2", turns: 50, cash: 987_654 });
-    state.countries.set("session-a", mine);
-    state.countries.set("session-b", theirs);
-    view.add(mine);
   });
+  return room;
 }
 
-/** Joins `connection` to `room` and waits for the join to settle. */
-async function joined<C extends { connect(token: string): void }>(connection: C): Promise<C> {
+/** Joins `connection` to `room`, which then sends the own numbers as the server does at a join. */
+async function joined<C extends { connect(token: string): void }>(connection: C, room?: WireWorldRoom): Promise<C> {
   await act(async () => {
     connection.connect("token-1");
     await Promise.resolve();
   });
+  if (room) act(() => room.message("own", OWN));
   return connection;
 }
 
 describe("the world room connection", () => {
-  it("projects the decoded WorldState into plain slices, with only this session's own country", async () => {
+  it("projects the state and the messages into plain slices: the season, the own country, and what the screens watch", async () => {
     const room = worldRoom();
-    const world = await joined(createWorldConnection({ endpoint: () => "ws://test", join: async () => room }));
-    const s = world.getSnapshot();
+    const world = await joined(createWorldConnection({ endpoint: () => "ws://test", join: async () => room }), room);
+    let s = world.getSnapshot();
     expect(s).toMatchObject({ status: "connected", sessionId: "session-a" });
     expect(s.season).toMatchObject({ name: "Season 1", active: "ACTIVE", nextTickAt: 1_200_000 });
+    expect(s.ownCountry).toMatchObject({ countryId: 1, cash: 100_000 });
+    // nothing watched yet: no rankings, no channels; the room was told so at the join
+    expect(s.rankings).toEqual([]);
+    expect(room.sent).toContainEqual([WorldMessage.watch, { topics: [] }]);
+
+    const stopRankings = world.watch("rankings");
+    const stopChat = world.watch("chat");
+    const stopOnline = world.watch("online");
+    expect(room.sent.at(-1)).toEqual([WorldMessage.watch, { topics: ["chat", "online", "rankings"] }]);
+    act(() => room.message("rankings", { length: 2, rows: [{ at: 0, row: row(1, 900) }, { at: 1, row: row(2, 500) }] }));
+    act(() => room.message("chatChannels", { channels: [{ id: "general", userCount: 2, messages: [line(10, "general", "hi")] }] }));
+    act(() => room.message("onlineUsers", { full: true, total: 1, removed: [], users: [{ id: "2", name: "bo", role: "member", allianceName: "", allianceTag: "", government: "monarchy", networth: 500, isOnline: true }] }));
+    act(() => room.message("own", { cash: 90_000 }));
+    s = world.getSnapshot();
     expect(s.rankings.map((r) => [r.countryId, r.value])).toEqual([
       [1, 900],
       [2, 500],
     ]);
-    expect(s.channels.map((c) => c.id)).toEqual(["general", "alliance"]);
+    expect(s.channels[0]).toMatchObject({ id: "general", name: "General", userCount: 2 });
     expect(s.channels[0]!.messages).toMatchObject([{ id: "10", senderId: 2, content: "hi", mentions: [] }]);
     expect(s.onlineUsers).toMatchObject([{ id: "2", name: "bo" }]);
-    expect(s.ownCountry).toMatchObject({ countryId: 1, cash: 100_000 });
-    expect(JSON.stringify(s)).not.toContain("987654");
+    expect(s.ownCountry).toMatchObject({ countryId: 1, cash: 90_000, turns: 100 });
+
+    // a screen that goes away stops its topic, and its slice is dropped until watched again
+    stopRankings();
+    expect(room.sent.at(-1)).toEqual([WorldMessage.watch, { topics: ["chat", "online"] }]);
+    expect(world.getSnapshot().rankings).toEqual([]);
+    stopChat();
+    stopOnline();
+  });
+
+  it("keeps the alliance lines pushed before the chat is shown, and lays them in when it is", async () => {
+    const room = worldRoom();
+    const world = await joined(createWorldConnection({ join: async () => room }), room);
+    act(() => room.message("chatMessage", line(11, "alliance", "plan")));
+    expect(world.getSnapshot().channels).toEqual([]);
+    const stop = world.watch("chat");
+    act(() => room.message("chatChannels", { channels: [{ id: "general", userCount: 1, messages: [] }] }));
+    expect(world.getSnapshot().channels.find((c) => c.id === "alliance")!.messages).toMatchObject([{ id: "11", content: "plan" }]);
+    stop();
   });
 
   it("changes a slice's identity only when its data changes, so a component reading another slice does not re-render", async () => {
     const room = worldRoom();
-    const world = await joined(createWorldConnection({ join: async () => room }));
+    const world = await joined(createWorldConnection({ join: async () => room }), room);
+    const stops = [world.watch("rankings"), world.watch("chat")];
+    act(() => room.message("rankings", { length: 2, rows: [{ at: 0, row: row(1, 900) }, { at: 1, row: row(2, 500) }] }));
+    act(() => room.message("chatChannels", { channels: [] }));
     const renders = { season: 0, rankings: 0, channels: 0 };
     function Probe({ slice }: { slice: keyof typeof renders }) {
       renders[slice] += 1;
@@ -162,8 +188,8 @@ describe("the world room connection", () => {
     const start = counts();
     const before = world.getSnapshot();
 
-    // a rankings patch: only the rankings reader renders; every other slice keeps its identity
-    act(() => room.patch((state) => void (state.rankings[1]!.value = 950)));
+    // a rankings change: only the rankings reader renders; every other slice keeps its identity
+    act(() => room.message("rankings", { length: 2, rows: [{ at: 1, row: row(2, 950) }] }));
     const afterRankings = world.getSnapshot();
     expect(afterRankings.rankings).not.toBe(before.rankings);
     expect(afterRankings.rankings[1]!.value).toBe(950);
@@ -180,28 +206,28 @@ describe("the world room connection", () => {
     expect(counts()).toEqual({ ...start, rankings: start.rankings + 1, season: start.season + 1 });
 
     // a private chat push: only the channels reader renders
-    const push: ChatMessagePayload = { id: "11", channel: "alliance", type: "message", senderId: 3, senderName: "cy", senderRole: "member", allianceTag: "IRN", isOnline: true, timestamp: 600, isEdited: false, content: "plan", mentions: [] };
-    act(() => room.emit(`message:${WorldMessage.chatMessage}`, push));
-    expect(world.getSnapshot().channels[1]!.messages).toMatchObject([{ id: "11", content: "plan" }]);
+    act(() => room.message("chatMessage", line(11, "alliance", "plan")));
+    expect(world.getSnapshot().channels.find((c) => c.id === "alliance")!.messages).toMatchObject([{ id: "11", content: "plan" }]);
     expect(counts()).toEqual({ rankings: start.rankings + 1, season: start.season + 1, channels: start.channels + 1 });
 
-    // a patch that changes no data the client sees (another session's private country): nobody renders
+    // the same rankings again: nobody renders
     const quiet = world.getSnapshot();
-    act(() => room.patch((state) => void (state.countries.get("session-b")!.cash = 1)));
+    act(() => room.message("rankings", { length: 2, rows: [{ at: 0, row: row(1, 900) }] }));
     expect(world.getSnapshot()).toBe(quiet);
     expect(counts()).toEqual({ rankings: start.rankings + 1, season: start.season + 1, channels: start.channels + 1 });
+    for (const stop of stops) stop();
   });
 
   it("stamps ownCountryAt only when the own country's numbers change", async () => {
     const room = worldRoom();
-    const world = await joined(createWorldConnection({ join: async () => room }));
+    const world = await joined(createWorldConnection({ join: async () => room }), room);
     const first = world.getSnapshot();
     expect(first.ownCountryAt).toBeGreaterThan(0);
     vi.useFakeTimers({ now: first.ownCountryAt + 5_000, toFake: ["Date"] });
-    act(() => room.patch((state) => void (state.rankings[0]!.land = 120)));
+    act(() => room.patch((state) => void (state.season.tickNumber = 7)));
     expect(world.getSnapshot().ownCountry).toBe(first.ownCountry);
     expect(world.getSnapshot().ownCountryAt).toBe(first.ownCountryAt);
-    act(() => room.patch((state) => void (state.countries.get("session-a")!.turns = 99)));
+    act(() => room.message("own", { turns: 99 }));
     expect(world.getSnapshot().ownCountry).toMatchObject({ turns: 99 });
     expect(world.getSnapshot().ownCountryAt).toBe(first.ownCountryAt + 5_000);
   });
@@ -210,16 +236,30 @@ describe("the world room connection", () => {
     const room = worldRoom();
     const world = createWorldConnection({ join: async () => room });
     expect(world.sendChat("general", "too early")).toBe(false);
-    await joined(world);
+    await joined(world, room);
     expect(world.sendChat("general", "hello")).toBe(true);
-    expect(room.sent).toEqual([[WorldMessage.sendChat, { channel: "general", content: "hello" }]]);
-    act(() => room.emit(`message:${WorldMessage.chatCommand}`, { command: "who", lines: ["1 player online"] }));
-    act(() => room.emit(`message:${WorldMessage.error}`, { code: "chat/rate_limited", message: "Slow down" }));
+    expect(room.sent.at(-1)).toEqual([WorldMessage.sendChat, { channel: "general", content: "hello" }]);
+    act(() => room.message("chatCommand", { command: "who", lines: ["1 player online"] }));
+    act(() => room.message("error", { code: "chat/rate_limited", message: "Slow down" }));
     expect(world.getSnapshot().commandOutputs).toMatchObject([{ command: "who", lines: ["1 player online"] }]);
     expect(world.getSnapshot().errors).toMatchObject([{ code: "chat/rate_limited", message: "Slow down" }]);
     act(() => world.disconnect());
     expect(room.left).toBe(true);
     expect(world.getSnapshot()).toMatchObject({ status: "idle", rankings: [], channels: [], ownCountry: null, commandOutputs: [], errors: [] });
+  });
+
+  it("after the SDK got the seat back, says again what the screens watch, each topic afresh", async () => {
+    const room = worldRoom();
+    const world = await joined(createWorldConnection({ join: async () => room }), room);
+    const stop = world.watch("chat");
+    room.sent.length = 0;
+    act(() => room.emit("drop", 1006, "gone"));
+    act(() => room.emit("reconnect"));
+    expect(room.sent).toEqual([
+      [WorldMessage.watch, { topics: [] }],
+      [WorldMessage.watch, { topics: ["chat"] }],
+    ]);
+    stop();
   });
 });
 

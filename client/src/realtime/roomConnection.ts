@@ -190,6 +190,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
   private readonly errorListeners = new Set<(code: number, message: string) => void>();
   private readonly resetListeners = new Set<() => void>();
   private readonly finalListeners = new Set<(code: number, reason: string) => void>();
+  private readonly connectedListeners = new Set<() => void>();
   private room: JoinedRoom | null = null;
   private token: string | null = null;
   /** bumps on every connect/disconnect: callbacks of an older join do nothing */
@@ -305,6 +306,15 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     return () => this.finalListeners.delete(listener);
   }
 
+  /**
+   * Called each time the room is joined or the SDK got the seat back after a drop: what the
+   * client asks of the room (subscriptions, watches) is said again then.
+   */
+  onConnected(listener: () => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => this.connectedListeners.delete(listener);
+  }
+
   /** Called when disconnect() forgets everything, to clear what a room kind keeps beside the snapshot. */
   onReset(listener: () => void): () => void {
     this.resetListeners.add(listener);
@@ -333,6 +343,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     this.wire(room, generation);
     this.setConnection({ status: "connected", statusMessage: "", sessionId: room.sessionId });
     if (room.state) this.readState(room);
+    for (const listener of this.connectedListeners) listener();
   }
 
   private scheduleRejoin(generation: number): void {
@@ -356,6 +367,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
       if (generation !== this.generation) return;
       this.setConnection({ status: "connected", statusMessage: "", sessionId: room.sessionId });
       this.readState(room);
+      for (const listener of this.connectedListeners) listener();
     });
     room.onLeave((code, reason) => {
       if (generation !== this.generation) return;

@@ -1,28 +1,40 @@
 /**
- * The world room on the generic RoomConnection: its data slices (season, rankings, channels,
- * online users, own country summary, command outputs, refusals), the projection from
- * WorldState, and the world's messages (chat commands, alliance chat pushes, errors). Every
- * shape comes from @game/schema/messages.
+ * The world room on the generic RoomConnection: its data slices (season, news ticker, own
+ * country, and what the screens watch: chat channels, online users, rankings), command outputs
+ * and refusals. The state carries the season and the ticker; everything else arrives as the
+ * world room's messages (WORLD_MESSAGES) and is kept by schema's worldFeeds functions, the ones
+ * the server's tests and the load tester use. A screen says what it shows with `useWatch`; the
+ * connection tells the room the union of what the mounted screens watch, again after every
+ * (re)join, and the room answers each new topic with a snapshot. Every shape comes from
+ * @game/schema/messages.
  */
 import {
+  addLineToChannels,
+  applyChatCounts,
   CHAT_RECENT_MESSAGES,
+  findChannel,
+  applyOnlineUsers,
+  applyOwnPatch,
+  applyRankings,
+  chatChannelsFrom,
   SESSION_CLOSE_SIGNED_OUT,
+  WATCH_TOPICS,
   WORLD_ROOM,
   WorldMessage,
   type ChatChannelSnapshot,
   type ChatMessagePayload,
-  type ChatMessageSnapshot,
   type CountrySummarySnapshot,
   type NewsTickerSnapshot,
   type NoticePayload,
   type OnlineUserSnapshot,
   type RankingRowSnapshot,
   type SeasonSnapshot,
+  type WatchTopic,
   type WorldClientMessages,
   type WorldServerMessages,
   type WorldStateSnapshot,
 } from "@game/schema/messages";
-import { RoomConnection, shareEqual, type RoomConnectionOptions, type RoomSnapshot } from "./roomConnection";
+import { RoomConnection, type RoomConnectionOptions, type RoomSnapshot } from "./roomConnection";
 
 export { WORLD_ROOM };
 
@@ -51,11 +63,13 @@ export interface RoomErrorNotice {
 export interface WorldData {
   /** null until the first state arrives */
   season: SeasonSnapshot | null;
+  /** while a screen watches "rankings" */
   rankings: RankingRowSnapshot[];
-  /** the state's channels, alliance and leadership pushes merged in; messages oldest first */
+  /** while a screen watches "chat": the global channels, alliance and leadership pushes merged in; messages oldest first */
   channels: ChatChannelSnapshot[];
+  /** while a screen watches "online" */
   onlineUsers: OnlineUserSnapshot[];
-  /** this client's own country (the view-filtered entry) */
+  /** this player's own country ("own" messages) */
   ownCountry: CountrySummarySnapshot | null;
   /** Date.now() when ownCountry last changed (to compare with REST data freshness) */
   ownCountryAt: number;
@@ -82,55 +96,26 @@ export const EMPTY_WORLD: WorldData = {
   news: [],
 };
 
-/** The own country's summary: the entry keyed by this session, else the only visible one. */
-export function ownCountryOf(countries: WorldStateSnapshot["countries"] | undefined, sessionId: string): CountrySummarySnapshot | null {
-  if (!countries) return null;
-  const entries = Object.values(countries);
-  return countries[sessionId] ?? (entries.length === 1 ? entries[0]! : null);
-}
-
-/** Alliance and leadership messages (pushed as "chatMessage") laid into their channels, by time. */
-export function mergePrivateMessages(channels: ChatChannelSnapshot[], pushed: ReadonlyMap<string, ChatMessageSnapshot[]>): ChatChannelSnapshot[] {
-  if (pushed.size === 0) return channels;
-  return channels.map((channel) => {
-    const extra = pushed.get(channel.id);
-    if (!extra?.length) return channel;
-    const known = new Set(channel.messages.map((m) => m.id));
-    const messages = [...channel.messages, ...extra.filter((m) => !known.has(m.id))].sort((a, b) => a.timestamp - b.timestamp);
-    return { ...channel, messages };
-  });
-}
-
-/** A pushed chat message as the state carries messages (REST-only fields dropped). */
-function toStateMessage(payload: ChatMessagePayload): ChatMessageSnapshot {
-  return {
-    id: payload.id,
-    channel: payload.channel,
-    type: payload.type,
-    senderId: payload.senderId,
-    senderName: payload.senderName,
-    senderRole: payload.senderRole,
-    allianceTag: payload.allianceTag,
-    timestamp: payload.timestamp,
-    content: payload.content,
-    mentions: payload.mentions,
-    isEdited: payload.isEdited,
-  };
-}
-
-/** The world room connection: the generic connection plus the world's chat line sender. */
+/** The world room connection: the generic connection plus the chat line sender and the screens' watches. */
 export type WorldConnection = RoomConnection<WorldData, WorldClientMessages, WorldServerMessages> & {
   /** Sends a chat line ('sendChat'); false when not connected. */
   sendChat(channel: string, content: string): boolean;
+  /** A mounted screen shows `topic` until the returned function is called (counted, so two screens may share one). */
+  watch(topic: WatchTopic): () => void;
 };
 
-/** A world room connection: the projection from WorldState and the world's message listeners. */
+/** A world room connection: the state's slices, the world's messages, and what the screens watch. */
 export function createWorldConnection(options: RoomConnectionOptions = {}): WorldConnection {
   let noticeId = 0;
-  /** the channels as the state has them (open channels carry their messages) */
-  let stateChannels: ChatChannelSnapshot[] = [];
-  /** alliance and leadership messages, pushed to entitled clients as "chatMessage" */
-  const pushed = new Map<string, ChatMessageSnapshot[]>();
+  /** how many mounted screens watch each topic */
+  const watchers = new Map<WatchTopic, number>();
+  /** online users by id, as the "onlineUsers" messages left them */
+  let online: Record<string, OnlineUserSnapshot> = {};
+  /**
+   * Lines of the alliance and leadership channels, pushed to members from the join on whatever
+   * the screen: kept, and laid into the channels whenever the chat is shown.
+   */
+  let privateLines: ChatMessagePayload[] = [];
 
   const connection = new RoomConnection<WorldData, WorldClientMessages, WorldServerMessages>(
     {
@@ -139,40 +124,49 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
       // The token was revoked (logout elsewhere, password change, account deletion).
       finalCloseCodes: [SESSION_CLOSE_SIGNED_OUT],
       initial: EMPTY_WORLD,
-      project: (state, { sessionId, previous }) => {
+      project: (state) => {
         const world = state as WorldStateSnapshot;
-        stateChannels = Object.values(world.channels ?? {}).map((c) => ({ ...c, messages: [...c.messages].sort((a, b) => a.timestamp - b.timestamp) }));
-        const ownCountry = shareEqual(previous.ownCountry, ownCountryOf(world.countries, sessionId));
-        return {
-          season: world.season ?? null,
-          rankings: world.rankings ?? [],
-          channels: mergePrivateMessages(stateChannels, pushed),
-          onlineUsers: Object.values(world.onlineUsers ?? {}),
-          ownCountry,
-          ownCountryAt: ownCountry === previous.ownCountry ? previous.ownCountryAt : Date.now(),
-          news: shareEqual(previous.news, world.news ?? []),
-        };
+        return { season: world.season ?? null, news: world.news ?? [] };
       },
     },
     options,
   );
+
+  const watched = () => WATCH_TOPICS.filter((t) => (watchers.get(t) ?? 0) > 0);
+  /** Tells the room what the screens show; after a (re)join every topic is new again, so each sends a snapshot. */
+  const sendWatch = (fresh: boolean) => {
+    if (fresh) connection.send(WorldMessage.watch, { topics: [] });
+    connection.send(WorldMessage.watch, { topics: watched() });
+  };
+  connection.onConnected(() => sendWatch(true));
 
   const pushError = (code: string, message: string) => {
     const notice = { id: ++noticeId, code, message, at: Date.now() };
     connection.update({ errors: [...connection.data.errors, notice].slice(-KEEP_NOTICES) });
   };
 
+  connection.on(WorldMessage.own, (patch) => {
+    const ownCountry = applyOwnPatch(connection.data.ownCountry, patch);
+    if (ownCountry) connection.update({ ownCountry, ownCountryAt: Date.now() });
+  });
+  connection.on(WorldMessage.chatChannels, (snapshot) => {
+    let channels = chatChannelsFrom(snapshot);
+    for (const line of privateLines) channels = addLineToChannels(channels, line);
+    connection.update({ channels });
+  });
+  connection.on(WorldMessage.chatMessage, (line) => {
+    if (findChannel(line.channel)?.accessLevel !== "all") privateLines = [...privateLines, line].slice(-CHAT_RECENT_MESSAGES * 2);
+    if (connection.data.channels.length > 0) connection.update({ channels: addLineToChannels(connection.data.channels, line) });
+  });
+  connection.on(WorldMessage.chatCounts, (counts) => connection.update({ channels: applyChatCounts(connection.data.channels, counts) }));
+  connection.on(WorldMessage.onlineUsers, (message) => {
+    online = applyOnlineUsers(online, message);
+    connection.update({ onlineUsers: Object.values(online).sort((a, b) => b.networth - a.networth) });
+  });
+  connection.on(WorldMessage.rankings, (message) => connection.update({ rankings: applyRankings(connection.data.rankings, message) }));
   connection.on(WorldMessage.chatCommand, (reply) => {
     const output = { id: ++noticeId, command: String(reply?.command ?? ""), lines: Array.isArray(reply?.lines) ? reply.lines.map(String) : [], at: Date.now() };
     connection.update({ commandOutputs: [...connection.data.commandOutputs, output].slice(-KEEP_NOTICES) });
-  });
-  connection.on(WorldMessage.chatMessage, (payload) => {
-    if (!payload) return;
-    const message = toStateMessage(payload);
-    const list = pushed.get(message.channel) ?? [];
-    if (list.some((m) => m.id === message.id)) return;
-    pushed.set(message.channel, [...list, message].slice(-CHAT_RECENT_MESSAGES));
-    connection.update({ channels: mergePrivateMessages(stateChannels, pushed) });
   });
   connection.on(WorldMessage.notice, (notice) => {
     if (!notice || connection.data.notices.some((n) => n.id === notice.id)) return;
@@ -181,12 +175,31 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
   connection.on(WorldMessage.error, (payload) => pushError(String(payload?.code ?? "error"), String(payload?.message ?? "Error")));
   connection.onError((code, message) => pushError(String(code), message));
   connection.onReset(() => {
-    stateChannels = [];
-    pushed.clear();
+    online = {};
+    privateLines = [];
   });
 
   return Object.assign(connection, {
     sendChat: (channel: string, content: string) => connection.send(WorldMessage.sendChat, { channel, content }),
+    watch(topic: WatchTopic) {
+      watchers.set(topic, (watchers.get(topic) ?? 0) + 1);
+      if (watchers.get(topic) === 1) sendWatch(false);
+      let stopped = false;
+      return () => {
+        if (stopped) return;
+        stopped = true;
+        watchers.set(topic, watchers.get(topic)! - 1);
+        if (watchers.get(topic) === 0) {
+          // what is no longer shown is dropped, so a later watch starts from its snapshot
+          if (topic === "online") {
+            online = {};
+            connection.update({ onlineUsers: [] });
+          } else if (topic === "rankings") connection.update({ rankings: [] });
+          else if (topic === "chat") connection.update({ channels: [] });
+          sendWatch(false);
+        }
+      };
+    },
   });
 }
 

@@ -10,7 +10,7 @@ import {
   OPERATION_LIMITS,
   OPERATION_TYPES,
 } from "../rules/alliance.js";
-import { ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "./room.js";
+import { clientMessage, ROOM_ERROR_MESSAGE, roomErrorSchema, serverMessage, type PayloadsOf } from "./room.js";
 import type { ChatMessagePayload } from "./world.js";
 import type {
   AllianceBonusState,
@@ -148,50 +148,67 @@ export const typingSchema = z.object({ channel: z.string().refine((id) => ALLIAN
 export type TypingMessage = z.infer<typeof typingSchema>;
 
 /** "typingNotice": who is typing where (shown for ALLIANCE_TYPING_INDICATOR_MS). */
-export interface TypingNotice {
-  channel: string;
-  countryId: number;
-  name: string;
-}
+export const typingNoticeSchema = z.object({ channel: z.string(), countryId: z.number(), name: z.string() });
+export type TypingNotice = z.infer<typeof typingNoticeSchema>;
 
 /** "allyAttacked": the live alert every online member gets. */
-export interface AllyAttackedAlert {
-  requestId: number;
-  countryId: number;
-  countryName: string;
-  attackerName: string;
-  attackType: string;
-  urgency: string;
-  at: number;
-}
+export const allyAttackedSchema = z.object({
+  requestId: z.number(),
+  countryId: z.number(),
+  countryName: z.string(),
+  attackerName: z.string(),
+  attackType: z.string(),
+  urgency: z.string(),
+  /** epoch ms */
+  at: z.number(),
+});
+export type AllyAttackedAlert = z.infer<typeof allyAttackedSchema>;
 
 /** "done": the sender's request succeeded (the state shows the change). */
-export interface ActionDoneMessage {
-  action: string;
+export const actionDoneSchema = z.object({
+  action: z.string(),
   /** the record it made or changed (an operation id...) */
-  id?: number;
-  message: string;
-}
+  id: z.number().optional(),
+  message: z.string(),
+});
+export type ActionDoneMessage = z.infer<typeof actionDoneSchema>;
+
+/** The alliance room's catalogue: every message both ways, by direction (see WORLD_MESSAGES). */
+export const ALLIANCE_MESSAGES = {
+  client: {
+    /** leaders: plan an operation */
+    planOperation: clientMessage("planOperation", planOperationSchema, { fallback: "Failed to plan operation" }),
+    /** invited members: join with a contribution, or decline */
+    respondOperation: clientMessage("respondOperation", respondOperationSchema, { fallback: "Failed to respond to operation" }),
+    /** leaders: launch a ready operation */
+    launchOperation: clientMessage("launchOperation", operationIdSchema, { fallback: "Failed to launch operation" }),
+    /** leaders: cancel an open operation */
+    cancelOperation: clientMessage("cancelOperation", operationIdSchema, { fallback: "Failed to cancel operation" }),
+    /** members: ask the alliance for help */
+    requestDefense: clientMessage("requestDefense", requestDefenseSchema, { fallback: "Failed to request defense" }),
+    /** members: answer a defense request */
+    respondDefense: clientMessage("respondDefense", respondDefenseSchema, { fallback: "Failed to respond to defense request" }),
+    /** post to an alliance channel */
+    sendChat: clientMessage("sendChat", allianceSendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }),
+    /** the player is typing in a channel */
+    typing: clientMessage("typing", typingSchema, { fallback: "Failed to send typing" }),
+  },
+  server: {
+    /** clients that may read the channel: someone is typing */
+    typingNotice: serverMessage("typingNotice", typingNoticeSchema),
+    /** every member online: an ally was attacked */
+    allyAttacked: serverMessage("allyAttacked", allyAttackedSchema),
+    /** the sender: what its request did */
+    done: serverMessage("done", actionDoneSchema),
+    /** that client: a refused message */
+    error: serverMessage(ROOM_ERROR_MESSAGE, roomErrorSchema),
+  },
+} as const;
 
 /** What a client sends to the alliance room, by message name. */
-export interface AllianceClientMessages {
-  [AllianceMessage.planOperation]: PlanOperationMessage;
-  [AllianceMessage.respondOperation]: RespondOperationMessage;
-  [AllianceMessage.launchOperation]: OperationIdMessage;
-  [AllianceMessage.cancelOperation]: OperationIdMessage;
-  [AllianceMessage.requestDefense]: RequestDefenseMessage;
-  [AllianceMessage.respondDefense]: RespondDefenseMessage;
-  [AllianceMessage.sendChat]: AllianceSendChatMessage;
-  [AllianceMessage.typing]: TypingMessage;
-}
-
+export type AllianceClientMessages = PayloadsOf<typeof ALLIANCE_MESSAGES.client>;
 /** What the alliance room sends to one client, by message name. */
-export interface AllianceServerMessages {
-  [AllianceMessage.typingNotice]: TypingNotice;
-  [AllianceMessage.allyAttacked]: AllyAttackedAlert;
-  [AllianceMessage.done]: ActionDoneMessage;
-  [AllianceMessage.error]: RoomErrorPayload;
-}
+export type AllianceServerMessages = PayloadsOf<typeof ALLIANCE_MESSAGES.server>;
 
 /** Alliance chat messages have the world chat's shape. */
 export type AllianceChatPayload = ChatMessagePayload;

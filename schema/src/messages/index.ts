@@ -2,6 +2,7 @@
 export * from "./room.js";
 export * from "./notice.js";
 export * from "./world.js";
+export * from "./worldFeeds.js";
 // The chat rules (channels, access, mentions, commands) travel with the messages so a client
 // needs one import to render the chat.
 export * from "../rules/chat.js";

@@ -1,29 +1,17 @@
 import { schema, t, type SchemaType } from "@colyseus/schema";
 import { SeasonState } from "./SeasonState.js";
-import { RankingRow } from "./RankingRow.js";
-import { ChatChannelState } from "./ChatChannelState.js";
-import { OnlineUserState } from "./OnlineUserState.js";
-import { CountrySummaryState } from "./CountrySummaryState.js";
 import { NewsTickerItem } from "./NewsTickerItem.js";
 
 /**
- * The state of a "world" room shard. Every shard shows the same world: each applies the
- * same events (presence pub/sub), so only `countries` differs between clients.
+ * The state of a "world" room shard: what every client shows (the season and its clock on every
+ * screen, the news ticker on the overview), the same in every shard and for every client, so a
+ * patch is encoded once per shard and changes at most once per WORLD_PATCH_INTERVAL_MS. What
+ * only some screens show (chat, who is online, rankings, the market) and the player's own
+ * numbers are messages (schema/src/messages/world.ts), not state.
  */
 export const WorldState = schema(
   {
     season: SeasonState,
-    /** top RANKINGS_DEFAULT_LIMIT countries by networth, rank 1 first */
-    rankings: t.array(RankingRow),
-    /** global chat channels keyed by channel id */
-    channels: t.map(ChatChannelState),
-    /** players online keyed by user id (string) */
-    onlineUsers: t.map(OnlineUserState),
-    /**
-     * keyed by the client's sessionId; view-filtered: each client receives only its own
-     * entry, never another player's cash or turns
-     */
-    countries: t.map(CountrySummaryState).view(),
     /** the latest global news items, newest first (NEWS_TICKER_SIZE at most) */
     news: t.array(NewsTickerItem),
   },

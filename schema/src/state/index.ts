@@ -4,11 +4,7 @@
  */
 export { WorldState } from "./WorldState.js";
 export { SeasonState } from "./SeasonState.js";
-export { RankingRow } from "./RankingRow.js";
-export { ChatChannelState } from "./ChatChannelState.js";
 export { ChatMessageState } from "./ChatMessageState.js";
-export { OnlineUserState } from "./OnlineUserState.js";
-export { CountrySummaryState } from "./CountrySummaryState.js";
 export {
   AllianceState,
   AllianceHeaderState,

@@ -8,8 +8,8 @@
  *   world  the game's entry point (server/src/main.ts under tsx) on a scratch Postgres database
  *          (BENCH_POSTGRES_URL, default the local server), no Redis, tick off; players seeded by
  *          SQL with tokens signed by the server's secret (registration's argon2 would dominate)
- *   bare   server/src/bench/bareColyseus.ts: a Colyseus room of the same versions with a small
- *          player map and a chat array, nothing else
+ *   bare   server/src/bench/bareColyseus.ts: one Colyseus room of the same versions with a small
+ *          player map and a chat array, nothing else, holding every client
  * the bench
  *   1. joins --clients WebSocket clients (25 at a time, as players arriving) and records the
  *      wall time, join latency, and the server's CPU time per join (from /proc);
@@ -159,7 +159,7 @@ async function startWorld(): Promise<Target> {
       sdk.auth.token = tokenOf[index]!;
       const room = await sdk.joinOrCreate(WORLD_ROOM, {}, WorldState);
       // as the chat screen does: this client receives the open channels' lines
-      room.send("watch", { topics: ["chat"] });
+      room.send(WorldMessage.watch, { topics: ["chat"] });
       return room;
     },
     observe(room, onLine) {
@@ -185,7 +185,9 @@ async function startWorld(): Promise<Target> {
 async function startBare(): Promise<Target> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const started = await startChild("server/src/bench/bareColyseus.ts", { BARE_PORT: String(port), BARE_SHARD_SIZE: String(SHARD) }, (output) => output.includes("bare colyseus listening"));
+  // One room holds every client: a bare room has no way to carry a chat line to another room,
+  // and the reference is "one room, the same clients".
+  const started = await startChild("server/src/bench/bareColyseus.ts", { BARE_PORT: String(port), BARE_SHARD_SIZE: String(CLIENTS) }, (output) => output.includes("bare colyseus listening"));
   return {
     name: "bare",
     baseUrl,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS, MARKET_ITEM_NAMES, MARKET_TYPE_NAMES, type MarketItemType } from "@game/schema/rules";
 import type { TransactionJson } from "@game/schema/api";
-import { MarketMessage } from "@game/schema/messages";
+import { MarketMessage, WorldMessage } from "@game/schema/messages";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 
@@ -230,7 +230,7 @@ describe("live market updates", () => {
     const watcher = await joinWorld(t.baseUrl, buyer.token);
     const idle = await joinWorld(t.baseUrl, stranger.token);
     clients.push(watcher, idle);
-    watcher.room.send(MarketMessage.marketWatch, { watching: true });
+    await watcher.watch("market");
     // The watch is handled in order with the client's messages; a listing after it is seen.
     await eventually(async () => {
       const { body } = await list(seller, "troops", 1, 150);
@@ -242,13 +242,14 @@ describe("live market updates", () => {
     await buy(buyer, body.listing.id);
     await eventually(() => (watcher.received.get(MarketMessage.marketChanged) ?? []).some((c: any) => c.removedListingIds.includes(body.listing.id) && c.trades.length === 1), "the purchase");
     expect(idle.received.get(MarketMessage.marketChanged)).toBeUndefined();
-    watcher.room.send(MarketMessage.marketWatch, { watching: false });
+    await watcher.watch();
     await new Promise((r) => setTimeout(r, 200));
     const count = watcher.received.get(MarketMessage.marketChanged)!.length;
     await list(seller, "troops", 1, 151);
     await new Promise((r) => setTimeout(r, 300));
     expect(watcher.received.get(MarketMessage.marketChanged)!.length).toBe(count);
-    watcher.room.send(MarketMessage.marketWatch, { watching: "yes" });
-    await eventually(() => (watcher.received.get("error") ?? []).some((e: any) => e.code === "market/invalid"), "the refusal of a bad watch message");
+    watcher.room.send(WorldMessage.watch, { topics: "market" } as any);
+    await eventually(() => (watcher.received.get("error") ?? []).some((e: any) => e.code === "watch/invalid"), "the refusal of a bad watch message");
+    expect([...watcher.schemaErrors, ...idle.schemaErrors]).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 import "@colyseus/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage, WorldMessage } from "@game/schema/messages";
+import { ALLIANCE_CHAT_RECENT_MESSAGES } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { addMember, buildAlliance, foundAlliance, type TestPlayer } from "../test/alliances.js";
 import { runCountriesAction } from "../services/actions.js";
 import { raiseDefenseRequestForAttack } from "../services/allianceWarfare.js";
+import { allianceTopic } from "../events.js";
 
 let t: TestServer;
 const open: Array<AllianceTestClient | WorldTestClient> = [];
@@ -226,6 +228,36 @@ describe("alliance room: membership changes at once", () => {
     const typing = await eventually(() => clients.owner.received.get(AllianceMessage.typingNotice)?.[0], "the typing notice");
     expect(typing).toEqual({ channel: "general", countryId: alice.countryId, name: alice.body.countryName });
     void owner;
+  });
+
+  it("a state larger than the encoder's default buffer reaches a joining leader intact (colyseus full-state buffer bug)", async () => {
+    const { owner, manager, alliance, clients } = await team("big");
+    // 4 channels x ALLIANCE_CHAT_RECENT_MESSAGES lines of 500 four-byte characters: far past 16 KB.
+    for (const channelId of ["alliance", "alliance_military", "alliance_intelligence", "leadership"]) {
+      for (let i = 0; i < ALLIANCE_CHAT_RECENT_MESSAGES; i++) {
+        const message = { id: String(800_000_000 + i + channelId.length * 1000), channel: channelId, type: "message", senderId: owner.user.id, senderName: "bulk", senderRole: "owner", allianceTag: "", timestamp: Date.now(), content: "\u{1F600}".repeat(500), mentions: [] };
+        t.server.ctx.events.publish(allianceTopic(alliance.id), { type: "allianceChatMessage", allianceId: alliance.id, channelId, message });
+      }
+    }
+    await eventually(() => clients.owner.json().leadership?.channels?.leadership?.messages?.length === ALLIANCE_CHAT_RECENT_MESSAGES, "the full state at the owner");
+    const unhandled: unknown[] = [];
+    const onError = (err: unknown) => unhandled.push(err);
+    process.on("uncaughtException", onError);
+    try {
+      await clients.manager.leave();
+      const again = await join(manager, alliance.id);
+      await eventually(() => again.json().leadership?.channels?.leadership?.messages?.length === ALLIANCE_CHAT_RECENT_MESSAGES, "the manager's full state after joining again");
+      // every line whole: a corrupt full state decodes with the lines' fields missing
+      const state = again.json();
+      for (const channel of [state.channels.general, state.channels.military, state.leadership.channels.intelligence, state.leadership.channels.leadership]) {
+        expect(channel.messages).toHaveLength(ALLIANCE_CHAT_RECENT_MESSAGES);
+        for (const m of channel.messages) expect(m.content).toBe("\u{1F600}".repeat(500));
+      }
+      expect(again.json().header.id).toBe(alliance.id);
+    } finally {
+      process.off("uncaughtException", onError);
+    }
+    expect(unhandled).toEqual([]);
   });
 
   it("a disbanded alliance closes its room", async () => {

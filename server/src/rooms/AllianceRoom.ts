@@ -1,16 +1,10 @@
 import { ServerError, type AuthContext } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
+import { Encoder, StateView } from "@colyseus/schema";
 import {
+  ALLIANCE_MESSAGES,
   ALLIANCE_ROOM_CLOSE_NOT_MEMBER,
   AllianceMessage,
   allianceJoinOptionsSchema,
-  allianceSendChatSchema,
-  operationIdSchema,
-  planOperationSchema,
-  requestDefenseSchema,
-  respondDefenseSchema,
-  respondOperationSchema,
-  typingSchema,
   type ActionDoneMessage,
 } from "@game/schema/messages";
 import { canAccessAllianceChannel, findAllianceChannel, isLeaderRole, type AllianceRole } from "@game/schema/rules";
@@ -45,18 +39,42 @@ export interface AllianceRoomOptions {
  * A member who leaves or is kicked is closed out the moment the event arrives (code
  * ALLIANCE_ROOM_CLOSE_NOT_MEMBER); a demoted member's view loses the leadership part at once.
  */
+/**
+ * Encoder buffer of an alliance room (bytes). @colyseus/core 0.18.17 encodes a joining
+ * client's full state into a per-room buffer of Encoder.BUFFER_SIZE and, when the state outgrows
+ * it, keeps writing the client's StateView part into the old, too-small buffer: the client
+ * receives a corrupt state. An alliance room's state with its leadership view reaches about
+ * 400 KB at its caps (allianceStateBudget.test.ts), so its buffers are made this large when
+ * the room is created. World rooms hold no views and a state of a few KB (issue 29): they keep
+ * the default 16 KB, which at 20 shards saves 40 MB against the 1 MB they used to take.
+ */
+export const ALLIANCE_ENCODER_BUFFER_BYTES = 1024 * 1024;
+
+/** Runs `create` with Encoder.BUFFER_SIZE raised, so the buffers allocated meanwhile have that size. */
+function withEncoderBuffer<T>(bytes: number, create: () => T): T {
+  const previous = Encoder.BUFFER_SIZE;
+  Encoder.BUFFER_SIZE = Math.max(previous, bytes);
+  try {
+    return create();
+  } finally {
+    Encoder.BUFFER_SIZE = previous;
+  }
+}
+
 export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
   protected readonly kind = "alliance";
-  state = new AllianceState();
   private allianceId = 0;
   private projections: AllianceProjection[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
+  private stopResync: (() => void) | undefined;
   /** When each country last left (room clock): a join that raced the departure is refused. */
   private readonly departures = new Map<number, number>();
   /** When each country's role last changed (room clock): a join that raced it re-reads the role. */
   private readonly roleChanges = new Map<number, number>();
 
   async onCreate(options: AllianceRoomOptions): Promise<void> {
+    // The room's serializer and encoder allocate their buffers when the state is set.
+    withEncoderBuffer(ALLIANCE_ENCODER_BUFFER_BYTES, () => (this.state = new AllianceState()));
     this.allianceId = options.allianceId;
     this.maxClients = 250;
     const host: AllianceHost = { ctx: this.ctx, log: this.log, state: this.state, allianceId: this.allianceId, clients: this.clients };
@@ -67,38 +85,43 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
     this.heartbeat = setInterval(() => {
       for (const p of this.projections) p.heartbeat?.().catch((err) => this.log.error({ err }, "alliance heartbeat failed"));
     }, ALLIANCE_HEARTBEAT_MS);
+    // Redis came back: what the alliance's events carried meanwhile is read from Postgres (the
+    // projections' loads apply by id, so reading again changes only what moved).
+    this.stopResync = this.ctx.events.onResync?.(() => {
+      Promise.all(this.projections.map((p) => p.load())).catch((err) => this.log.error({ err }, "alliance resync failed"));
+    });
 
     const id = () => this.allianceId;
     const done = (client: AllianceClient, message: ActionDoneMessage) => client.send(AllianceMessage.done, message);
     const userId = (client: AllianceClient) => client.auth!.userId;
-    this.handle(AllianceMessage.planOperation, planOperationSchema, { fallback: "Failed to plan operation" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.planOperation, async (client, payload) => {
       const { operationId } = await planOperation(this.ctx, userId(client), id(), payload);
       done(client, { action: "planOperation", id: operationId, message: `Operation "${payload.name}" planned` });
     });
-    this.handle(AllianceMessage.respondOperation, respondOperationSchema, { fallback: "Failed to respond to operation" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.respondOperation, async (client, payload) => {
       const { readiness } = await respondOperation(this.ctx, userId(client), id(), payload);
       done(client, { action: "respondOperation", id: payload.operationId, message: payload.response === "join" ? `Joined: ${readiness}` : "Declined" });
     });
-    this.handle(AllianceMessage.launchOperation, operationIdSchema, { fallback: "Failed to launch operation" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.launchOperation, async (client, payload) => {
       const { outcome } = await launchOperation(this.ctx, userId(client), id(), payload.operationId);
       done(client, { action: "launchOperation", id: payload.operationId, message: outcome.summary });
     });
-    this.handle(AllianceMessage.cancelOperation, operationIdSchema, { fallback: "Failed to cancel operation" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.cancelOperation, async (client, payload) => {
       await cancelOperation(this.ctx, userId(client), id(), payload.operationId);
       done(client, { action: "cancelOperation", id: payload.operationId, message: "Operation cancelled" });
     });
-    this.handle(AllianceMessage.requestDefense, requestDefenseSchema, { fallback: "Failed to request defense" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.requestDefense, async (client, payload) => {
       const { requestId } = await requestDefense(this.ctx, userId(client), id(), payload);
       done(client, { action: "requestDefense", id: requestId, message: "Defense requested" });
     });
-    this.handle(AllianceMessage.respondDefense, respondDefenseSchema, { fallback: "Failed to respond to defense request" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.respondDefense, async (client, payload) => {
       await respondDefense(this.ctx, userId(client), id(), payload);
       done(client, { action: "respondDefense", id: payload.requestId, message: "You have responded to this defense request" });
     });
-    this.handle(AllianceMessage.sendChat, allianceSendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }, async (client, payload) => {
+    this.handle(ALLIANCE_MESSAGES.client.sendChat, async (client, payload) => {
       await sendAllianceChat(this.ctx, userId(client), id(), payload);
     });
-    this.handle(AllianceMessage.typing, typingSchema, { fallback: "Failed to send typing" }, (client, payload) => this.typing(client, payload.channel));
+    this.handle(ALLIANCE_MESSAGES.client.typing, (client, payload) => this.typing(client, payload.channel));
   }
 
   async onJoin(client: AllianceClient): Promise<void> {
@@ -127,6 +150,7 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
 
   async onDispose(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.stopResync?.();
     for (const p of this.projections) p.dispose?.();
     await super.onDispose();
   }

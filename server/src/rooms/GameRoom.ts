@@ -1,7 +1,7 @@
 import { Room, ServerError, type Client } from "@colyseus/core";
 import type { z } from "zod";
 import { firstIssueMessage } from "@game/schema/api";
-import { ROOM_ERROR_CODES, ROOM_ERROR_MESSAGE, type RoomErrorPayload } from "@game/schema/messages";
+import { ROOM_ERROR_CODES, ROOM_ERROR_MESSAGE, type ClientMessageEntry, type RoomErrorPayload } from "@game/schema/messages";
 import type { ServiceContext } from "../services/context.js";
 import type { Logger } from "../logger.js";
 import { AppError } from "../errors.js";
@@ -86,18 +86,14 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
   }
 
   /**
-   * Registers a client message: the payload is parsed by `schema` (a refusal names the first
-   * problem, with `invalidCode`), then `handler` runs after the client's earlier messages. An
-   * AppError becomes an "error" message with its code; anything else is logged and answered
-   * with `fallback` (the spec's fallback message for that action).
+   * Registers a client message from the room's catalogue (schema/src/messages): the payload is
+   * parsed by the entry's schema (a refusal names the first problem, with its `invalidCode`),
+   * then `handler` runs after the client's earlier messages. An AppError becomes an "error"
+   * message with its code; anything else is logged and answered with the entry's `fallback`
+   * (the spec's fallback message for that action).
    */
-  protected handle<P>(
-    type: string,
-    schema: z.ZodType<P>,
-    options: { fallback: string; invalidCode?: string },
-    handler: (client: C, payload: P) => Promise<void> | void,
-  ): void {
-    const { fallback, invalidCode = ROOM_ERROR_CODES.invalidMessage } = options;
+  protected handle<S extends z.ZodType>(entry: ClientMessageEntry<S>, handler: (client: C, payload: z.output<S>) => Promise<void> | void): void {
+    const { type, payload: schema, fallback, invalidCode = ROOM_ERROR_CODES.invalidMessage } = entry;
     this.registerUnknownRefusal();
     this.onMessage(type, (client: C, raw: unknown) => {
       const parsed = schema.safeParse(raw ?? {});

@@ -102,11 +102,13 @@ describe("two server processes, one Redis, one Postgres", () => {
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const c1 = await joinWorldById(a.baseUrl, p1.token, local.roomId);
     clients.push(c1);
+    await c1.watch("chat", "online", "rankings");
     // Shard two: creating one (server-side: clients may not create world rooms, finding 4)
     // puts it on the process with fewer rooms, which is the other process.
     const remote = await matchMaker.createRoom(WORLD_ROOM, {});
     const c2 = await joinWorldById(childUrl, p2.token, remote.roomId);
     clients.push(c2);
+    await c2.watch("chat", "online", "rankings");
     expect(c2.room.roomId).not.toBe(c1.room.roomId);
     expect(matchMaker.getLocalRoomById(c1.room.roomId)).toBeDefined();
     expect(matchMaker.getLocalRoomById(c2.room.roomId)).toBeUndefined();
@@ -114,33 +116,34 @@ describe("two server processes, one Redis, one Postgres", () => {
     // Both processes listen before anyone speaks: this process's topic subscriptions are
     // confirmed by Redis, and each client sees the other online (an event that crossed both ways).
     await a.server.ctx.events.ready();
-    await eventually(() => c1.json().onlineUsers[String(p2.user.id)] && c2.json().onlineUsers[String(p1.user.id)], "each to see the other online before chatting", 20_000);
+    await eventually(() => c1.online()[String(p2.user.id)] && c2.online()[String(p1.user.id)], "each to see the other online before chatting", 20_000);
 
     // Chat both ways.
     c2.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process two" });
     await eventually(() => lastMessage(c1)?.content === "hello from process two", "process one's client to see it").catch((err) => {
-      throw new Error(`${err.message}; c1 general: ${JSON.stringify(c1.json().channels?.general?.messages?.map((m: any) => m.content))}; c2 general: ${JSON.stringify(c2.json().channels?.general?.messages?.map((m: any) => m.content))}; c2 received: ${JSON.stringify(Object.fromEntries([...c2.received].map(([k, v]) => [k, v.slice(-3)])))}`);
+      throw new Error(`${err.message}; c1 general: ${JSON.stringify(c1.channels()[0]?.messages.map((m) => m.content))}; c2 general: ${JSON.stringify(c2.channels()[0]?.messages.map((m) => m.content))}; c2 received: ${JSON.stringify(Object.fromEntries([...c2.received].map(([k, v]) => [k, v.slice(-3)])))}`);
     });
     c1.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process one" });
     await eventually(() => lastMessage(c2)?.content === "hello from process one", "process two's client to see it");
     for (const c of [c1, c2]) {
-      await eventually(() => c.json().channels.general.messages.length === 2, "both messages on each process");
-      expect(c.json().channels.general.messages.map((m: any) => m.content)).toEqual(["hello from process two", "hello from process one"]);
+      await eventually(() => c.channels()[0]!.messages.length === 2, "both messages on each process");
+      expect(c.channels()[0]!.messages.map((m) => m.content)).toEqual(["hello from process two", "hello from process one"]);
     }
 
     // Presence crosses processes.
-    await eventually(() => c1.json().onlineUsers[String(p2.user.id)] && c2.json().onlineUsers[String(p1.user.id)], "each to see the other online");
+    await eventually(() => c1.online()[String(p2.user.id)] && c2.online()[String(p1.user.id)], "each to see the other online");
 
     // An action over REST on process two changes the ranking seen on process one.
     const explored = await apiRequest(childUrl, "POST", "/turns/consume", { countryId: p2.countryId, quantity: 5, actionType: "exploration" }, p2.token);
     expect(explored.status, JSON.stringify(explored.body)).toBe(200);
     const { rows } = await a.server.database.pool.query("SELECT land, networth FROM countries WHERE id = $1", [p2.countryId]);
-    await eventually(() => c1.json().rankings.find((r: any) => r.countryId === p2.countryId)?.land === Number(rows[0].land), "process one to see p2's new land");
+    await eventually(() => c1.rankings().find((r) => r.countryId === p2.countryId)?.land === Number(rows[0].land), "process one to see p2's new land");
     await eventually(() => c2.own()?.land === Number(rows[0].land), "p2's own summary on process two");
 
     // And a change made on process one reaches the client on process two.
     await a.server.database.pool.query("UPDATE countries SET networth = 88000000 WHERE id = $1", [p1.countryId]);
     await announceCountryChange(a.server.ctx, p1.countryId, "test");
-    await eventually(() => c2.json().rankings[0]?.countryId === p1.countryId, "process two to see the new leader");
+    await eventually(() => c2.rankings()[0]?.countryId === p1.countryId, "process two to see the new leader");
+    expect([...c1.schemaErrors, ...c2.schemaErrors]).toEqual([]);
   });
 });

@@ -1,34 +1,17 @@
 import { ServerError, type AuthContext } from "@colyseus/core";
-import { Encoder } from "@colyseus/schema";
-import { MarketMessage, marketWatchSchema, sendChatSchema, WorldMessage } from "@game/schema/messages";
+import { WORLD_MESSAGES, WORLD_PATCH_INTERVAL_MS } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
 import { sendChatMessage } from "../services/chat.js";
-import { endWorldRoom, joinWorld, leaveWorld, loadCountrySummaries, loadWorldMember } from "../services/world.js";
+import { endWorldRoom, joinWorld, keepWorldSessionsAlive, leaveWorld, loadCountrySummaries, loadWorldMember, type WorldMember } from "../services/world.js";
 import { ONLINE_HEARTBEAT_MS } from "../db/online.js";
 import { admitRoomClient, GameRoom, verifyRoomToken } from "./GameRoom.js";
-import { ChatProjection } from "./world/ChatProjection.js";
-import { PresenceProjection } from "./world/PresenceProjection.js";
-import { RankingsProjection } from "./world/RankingsProjection.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
-import { SummaryProjection } from "./world/SummaryProjection.js";
+import { OwnProjection } from "./world/OwnProjection.js";
 import { NewsProjection } from "./world/NewsProjection.js";
-import { MarketProjection } from "./world/MarketProjection.js";
+import { WorldFeeds } from "./world/WorldFeeds.js";
 import type { WorldClient, WorldHost, WorldProjection } from "./world/types.js";
-
-/**
- * Encoder buffer per room (bytes). @colyseus/core 0.18.17 encodes a joining client's full
- * state into a per-room buffer of Encoder.BUFFER_SIZE and, when the state outgrows it, keeps
- * writing the client's StateView part into the old, too-small buffer: the client receives a
- * corrupt state ("a 'SeasonState' was expected, but 'WorldState' was provided"). So the
- * buffer must hold the largest world state: worldStateBudget.test.ts fills every cap with the
- * longest four-byte strings (about 624 KB) and checks it stays under its budget (768 KB), below
- * this buffer. One buffer per room: 1 MB x 20 shards is 20 MB at 10,000 clients. Regression
- * test: WorldRoom.test.ts, "a state larger than the default encoder buffer".
- */
-export const WORLD_ENCODER_BUFFER_BYTES = 1024 * 1024;
-if (Encoder.BUFFER_SIZE < WORLD_ENCODER_BUFFER_BYTES) Encoder.BUFFER_SIZE = WORLD_ENCODER_BUFFER_BYTES;
 
 /** Options the server passes to every world room (define options override client options). */
 export interface WorldRoomOptions {
@@ -37,19 +20,24 @@ export interface WorldRoomOptions {
 }
 
 /**
- * A shard of the world: season, rankings, global chat, online users and each client's own
- * country summary, each kept by one projection (rooms/world/). Wiring only: the projections
- * read Postgres and events, the services do the work.
+ * A shard of the world. Its state (season, news ticker) is the same for every client and
+ * patched at most once per WORLD_PATCH_INTERVAL_MS; each player's own numbers go to that
+ * player alone ("own"); what only some screens show comes from the process's WorldFeeds to the
+ * clients watching it. Wiring only: the projections and feeds read Postgres and events, the
+ * services do the work. docs/architecture.md, "Rooms: cost per viewer".
  */
 export class WorldRoom extends GameRoom<WorldState, WorldClient> {
   protected readonly kind = "world";
   state = new WorldState();
   private projections: WorldProjection[] = [];
-  private summaries!: SummaryProjection;
+  private own!: OwnProjection;
+  private feeds!: WorldFeeds;
   private heartbeat: NodeJS.Timeout | undefined;
+  private stopResync: (() => void) | undefined;
 
   async onCreate(options: WorldRoomOptions): Promise<void> {
     this.maxClients = options.shardSize;
+    this.patchRate = WORLD_PATCH_INTERVAL_MS;
     const host: WorldHost = {
       ctx: this.ctx,
       log: this.log,
@@ -58,55 +46,61 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
       clients: this.clients,
       subscribe: (topic, listener) => this.subscribe(topic, listener),
     };
-    const season = new SeasonProjection(host);
-    const presence = new PresenceProjection(host);
-    const rankings = new RankingsProjection(host, presence);
-    const chat = new ChatProjection(host, presence);
-    this.summaries = new SummaryProjection(host, chat, presence);
-    const market = new MarketProjection();
-    // News after summaries: it writes the unread count into the client's summary entry.
-    this.projections = [season, presence, rankings, chat, this.summaries, new NewsProjection(host), market];
+    this.feeds = WorldFeeds.of(this.ctx);
+    this.own = new OwnProjection(host, this.feeds);
+    // News after own: it sends the unread count through the own numbers.
+    this.projections = [new SeasonProjection(host), this.own, new NewsProjection(host, this.own)];
 
     // Subscribe before loading so no event falls between the load and the subscription.
     this.subscribe(WORLD_TOPIC, (event: WorldEvent) => {
       for (const p of this.projections) p.onWorldEvent?.(event);
     });
     await this.ctx.events.ready();
+    await this.feeds.attach(this);
     for (const p of this.projections) await p.load?.();
     this.startHeartbeat();
+    this.stopResync = this.ctx.events.onResync?.(() => void this.resync());
 
-    this.handle(WorldMessage.sendChat, sendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }, async (client, payload) => {
+    this.handle(WORLD_MESSAGES.client.sendChat, async (client, payload) => {
       const result = await sendChatMessage(this.ctx, client.auth!.userId, payload);
-      if (result.kind === "command") client.send(WorldMessage.chatCommand, result.reply);
+      if (result.kind === "command") client.send(WORLD_MESSAGES.server.chatCommand.type, result.reply);
     });
-    this.handle(MarketMessage.marketWatch, marketWatchSchema, { fallback: "Failed to get market listings", invalidCode: "market/invalid" }, (client, payload) =>
-      market.setWatching(client, payload.watching),
-    );
+    this.handle(WORLD_MESSAGES.client.watch, (client, payload) => this.feeds.watch(client, payload.topics));
   }
 
   async onJoin(client: WorldClient): Promise<void> {
-    const member = await loadWorldMember(this.ctx, client.auth!.userId);
-    if (!member) throw new ServerError(403, "You have no country");
-    await this.summaries.watch(member.countryId);
+    // onAuth read who the player is a moment ago; what may have moved since (alliance,
+    // networth) comes from the summary, read after the country's topic is subscribed.
+    const authMember = client.auth!.member ?? (await loadWorldMember(this.ctx, client.auth!.userId));
+    if (!authMember) throw new ServerError(403, "You have no country");
+    await this.own.watch(authMember.countryId);
+    let member = authMember;
     try {
-      const summary = (await loadCountrySummaries(this.ctx, [member.countryId])).get(member.countryId)!;
+      const summary = (await loadCountrySummaries(this.ctx, [authMember.countryId])).get(authMember.countryId);
+      if (!summary) throw new ServerError(403, "You have no country");
+      if (summary.allianceId !== authMember.allianceId || summary.allianceRole !== authMember.allianceRole) {
+        member = (await loadWorldMember(this.ctx, authMember.userId)) ?? authMember;
+      }
+      member = { ...member, networth: summary.networth };
       client.userData = {
         userId: member.userId,
         countryId: member.countryId,
         allianceId: member.allianceId,
         allianceRole: member.allianceRole,
         ignored: new Set(summary.ignoredUserIds),
+        watching: new Set(),
       };
       for (const p of this.projections) p.addClient?.(client, member, summary);
+      this.feeds.addClient(client);
     } catch (err) {
-      this.summaries.unwatch(member.countryId);
+      this.own.unwatch(authMember.countryId);
       throw err;
     }
     try {
       await joinWorld(this.ctx, { sessionId: client.sessionId, roomId: this.roomId, member });
     } catch (err) {
       // The join fails and onLeave never runs for it: take the client back out.
-      for (const p of this.projections) p.removeClient?.(client);
+      this.removeClient(client);
       throw err;
     }
     this.trackSession(client);
@@ -114,15 +108,38 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
 
   async onLeave(client: WorldClient): Promise<void> {
     this.untrackSession(client);
-    for (const p of this.projections) p.removeClient?.(client);
+    this.removeClient(client);
     if (client.auth) await leaveWorld(this.ctx, { sessionId: client.sessionId, userId: client.auth.userId });
+  }
+
+  /** A dropped client got its seat back: what it missed while away is sent again. */
+  onReconnect(client: WorldClient): void {
+    super.onReconnect(client);
+    this.own.resend(client);
   }
 
   async onDispose(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.stopResync?.();
     for (const p of this.projections) p.dispose?.();
+    this.feeds.detach(this);
     await super.onDispose();
     await endWorldRoom(this.ctx, this.roomId);
+  }
+
+  private removeClient(client: WorldClient): void {
+    for (const p of this.projections) p.removeClient?.(client);
+    this.feeds.removeClient(client);
+  }
+
+  /** Redis came back: whatever was published meanwhile is read from Postgres. */
+  private async resync(): Promise<void> {
+    try {
+      await this.feeds.resync();
+      for (const p of this.projections) await p.resync?.();
+    } catch (err) {
+      this.log.error({ err }, "world resync failed");
+    }
   }
 
   /** Keeps the room's sessions online and lets projections roll their clocks. */
@@ -130,6 +147,7 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     let beat = 0;
     this.heartbeat = setInterval(() => {
       beat += 1;
+      keepWorldSessionsAlive(this.ctx, this.roomId).catch((err) => this.log.error({ err }, "world sessions heartbeat failed"));
       for (const p of this.projections) {
         p.heartbeat?.(beat).catch((err) => this.log.error({ err, projection: p.constructor.name }, "world heartbeat failed"));
       }
@@ -138,13 +156,14 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
 }
 
 /**
- * Same JWT as REST (token problems are a 401); a user without a country is a 403.
+ * Same JWT as REST (token problems are a 401); a user without a country is a 403. The member
+ * read here travels to onJoin with the auth result, so a join reads it once.
  */
-export async function authenticateWorldClient(ctx: ServiceContext, token: string): Promise<{ userId: number; countryId: number }> {
+export async function authenticateWorldClient(ctx: ServiceContext, token: string): Promise<{ userId: number; countryId: number; member: WorldMember }> {
   const claims = await verifyRoomToken(ctx, token);
   const member = await loadWorldMember(ctx, claims.userId);
   if (!member) throw new ServerError(403, "You have no country");
-  return admitRoomClient(ctx, claims, member.countryId);
+  return { ...(await admitRoomClient(ctx, claims, member.countryId)), member };
 }
 
 /**

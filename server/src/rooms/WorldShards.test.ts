@@ -28,6 +28,7 @@ describe("world shards in one process", () => {
       const p = await registerPlayer(t, prefix);
       const client = await joinWorld(t.baseUrl, p.token);
       clients.push(client);
+      await client.watch("chat", "online", "rankings");
       players.push({ ...p, client });
     }
     const [first, second, third] = players as [any, any, any];
@@ -40,14 +41,14 @@ describe("world shards in one process", () => {
     // Chat crosses shards through the event.
     third.client.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from shard two" });
     for (const p of players) await eventually(() => lastMessage(p.client)?.content === "hello from shard two", `${p.body.username} to see it`);
-    for (const p of players) expect(p.client.json().channels.general.messages.filter((m: any) => m.content === "hello from shard two")).toHaveLength(1);
+    for (const p of players) expect(p.client.channels()[0]!.messages.filter((m) => m.content === "hello from shard two")).toHaveLength(1);
 
     // A ranking change crosses shards too, and online users are the same everywhere.
     await t.server.database.pool.query("UPDATE countries SET networth = 77000000 WHERE id = $1", [first.countryId]);
     await announceCountryChange(t.server.ctx, first.countryId, "test");
     for (const p of players) {
-      await eventually(() => p.client.json().rankings[0]?.countryId === first.countryId, "the new leader");
-      await eventually(() => Object.keys(p.client.json().onlineUsers).length === 3, "three online users");
+      await eventually(() => p.client.rankings()[0]?.countryId === first.countryId, "the new leader");
+      await eventually(() => Object.keys(p.client.online()).length === 3, "three online users");
     }
   });
 });

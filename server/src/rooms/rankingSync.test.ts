@@ -5,9 +5,10 @@ import { eventually, joinWorld, type WorldTestClient } from "../test/worldClient
 import { announceCountryChange } from "../services/actions.js";
 
 /**
- * The room's rankings are a projection of Postgres: whatever sequence of changes happens
- * (countries entering and leaving the top, swapping places, ties), a decoding client ends up
- * with exactly the top N rows of the database, in order, each with its own country's fields.
+ * The rankings a client watches are a projection of Postgres: whatever sequence of changes
+ * happens (countries entering and leaving the top, swapping places, ties), a client that
+ * applies the "rankings" messages ends up with exactly the top N rows of the database, in
+ * order, each with its own country's fields (the world summary converges to Postgres).
  */
 describe("world room: rankings stay equal to the database's top N", () => {
   let t: TestServer;
@@ -23,6 +24,7 @@ describe("world room: rankings stay equal to the database's top N", () => {
        SELECT 'Ranked ' || g, 'republic', 0, 0, 100 + g, 0, 0, 0, 0, 0, 0, 0, 0, 1000 + g * 10 FROM generate_series(1, ${EXTRA_COUNTRIES}) g`,
     );
     client = await joinWorld(t.baseUrl, p.token);
+    await client.watch("rankings");
   });
   afterAll(async () => {
     await client?.leave();
@@ -38,7 +40,7 @@ describe("world room: rankings stay equal to the database's top N", () => {
   }
 
   const clientTop = () =>
-    client.json().rankings.map((r: any, i: number) => {
+    client.rankings().map((r, i) => {
       expect(r.rank, `rank of row ${i}`).toBe(i + 1);
       return { countryId: r.countryId, countryName: r.countryName, value: r.value, land: r.land };
     });

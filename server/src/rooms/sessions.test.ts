@@ -50,6 +50,7 @@ describe("finding 2: logout closes every room session of that token and refuses 
     open.push(allianceRoom);
     const otherDevice = await world(otherToken);
     const other = await world(listener.token);
+    await other.watch("chat");
     expect(roomSessionsOf(t.server.ctx)!.countOf(player.user.id)).toBe(4);
     const reconnectionToken = tabOne.room.reconnectionToken;
 
@@ -63,7 +64,7 @@ describe("finding 2: logout closes every room session of that token and refuses 
     tabOne.room.send(WorldMessage.sendChat, { channel: "general", content: "after logout" });
     otherDevice.room.send(WorldMessage.sendChat, { channel: "general", content: "still signed in" });
     await eventually(() => lastMessage(other)?.content === "still signed in", "the other device's message");
-    expect(other.json().channels.general.messages.map((m: { content: string }) => m.content)).not.toContain("after logout");
+    expect(other.channels()[0]!.messages.map((m) => m.content)).not.toContain("after logout");
 
     // The reconnection token no longer gets a seat, and the token cannot join again.
     const sdk = new Client(t.baseUrl);

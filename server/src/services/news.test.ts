@@ -195,22 +195,23 @@ describe("world room: ticker and unread count", () => {
     const cb = await joinWorld(t.baseUrl, b.token);
     open.push(ca, cb);
     await eventually(() => ca.own()?.countryId === a.countryId && cb.own()?.countryId === b.countryId, "own summaries");
-    await new Promise((r) => setTimeout(r, 200)); // the join-time counts
-    const baseA = ca.own().unreadNews as number;
-    const baseB = cb.own().unreadNews as number;
+    // the join-time counts (read after the join, sent within UNREAD_FLUSH_MS)
+    await new Promise((r) => setTimeout(r, 500));
+    const baseA = ca.own()!.unreadNews as number;
+    const baseB = cb.own()!.unreadNews as number;
 
     const item = await publishNews(t.server.ctx, { kind: "alliance_founded", params: { alliance: { id: 5, name: "Pact", tag: "PCT" }, founder: A } });
     await eventually(() => ca.json().news?.[0]?.id === item!.id && cb.json().news?.[0]?.id === item!.id, "the headline on both tickers");
     expect(ca.json().news[0]).toMatchObject({ kind: "alliance_founded", type: "alliance", title: "Alliance [PCT] Pact founded", priority: "medium" });
-    await eventually(() => ca.own().unreadNews === baseA + 1 && cb.own().unreadNews === baseB + 1, "both counts up by one");
+    await eventually(() => ca.own()!.unreadNews === baseA + 1 && cb.own()!.unreadNews === baseB + 1, "both counts up by one");
 
     await publishNews(t.server.ctx, { kind: "starving", params: { turns: 1, peopleLost: 1, troopsLost: 0 }, countryId: a.countryId });
-    await eventually(() => ca.own().unreadNews === baseA + 2, "A's count up by one more");
-    await new Promise((r) => setTimeout(r, 150));
-    expect(cb.own().unreadNews).toBe(baseB + 1);
+    await eventually(() => ca.own()!.unreadNews === baseA + 2, "A's count up by one more");
+    await new Promise((r) => setTimeout(r, 400));
+    expect(cb.own()!.unreadNews).toBe(baseB + 1);
 
     await t.api("POST", "/news/read-all", undefined, a.token);
-    await eventually(() => ca.own().unreadNews === 0, "A's count cleared live");
-    expect(cb.own().unreadNews).toBe(baseB + 1);
+    await eventually(() => ca.own()!.unreadNews === 0, "A's count cleared live");
+    expect(cb.own()!.unreadNews).toBe(baseB + 1);
   });
 });

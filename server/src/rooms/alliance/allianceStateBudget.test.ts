@@ -25,7 +25,7 @@ import {
   OperationParticipantState,
   OperationState,
 } from "@game/schema/state";
-import { WORLD_ENCODER_BUFFER_BYTES } from "../WorldRoom.js";
+import { ALLIANCE_ENCODER_BUFFER_BYTES } from "../AllianceRoom.js";
 
 /**
  * The alliance state has caps (200 members, 10 open and 5 closed operations, 20 defense
@@ -81,9 +81,9 @@ function allianceStateAtCaps(): AllianceState {
 
 describe("alliance state size", () => {
   it(`the full state a leader receives at its caps stays under ${ALLIANCE_STATE_BYTE_BUDGET} bytes, below the encoder buffer`, () => {
-    expect(ALLIANCE_STATE_BYTE_BUDGET).toBeLessThan(WORLD_ENCODER_BUFFER_BYTES);
+    expect(ALLIANCE_STATE_BYTE_BUDGET).toBeLessThan(ALLIANCE_ENCODER_BUFFER_BYTES);
     const previous = Encoder.BUFFER_SIZE;
-    Encoder.BUFFER_SIZE = 8 * WORLD_ENCODER_BUFFER_BYTES;
+    Encoder.BUFFER_SIZE = 8 * ALLIANCE_ENCODER_BUFFER_BYTES;
     try {
       const state = allianceStateAtCaps();
       const encoder = new Encoder(state);

@@ -5,6 +5,10 @@ import { loadNewsTicker, unreadNewsCount } from "../../services/news.js";
 import { SharedSubscriptions } from "../GameRoom.js";
 import type { WorldClient, WorldHost, WorldProjection } from "./types.js";
 import type { WorldMember } from "../../services/world.js";
+import type { OwnProjection } from "./OwnProjection.js";
+
+/** Unread counts read at once after a Redis reconnection (queries in flight per shard). */
+export const RESYNC_COUNT_CONCURRENCY = 4;
 
 /** What the projection keeps per client to count its unread news. */
 interface Reader {
@@ -20,8 +24,8 @@ interface Reader {
 }
 
 /**
- * state.news (the latest global headlines) and each client's unread news count
- * (state.countries[session].unreadNews, private to that client). Fed by `newsPublished` on
+ * state.news (the latest global headlines) and each client's unread news count (in its "own"
+ * messages, private to that client: OwnProjection sends it). Fed by `newsPublished` on
  * `world` (global items: every client), `alliance:{id}` (that alliance's members) and
  * `country:{id}` (that player), and `newsRead` on `country:{id}` (the player read items on any
  * device: the count it carries replaces ours). The count is read from Postgres once per
@@ -33,7 +37,10 @@ export class NewsProjection implements WorldProjection {
   private readonly countries: SharedSubscriptions<number>;
   private readonly alliances: SharedSubscriptions<number>;
 
-  constructor(private readonly host: WorldHost) {
+  constructor(
+    private readonly host: WorldHost,
+    private readonly own: OwnProjection,
+  ) {
     this.countries = new SharedSubscriptions((id) => host.subscribe(countryTopic(id), (event: CountryEvent) => this.onCountryEvent(event)));
     this.alliances = new SharedSubscriptions((id) => host.subscribe(allianceTopic(id), (event: AllianceEvent) => this.onAllianceEvent(event)));
   }
@@ -41,6 +48,26 @@ export class NewsProjection implements WorldProjection {
   async load(): Promise<void> {
     const items = await loadNewsTicker(this.host.ctx, NEWS_TICKER_SIZE);
     for (const item of items.reverse()) this.addHeadline(item);
+  }
+
+  /**
+   * After a Redis reconnection: headlines published meanwhile join the ticker, and every
+   * client's count is read again (RESYNC_COUNT_CONCURRENCY at a time, not all at once).
+   */
+  async resync(): Promise<void> {
+    await this.load();
+    const readers = [...this.readers];
+    for (const [, r] of readers) {
+      r.loaded = false;
+      r.pending = [];
+    }
+    const next = async (): Promise<void> => {
+      const entry = readers.shift();
+      if (!entry) return;
+      await this.loadCount(entry[0], entry[1]);
+      await next();
+    };
+    await Promise.all(Array.from({ length: RESYNC_COUNT_CONCURRENCY }, next));
   }
 
   onWorldEvent(event: WorldEvent): void {
@@ -133,13 +160,11 @@ export class NewsProjection implements WorldProjection {
       return;
     }
     if (newsId <= r.countedUpTo) return;
-    const entry = this.host.state.countries.get(sessionId);
-    if (entry) entry.unreadNews += 1;
+    this.own.setUnread(sessionId, (this.own.unreadOf(sessionId) ?? 0) + 1);
   }
 
   private setCount(sessionId: string, count: number): void {
-    const entry = this.host.state.countries.get(sessionId);
-    if (entry && entry.unreadNews !== count) entry.unreadNews = count;
+    this.own.setUnread(sessionId, count);
   }
 
   private async loadCount(sessionId: string, reader: Reader): Promise<void> {

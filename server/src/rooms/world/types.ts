@@ -1,5 +1,5 @@
 import type { Client } from "@colyseus/core";
-import type { AllianceRole } from "@game/schema/messages";
+import type { AllianceRole, WatchTopic } from "@game/schema/messages";
 import type { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../../services/context.js";
 import type { CountrySummary, WorldMember } from "../../services/world.js";
@@ -14,11 +14,13 @@ export interface WorldClientData {
   allianceRole: AllianceRole | null;
   /** user ids whose alliance-channel messages are not pushed to this client */
   ignored: Set<number>;
+  /** what this client's screens show now ("watch") */
+  watching: Set<WatchTopic>;
 }
 
-export type WorldClient = Client<{ userData: WorldClientData; auth: { userId: number; countryId: number } }>;
+export type WorldClient = Client<{ userData: WorldClientData; auth: { userId: number; countryId: number; member?: WorldMember } }>;
 
-/** What a projection may use of its room. */
+/** What a shard's projection may use of its room. */
 export interface WorldHost {
   readonly ctx: ServiceContext;
   readonly log: Logger;
@@ -30,9 +32,10 @@ export interface WorldHost {
 }
 
 /**
- * One concern of the world state (season, rankings, presence, chat, own summaries). The
- * room calls these in list order; each projection owns its part of the state and writes it
- * only from Postgres or from events, so every shard shows the same world.
+ * One concern of a shard (the season clock, the news ticker, the players' own numbers). The
+ * room calls these in list order; each projection owns its part and writes it only from
+ * Postgres or from events, so every shard shows the same world. What is the same for every
+ * shard of a process (rankings, presence, chat, market) lives in WorldFeeds instead.
  */
 export interface WorldProjection {
   /** Fills its part of the state from Postgres (the room subscribes to events first). */
@@ -45,6 +48,8 @@ export interface WorldProjection {
   removeClient?(client: WorldClient): void;
   /** Called every ONLINE_HEARTBEAT_MS; `beat` counts from 1. */
   heartbeat?(beat: number): Promise<void>;
+  /** The connection to the other processes came back: read again what may have been missed. */
+  resync?(): Promise<void>;
   dispose?(): void;
 }
 

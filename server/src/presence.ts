@@ -1,0 +1,41 @@
+import { RedisPresence } from "@colyseus/redis-presence";
+import type { Logger } from "./logger.js";
+
+/**
+ * Colyseus's Redis presence, told when its subscriptions are live again after the connection
+ * to Redis dropped. Redis pub/sub keeps nothing for a subscriber that is away: whatever was
+ * published while this process was disconnected is lost to it, so the rooms then read what
+ * they show again from Postgres (EventBus.onResync).
+ */
+export class ResyncingRedisPresence extends RedisPresence {
+  private readonly resyncListeners = new Set<() => void>();
+  private connections = 0;
+
+  constructor(
+    url: string,
+    private readonly logger: Logger,
+  ) {
+    super(url);
+  }
+
+  /** Called once the subscriptions are live again after a reconnection (never for the first connection). */
+  onResubscribed(listener: () => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
+  /** Runs on every 'ready' of the subscriber connection (RedisPresence's own handler). */
+  protected override resubscribeAll(): void {
+    const reconnected = this.connections++ > 0;
+    const topics = this.subscriptions.eventNames().filter((topic): topic is string => typeof topic === "string");
+    const live = topics.length > 0 ? this.sub.subscribe(...topics) : Promise.resolve(0);
+    live.then(
+      () => {
+        if (!reconnected) return;
+        this.logger.warn({ topics: topics.length }, "redis subscriptions live again: rooms read what they may have missed from Postgres");
+        for (const listener of this.resyncListeners) listener();
+      },
+      (err: unknown) => this.logger.warn({ err }, "redis re-subscription failed"),
+    );
+  }
+}
