@@ -244,6 +244,8 @@ export function worldChannel(worldId: string, topicName: string): string {
  */
 export class PresenceEventBus implements EventBus {
   private readonly topics = new Map<string, { listeners: Set<EventListener<GameEvent>>; callback: (event: GameEvent) => void; ready: Promise<unknown> }>();
+  /** subscriptions not confirmed yet */
+  private readonly pending = new Set<Promise<unknown>>();
 
   /**
    * @param worldId the world whose events this bus carries (readWorldId); processes of other
@@ -274,9 +276,10 @@ export class PresenceEventBus implements EventBus {
           }
         }
       };
-      const ready = Promise.resolve(this.presence.subscribe(worldChannel(this.worldId, topic.name), callback)).catch((err) =>
-        this.logger.error({ err, topic: topic.name }, "event subscribe failed"),
-      );
+      const ready: Promise<unknown> = Promise.resolve(this.presence.subscribe(worldChannel(this.worldId, topic.name), callback))
+        .catch((err) => this.logger.error({ err, topic: topic.name }, "event subscribe failed"))
+        .finally(() => this.pending.delete(ready));
+      this.pending.add(ready);
       entry = { listeners, callback, ready };
       this.topics.set(topic.name, entry);
     }
@@ -295,7 +298,9 @@ export class PresenceEventBus implements EventBus {
 
   /** Resolves once every current subscription is live (Redis subscribe is asynchronous). */
   async ready(): Promise<void> {
-    await Promise.all([...this.topics.values()].map((t) => t.ready));
+    // Only the subscriptions still waiting for Redis: a world shard joins thousands of country
+    // topics, and walking all of them on every join made joins O(clients).
+    await Promise.all([...this.pending]);
   }
 
   onResync(listener: () => void): () => void {

@@ -22,7 +22,8 @@
  * It prints each target's figures and the world's as a ratio to the bare room's.
  *
  * World clients watch the chat (the `watch` message, as the chat screen does): a line reaches
- * every client, as it does in the bare room.
+ * every client, as it does in the bare room. BENCH_SERVER_NODE_ARGS are given to the servers'
+ * node only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of each.
  */
 import { WebSocket } from "ws";
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -96,7 +97,9 @@ function processUsage(pid: number): { rss: number; cpu: number } {
 /** Starts a tsx child and resolves once `ready` (given the child's output so far) answers true. */
 async function startChild(script: string, env: NodeJS.ProcessEnv, ready: (output: string) => boolean | Promise<boolean>): Promise<{ child: ChildProcess; log: () => string }> {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions", "development", script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // BENCH_SERVER_NODE_ARGS reach the servers only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "--conditions", "development", script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   process.once("exit", () => child.kill("SIGKILL"));
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
