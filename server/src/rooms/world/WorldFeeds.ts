@@ -60,7 +60,12 @@ export class WorldFeeds {
   /** A shard of this process starts: the feeds are loaded and live when this resolves. */
   async attach(shard: object): Promise<void> {
     this.shards.add(shard);
-    this.started ??= this.start();
+    this.started ??= this.start().catch((err: unknown) => {
+      // a failed start (Postgres away) is tried again by the next shard, not remembered; the
+      // shards that waited on it fail their creation and detach when disposed
+      this.stop();
+      throw err;
+    });
     await this.started;
   }
 
@@ -68,6 +73,10 @@ export class WorldFeeds {
   detach(shard: object): void {
     this.shards.delete(shard);
     if (this.shards.size > 0 || !this.started) return;
+    this.stop();
+  }
+
+  private stop(): void {
     this.started = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
