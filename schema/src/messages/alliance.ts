@@ -28,34 +28,6 @@ export const ALLIANCE_ROOM = "alliance";
 /** Close code of an alliance room connection whose player is no longer a member (kicked, left, disbanded). */
 export const ALLIANCE_ROOM_CLOSE_NOT_MEMBER = 4403;
 
-/** Message names of the alliance room, for both sender and receiver. */
-export const AllianceMessage = {
-  /** client -> server, leaders: plan an operation ({@link PlanOperationMessage}) */
-  planOperation: "planOperation",
-  /** client -> server, invited members: join with a contribution, or decline ({@link RespondOperationMessage}) */
-  respondOperation: "respondOperation",
-  /** client -> server, leaders: launch a ready operation ({@link OperationIdMessage}) */
-  launchOperation: "launchOperation",
-  /** client -> server, leaders: cancel an open operation ({@link OperationIdMessage}) */
-  cancelOperation: "cancelOperation",
-  /** client -> server, members: ask the alliance for help ({@link RequestDefenseMessage}) */
-  requestDefense: "requestDefense",
-  /** client -> server, members: answer a defense request ({@link RespondDefenseMessage}) */
-  respondDefense: "respondDefense",
-  /** client -> server: post to an alliance channel ({@link AllianceChatMessage}) */
-  sendChat: "sendChat",
-  /** client -> server: the player is typing in a channel ({@link TypingMessage}) */
-  typing: "typing",
-  /** server -> clients that may read the channel: someone is typing ({@link TypingNotice}) */
-  typingNotice: "typingNotice",
-  /** server -> every member online: an ally was attacked ({@link AllyAttackedAlert}) */
-  allyAttacked: "allyAttacked",
-  /** server -> the sender: what its request did ({@link ActionDoneMessage}) */
-  done: "done",
-  /** server -> that client only: a refused message ({@link RoomErrorPayload}) */
-  error: ROOM_ERROR_MESSAGE,
-} as const;
-
 /** The join options of the alliance room. */
 export const allianceJoinOptionsSchema = z.object({
   // A number, not a numeric string: filterBy matches the raw option, so "5" would open a second room.
@@ -203,6 +175,22 @@ export const ALLIANCE_MESSAGES = {
     /** that client: a refused message */
     error: serverMessage(ROOM_ERROR_MESSAGE, roomErrorSchema),
   },
+} as const;
+
+/** Message names of the alliance room, for both sender and receiver (from ALLIANCE_MESSAGES). */
+export const AllianceMessage = {
+  planOperation: ALLIANCE_MESSAGES.client.planOperation.type,
+  respondOperation: ALLIANCE_MESSAGES.client.respondOperation.type,
+  launchOperation: ALLIANCE_MESSAGES.client.launchOperation.type,
+  cancelOperation: ALLIANCE_MESSAGES.client.cancelOperation.type,
+  requestDefense: ALLIANCE_MESSAGES.client.requestDefense.type,
+  respondDefense: ALLIANCE_MESSAGES.client.respondDefense.type,
+  sendChat: ALLIANCE_MESSAGES.client.sendChat.type,
+  typing: ALLIANCE_MESSAGES.client.typing.type,
+  typingNotice: ALLIANCE_MESSAGES.server.typingNotice.type,
+  allyAttacked: ALLIANCE_MESSAGES.server.allyAttacked.type,
+  done: ALLIANCE_MESSAGES.server.done.type,
+  error: ALLIANCE_MESSAGES.server.error.type,
 } as const;
 
 /** What a client sends to the alliance room, by message name. */

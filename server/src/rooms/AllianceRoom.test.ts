@@ -17,7 +17,10 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.leave()));
+  const clients = open.splice(0);
+  // every message every client received matched its room's catalogue entry
+  expect(clients.flatMap((c) => c.schemaErrors)).toEqual([]);
+  await Promise.all(clients.map((c) => c.leave()));
 });
 afterAll(async () => {
   await t?.close();

@@ -1,5 +1,5 @@
 import { Client, type Room } from "@colyseus/sdk";
-import { ALLIANCE_ROOM } from "@game/schema/messages";
+import { ALLIANCE_MESSAGES, ALLIANCE_ROOM } from "@game/schema/messages";
 import { AllianceState } from "@game/schema/state";
 import { eventually } from "./worldClients.js";
 
@@ -7,6 +7,8 @@ import { eventually } from "./worldClients.js";
 export interface AllianceTestClient {
   room: Room<any, AllianceState>;
   received: Map<string, any[]>;
+  /** messages whose payload did not match ALLIANCE_MESSAGES.server ("type: problem"); tests expect none */
+  schemaErrors: string[];
   /** the decoded state as plain JSON */
   json(): any;
   /** the close code once the server closed the connection (undefined while connected) */
@@ -14,16 +16,22 @@ export interface AllianceTestClient {
   leave(): Promise<void>;
 }
 
+const SERVER_ENTRIES = new Map(Object.values(ALLIANCE_MESSAGES.server).map((entry) => [entry.type as string, entry]));
+
 /** Joins (or creates) the alliance's room on `baseUrl` as the token's user and waits for the first state. */
 export async function joinAlliance(baseUrl: string, token: string, allianceId: unknown, method: "joinOrCreate" | "create" = "joinOrCreate"): Promise<AllianceTestClient> {
   const sdk = new Client(baseUrl);
   sdk.auth.token = token;
   const room = await sdk[method](ALLIANCE_ROOM, { allianceId }, AllianceState);
   const received = new Map<string, any[]>();
+  const schemaErrors: string[] = [];
   room.onMessage("*", (type: string | number, payload: unknown) => {
     const key = String(type);
     if (!received.has(key)) received.set(key, []);
     received.get(key)!.push(payload);
+    const checked = SERVER_ENTRIES.get(key)?.payload.safeParse(payload);
+    if (!checked) schemaErrors.push(`${key}: not in ALLIANCE_MESSAGES.server`);
+    else if (!checked.success) schemaErrors.push(`${key}: ${checked.error.message}`);
   });
   let code: number | undefined;
   room.onLeave((c: number) => (code = c));
@@ -31,6 +39,7 @@ export async function joinAlliance(baseUrl: string, token: string, allianceId: u
   const client: AllianceTestClient = {
     room,
     received,
+    schemaErrors,
     json: () => (room.state as any).toJSON(),
     leftWith: () => code,
     leave: () => (left ??= Promise.race([room.leave(true).then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 2_000))])),
