@@ -3,6 +3,7 @@
  *
  *   npx tsx --conditions development server/src/bench/idleClients.ts [--clients 5000]
  *       [--observers 500] [--messages 100] [--rate 5] [--shard 500] [--targets world,bare]
+ *       [--join-batch 25]
  *
  * For each target, one after the other on the same machine:
  *   world  the game's entry point (server/src/main.ts under tsx) on a scratch Postgres database
@@ -11,7 +12,7 @@
  *   bare   server/src/bench/bareColyseus.ts: one Colyseus room of the same versions with a small
  *          player map and a chat array, nothing else, holding every client
  * the bench
- *   1. joins --clients WebSocket clients (25 at a time, as players arriving) and records the
+ *   1. joins --clients WebSocket clients (--join-batch at a time, as players arriving) and records the
  *      wall time, join latency, and the server's CPU time per join (from /proc);
  *   2. after 5 s of rest sends --messages chat lines at --rate per second, each by a different
  *      client, and records for each of --observers decoding clients the time from send to
@@ -50,7 +51,8 @@ const MESSAGES = Number(args.get("messages") ?? 100);
 const RATE = Number(args.get("rate") ?? 5);
 const SHARD = Number(args.get("shard") ?? 500);
 const TARGETS = (args.get("targets") ?? "world,bare").split(",").filter(Boolean) as TargetName[];
-const JOIN_BATCH = 25;
+/** clients joining at once (players arriving) */
+const JOIN_BATCH = Number(args.get("join-batch") ?? 25);
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
 const log = pino({ level: "info", base: undefined, timestamp: false });
