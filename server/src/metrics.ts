@@ -92,6 +92,8 @@ export class GameMetrics {
   readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason", ["reason"], this.registry);
   readonly aiActions = new Counter("ai_actions_total", "Actions AI countries took through the services, by kind and outcome (done, refused)", ["kind", "outcome"], this.registry);
   readonly aiRoundDuration = new Histogram("ai_round_duration_seconds", "Duration of one AI round (every action it took)", LATENCY_BUCKETS, [], this.registry);
+  readonly roomDrops = new Counter("room_drops_total", "Room connections closed without the client leaving (kept for a reconnection), by room and WebSocket close code", ["room", "code"], this.registry);
+  readonly roomReconnects = new Counter("room_reconnects_total", "Dropped room connections that came back within the reconnection window, by room", ["room"], this.registry);
   readonly roomMessageDuration = new Histogram("room_message_duration_seconds", "Room messages handled, by room, type and outcome", LATENCY_BUCKETS, ["room", "type", "outcome"], this.registry);
 
   constructor() {

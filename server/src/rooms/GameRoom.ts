@@ -177,7 +177,8 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
    * An unexpected disconnect keeps the seat; onLeave runs if the client does not return in
    * time. A session closed because its token was revoked keeps nothing.
    */
-  onDrop(client: C): void {
+  onDrop(client: C, code?: number): void {
+    this.ctx.metrics.roomDrops.inc({ room: this.kind, code: String(code ?? "none") });
     if (this.sessions?.isClosed(client)) return;
     const reconnection = this.allowReconnection(client, this.reconnectSeconds);
     // A plain rejected promise (not joined yet, disposing) keeps no seat.
@@ -188,6 +189,7 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
   /** A reconnection of a session whose token was revoked meanwhile is refused. */
   onReconnect(client: C): void {
     if (this.sessions?.isClosed(client)) throw new ServerError(401, "Signed out");
+    this.ctx.metrics.roomReconnects.inc({ room: this.kind });
   }
 
   onUncaughtException(err: Error, methodName: string): void {

@@ -374,10 +374,16 @@ describe("world room: presence, auth, reconnection", () => {
     const sessionId = a.client.room.sessionId;
     a.client.room.reconnection.minUptime = 0;
     const reconnected = new Promise<void>((resolve) => a.client.room.onReconnect(() => resolve()));
+    const metrics = t.server.ctx.metrics;
+    const dropsBefore = metrics.roomDrops.get({ room: "world", code: "1006" });
+    const reconnectsBefore = metrics.roomReconnects.get({ room: "world" });
     // Cut the socket without a leave message: the server sees an abnormal close.
     (a.client.room.connection as any).transport.ws.terminate?.() ?? (a.client.room.connection as any).transport.ws.close(4999);
     await reconnected;
     expect(a.client.room.sessionId).toBe(sessionId);
+    // the soak counts drops and their causes from these (docs/reliability.md)
+    expect(metrics.roomDrops.get({ room: "world", code: "1006" })).toBe(dropsBefore + 1);
+    expect(metrics.roomReconnects.get({ room: "world" })).toBe(reconnectsBefore + 1);
     await sql("UPDATE countries SET cash = 3141592 WHERE id = $1", [a.countryId]);
     await announceCountryChange(t.server.ctx, a.countryId, "test");
     await eventually(() => a.client.own()?.cash === 3141592, "updates after reconnecting");
