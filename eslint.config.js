@@ -61,6 +61,31 @@ export default tseslint.config(
     },
   },
   {
+    // The product does not depend on its tools: benches, drills, the simulator and the load
+    // tester drive the server from server/tools, never the other way round.
+    files: ["server/src/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...crossPackage("client", "schema", "loadtest"),
+            { regex: "^@game/(tools|loadtest)(/|$)", message: "The server does not depend on its tools: benches, drills and load-test checks live in server/tools." },
+            { regex: "^(\\.\\./)+tools(/|$)", message: "The server does not depend on its tools: benches, drills and load-test checks live in server/tools." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The tools reach the server through its package name (@game/server/<path>), not by a
+    // relative path into server/src.
+    files: ["server/tools/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [...crossPackage("client", "schema", "loadtest"), { regex: "^(\\.\\./)+src(/|$)", message: "Import the server by its name: @game/server/<path>." }] }],
+    },
+  },
+  {
     files: ["schema/**"],
     rules: {
       "no-restricted-imports": [

@@ -22,7 +22,7 @@ export default defineConfig({
         ssr: { resolve: { conditions: ["development"] } },
         test: {
           name: "server",
-          include: ["server/src/**/*.test.ts", "loadtest/src/**/*.test.ts"],
+          include: ["server/src/**/*.test.ts", "server/tools/src/**/*.test.ts", "loadtest/src/**/*.test.ts"],
           environment: "node",
           setupFiles: ["server/src/test/setup.ts"],
           testTimeout: 60_000,

@@ -1,7 +1,7 @@
 /**
  * Self-contained HTML report parts: inline SVG line charts and tables with no script and no
  * external resource, so a report opens offline and prints. The load tester's report and the
- * season simulator's (server/src/sim) both draw with these. Pure strings, no IO.
+ * season simulator's (server/tools/src/sim) both draw with these. Pure strings, no IO.
  */
 
 /** One line of a chart: [x, y] points (y null = gap). */

@@ -3,7 +3,7 @@
  * BullMQ schedule like a server would, and its first tick stops inside the transaction
  * (after the tick rows and the UPDATE, before COMMIT) and prints "inside <ticks>", so the
  * test can SIGKILL it there. Configured from the environment: DATABASE_URL, REDIS_URL,
- * TURN_INTERVAL_MS, and TICK_KILL_POINT for the tick drill (server/src/bench/drills.ts):
+ * TURN_INTERVAL_MS, and TICK_KILL_POINT for the tick drill (server/tools/src/bench/drills.ts):
  * "inside" (the default, as above), "after" (after COMMIT, before the job is acknowledged:
  * prints "after <ticks>" and hangs), "random" (no stop: the drill kills it at a random moment).
  */

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { runMigrations } from "../db/migrate.js";
-import { ensureGameClock, runDueTicks, tickDueAt, tickNumberAt } from "../tick/index.js";
-import { DAY_MS } from "../tick/phases.js";
-import { ensureAiCountries, playAiCountry, type AiCountryRow } from "../services/ai.js";
+import { runMigrations } from "@game/server/db/migrate";
+import { ensureGameClock, runDueTicks, tickDueAt, tickNumberAt } from "@game/server/tick/index";
+import { DAY_MS } from "@game/server/tick/phases";
+import { ensureAiCountries, playAiCountry, type AiCountryRow } from "@game/server/services/ai";
 import { sampleDay, type DaySample } from "./sample.js";
 import type { SimulationContext } from "./context.js";
 

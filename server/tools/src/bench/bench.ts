@@ -31,7 +31,7 @@
 import crypto from "node:crypto";
 import os from "node:os";
 import pg from "pg";
-import { runMigrations } from "../db/migrate.js";
+import { runMigrations } from "@game/server/db/migrate";
 import { runActionBench } from "./actionBench.js";
 import { runAttackBench } from "./attackBench.js";
 import { runExplorationBench } from "./explorationBench.js";

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pino from "pino";
-import { loadConfig } from "../config.js";
-import { startGameServer } from "../server.js";
+import { loadConfig } from "@game/server/config";
+import { startGameServer } from "@game/server/server";
 import { median } from "./tickBench.js";
 
 export interface ExplorationBenchOptions {

@@ -1,14 +1,14 @@
 /**
  * Times the rankings by metric and a season's end over many countries (docs/performance.md,
- * "Seasons and rankings by metric"). Run: npx tsx --conditions development server/src/bench/seasonBench.ts [countries]
+ * "Seasons and rankings by metric"). Run: npx tsx --conditions development server/tools/src/bench/seasonBench.ts [countries]
  */
 import pino from "pino";
-import { loadConfig } from "../config.js";
-import { runMigrations } from "../db/migrate.js";
-import { createTestDatabase } from "../test/harness.js";
-import { insertCountries, tickContext } from "../tick/testSupport.js";
-import { topByMetric } from "../db/rankingMetrics.js";
-import { endSeason } from "../services/seasonLifecycle.js";
+import { loadConfig } from "@game/server/config";
+import { runMigrations } from "@game/server/db/migrate";
+import { createTestDatabase } from "@game/server/test/harness";
+import { insertCountries, tickContext } from "@game/server/tick/testSupport";
+import { topByMetric } from "@game/server/db/rankingMetrics";
+import { endSeason } from "@game/server/services/seasonLifecycle";
 
 const count = Number(process.argv[2] ?? 100_000);
 const database = await createTestDatabase();

@@ -90,7 +90,7 @@ export interface ActionBenchResult {
 const BENCH_LISTINGS = 60_000;
 
 const CLK_TCK = 100;
-export const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+export const REPO_ROOT = new URL("../../../../", import.meta.url).pathname;
 
 /** user + system CPU of a process, in ms (Linux /proc). */
 export function processCpuMs(pid: number): number {
@@ -450,7 +450,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
           const floorPort = await freePort();
           floorPorts.push(floorPort);
           floorChildren.push(
-            spawn(process.execPath, ["--import", "tsx", "server/src/bench/floorServer.ts"], {
+            spawn(process.execPath, ["--import", "tsx", "server/tools/src/bench/floorServer.ts"], {
               env: { ...process.env, FLOOR_DATABASE_URL: pgbenchUrl, FLOOR_PORT: String(floorPort), FLOOR_HTTP: kind, FLOOR_CONNECTIONS: String(Math.ceil(options.connections / processes)) },
               cwd: REPO_ROOT,
               stdio: ["ignore", "inherit", "inherit"],

@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
-import { loadConfig } from "../config.js";
-import type { Db } from "../db/pool.js";
-import { tickNumberAt } from "../tick/clock.js";
-import { insertCountries, tickContext } from "../tick/testSupport.js";
-import { runTick } from "../tick/turnTick.js";
+import { loadConfig } from "@game/server/config";
+import type { Db } from "@game/server/db/pool";
+import { tickNumberAt } from "@game/server/tick/clock";
+import { insertCountries, tickContext } from "@game/server/tick/testSupport";
+import { runTick } from "@game/server/tick/turnTick";
 
 export interface TickBenchOptions {
   /** countries to create @default 100_000 */

@@ -9,7 +9,7 @@ import { renderText } from "@game/loadtest/report";
 import { parsePrometheusText, sumSamples } from "@game/loadtest/serverMetrics";
 import { runLoadTest, type LoadTestResult } from "@game/loadtest/runner";
 // The server's own test harness: a real server on a random port over a fresh Postgres database.
-import { startTestServer, type TestServer } from "./harness.js";
+import { startTestServer, type TestServer } from "@game/server/test/harness";
 
 const COUNTRIES = 10;
 const DURATION_SEC = 5;

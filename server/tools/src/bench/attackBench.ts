@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import pg from "pg";
 import { Rng, computeNetworth } from "@game/schema/rules";
-import { rowToState, COUNTRY_COLUMNS, type CountryRow } from "../db/countries.js";
+import { rowToState, COUNTRY_COLUMNS, type CountryRow } from "@game/server/db/countries";
 import { REPO_ROOT, databaseUrl, freePort, loadPhase, psql, request, runPgbench, type PhaseResult } from "./actionBench.js";
 
 /**

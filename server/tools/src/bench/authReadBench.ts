@@ -32,7 +32,7 @@ export interface AuthReadBenchResult {
   health: CpuPerRequest;
 }
 
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../../..");
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -34,14 +34,14 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { applyTick } from "@game/schema/rules";
-import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "../test/harness.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
-import { loadConfig } from "../config.js";
-import { runMigrations } from "../db/migrate.js";
-import { startBackgroundWork } from "../tick/index.js";
-import { insertCountries, snapshot, tickContext, type TickSnapshot } from "../tick/testSupport.js";
+import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "@game/server/test/harness";
+import { freePort, spawnServer, waitUntilListening, type ChildServer } from "@game/server/test/childServer";
+import { loadConfig } from "@game/server/config";
+import { runMigrations } from "@game/server/db/migrate";
+import { startBackgroundWork } from "@game/server/tick/index";
+import { insertCountries, snapshot, tickContext, type TickSnapshot } from "@game/server/tick/testSupport";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const JWT_SECRET = "drill-secret-drill-secret-drill-secret-0123456789";
 /** The drills' Redis database index (flushed before and after). */
 const DRILL_REDIS_DB = Number(process.env.DRILL_REDIS_DB ?? 13);

@@ -3,7 +3,7 @@
  * writes them as a load-tester credentials file (`npm run loadtest -- --reuse FILE`).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/lt_10k JWT_SECRET=... \
- *     npx tsx --conditions development server/src/bench/seedCountries.ts \
+ *     npx tsx --conditions development server/tools/src/bench/seedCountries.ts \
  *       --countries 10000 --out loadtest/reports/seed-10k/credentials.json --target http://127.0.0.1:3400
  *
  * Registration hashes each password with argon2id (about 50 ms of CPU each: 10,000 accounts
@@ -34,11 +34,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { resolveJwtSecret, TokenService } from "../auth/tokens.js";
-import { loadConfig } from "../config.js";
-import { runMigrations } from "../db/migrate.js";
-import { systemClock } from "../services/context.js";
-import { createLogger } from "../logger.js";
+import { resolveJwtSecret, TokenService } from "@game/server/auth/tokens";
+import { loadConfig } from "@game/server/config";
+import { runMigrations } from "@game/server/db/migrate";
+import { systemClock } from "@game/server/services/context";
+import { createLogger } from "@game/server/logger";
 import { seedAccounts } from "./seedAccounts.js";
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import { computeTaxRevenue } from "@game/schema/rules";
-import type { Db } from "../db/pool.js";
-import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
+import type { Db } from "@game/server/db/pool";
+import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "@game/server/db/countries";
 
 /**
  * What the simulator reads off the world at the end of each simulated day. Plain SQL over

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import pino from "pino";
-import { loadConfig } from "../config.js";
-import { createTestDatabase, type TestDatabase } from "../test/harness.js";
+import { loadConfig } from "@game/server/config";
+import { createTestDatabase, type TestDatabase } from "@game/server/test/harness";
 import { simulationContext } from "./context.js";
 import { nextUtcMidnight, simulateSeason, type SeasonRun } from "./season.js";
 import { evaluateBalance, largestDailyLandLoss, moneyInTurnsOfIncome, top10Changes } from "./balance.js";

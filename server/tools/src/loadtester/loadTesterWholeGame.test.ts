@@ -21,7 +21,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLoadTest, type LoadTestResult } from "@game/loadtest/runner";
 import { seedAccounts } from "../bench/seedAccounts.js";
-import { startTestServer, type TestServer } from "./harness.js";
+import { startTestServer, type TestServer } from "@game/server/test/harness";
 
 const COUNTRIES = 40;
 const DURATION_SEC = 15;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLoadTest, type LoadTestResult } from "@game/loadtest/runner";
-import { startTestServer, type TestServer } from "./harness.js";
+import { startTestServer, type TestServer } from "@game/server/test/harness";
 
 const COUNTRIES = 8;
 const DURATION_SEC = 3;

@@ -1,7 +1,7 @@
 /**
  * World room capacity against a bare Colyseus room, the same clients in the same run (issue 29).
  *
- *   npx tsx --conditions development server/src/bench/idleClients.ts [--clients 5000]
+ *   npx tsx --conditions development server/tools/src/bench/idleClients.ts [--clients 5000]
  *       [--observers 500] [--messages 100] [--rate 5] [--shard 500] [--targets world,bare]
  *       [--join-batch 25] [--steps 2500,5000,7500 --p99-limit 250]
  *
@@ -9,7 +9,7 @@
  *   world  the game's entry point (server/src/main.ts under tsx) on a scratch Postgres database
  *          (BENCH_POSTGRES_URL, default the local server), no Redis, tick off; players seeded by
  *          SQL with tokens signed by the server's secret (registration's argon2 would dominate)
- *   bare   server/src/bench/bareColyseus.ts: one Colyseus room of the same versions with a small
+ *   bare   server/tools/src/bench/bareColyseus.ts: one Colyseus room of the same versions with a small
  *          player map and a chat array, nothing else, holding every client
  * the bench
  *   1. joins --clients WebSocket clients (--join-batch at a time, as players arriving) and records the
@@ -46,7 +46,7 @@ import pino from "pino";
 import { Client, type Room } from "@colyseus/sdk";
 import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
-import { TokenService } from "../auth/tokens.js";
+import { TokenService } from "@game/server/auth/tokens";
 import { BARE_ROOM, BareState } from "./bareColyseus.js";
 
 const args = new Map<string, string>();
@@ -71,7 +71,7 @@ const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/1
 /** the most clients any target is asked to hold */
 const CLIENTS = Math.max(CLIENTS_ARG, ...STEPS);
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../../..");
 const log = pino({ level: "info", base: undefined, timestamp: false });
 
 /** world: the game, one process; world2: the game, two processes behind Redis; bare: the reference */
@@ -234,7 +234,7 @@ async function startBare(): Promise<Target> {
   const baseUrl = `http://127.0.0.1:${port}`;
   // One room holds every client: a bare room has no way to carry a chat line to another room,
   // and the reference is "one room, the same clients".
-  const started = await startChild("server/src/bench/bareColyseus.ts", { BARE_PORT: String(port), BARE_SHARD_SIZE: String(CLIENTS) }, (output) => output.includes("bare colyseus listening"));
+  const started = await startChild("server/tools/src/bench/bareColyseus.ts", { BARE_PORT: String(port), BARE_SHARD_SIZE: String(CLIENTS) }, (output) => output.includes("bare colyseus listening"));
   return {
     name: "bare",
     pids: [started.child.pid!],

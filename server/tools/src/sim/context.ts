@@ -1,12 +1,12 @@
 import { Rng } from "@game/schema/rules";
-import type { Config } from "../config.js";
-import type { Db } from "../db/pool.js";
-import type { EventBus, EventTopic, GameEvent, TopicEvent } from "../events.js";
-import type { Logger } from "../logger.js";
-import { GameMetrics } from "../metrics.js";
-import { RateLimits } from "../auth/rateLimiter.js";
-import { resolveJwtSecret, TokenService } from "../auth/tokens.js";
-import type { Clock, SeedSource, ServiceContext } from "../services/context.js";
+import type { Config } from "@game/server/config";
+import type { Db } from "@game/server/db/pool";
+import type { EventBus, EventTopic, GameEvent, TopicEvent } from "@game/server/events";
+import type { Logger } from "@game/server/logger";
+import { GameMetrics } from "@game/server/metrics";
+import { RateLimits } from "@game/server/auth/rateLimiter";
+import { resolveJwtSecret, TokenService } from "@game/server/auth/tokens";
+import type { Clock, SeedSource, ServiceContext } from "@game/server/services/context";
 
 /**
  * The season simulator's service context: the server's own services over a real database,

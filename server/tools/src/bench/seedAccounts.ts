@@ -1,11 +1,11 @@
 import { MAX_TURNS, startingCountry, type CountryState } from "@game/schema/rules";
-import { hashPassword } from "../auth/passwords.js";
-import type { TokenService } from "../auth/tokens.js";
-import type { Config } from "../config.js";
-import { countryWriteStatement } from "../db/countries.js";
-import { withTransaction, type Db } from "../db/pool.js";
-import type { Clock } from "../services/context.js";
-import { insertAccount } from "../services/accounts.js";
+import { hashPassword } from "@game/server/auth/passwords";
+import type { TokenService } from "@game/server/auth/tokens";
+import type { Config } from "@game/server/config";
+import { countryWriteStatement } from "@game/server/db/countries";
+import { withTransaction, type Db } from "@game/server/db/pool";
+import type { Clock } from "@game/server/services/context";
+import { insertAccount } from "@game/server/services/accounts";
 
 /**
  * Player accounts written without registration's argon2 per account, for load tests: the
