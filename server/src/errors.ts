@@ -24,7 +24,8 @@ export const unauthorized = (message = "Authentication required", code = "auth/u
 export const forbidden = (message = "You can only act on your own country", code = "auth/forbidden") => new AppError(403, message, code);
 export const notFound = (message: string, code = "request/not_found") => new AppError(404, message, code);
 export const conflict = (message: string, code = "request/conflict") => new AppError(409, message, code);
-export const tooManyRequests = (message: string, code = "request/rate_limited") => new AppError(429, message, code);
+/** A 429: every one says when to try again (Retry-After, seconds). */
+export const tooManyRequests = (message: string, code: string, retryAfterSeconds: number) => new AppError(429, message, code, retryAfterSeconds);
 export const unavailable = (message: string, code = "server/unavailable", retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS) => new AppError(503, message, code, retryAfterSeconds);
 
 /** Retry-After of a 503 (a store unavailable), seconds: a restarted store is usually back within it. */

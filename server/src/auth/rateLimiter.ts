@@ -17,6 +17,11 @@ export interface LimitSpec {
   durationSeconds: number;
 }
 
+/** A refused take: seconds until the key's window ends. */
+export interface LimitRefusal {
+  retryAfterSeconds: number;
+}
+
 /** A limit keyed by string (an address, a user id, an account and address). */
 export class Limit {
   /**
@@ -32,15 +37,16 @@ export class Limit {
   ) {}
 
   /**
-   * Takes `points` for `key` now. True when within the limit; false when over it (the points
-   * stay taken, so a flood keeps the key throttled until its window ends).
+   * Takes `points` for `key` now. Null when within the limit; when over it, how long until the
+   * key's window ends (the answer's Retry-After). The points stay taken, so a flood keeps the
+   * key throttled until its window ends.
    */
-  async take(key: string, points = 1): Promise<boolean> {
+  async tryTake(key: string, points = 1): Promise<LimitRefusal | null> {
     try {
       await this.run((limiter) => limiter.consume(key, points));
-      return true;
+      return null;
     } catch (err) {
-      if (err instanceof RateLimiterRes) return false;
+      if (err instanceof RateLimiterRes) return { retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
       throw err;
     }
   }

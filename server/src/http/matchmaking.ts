@@ -3,6 +3,8 @@ import { createAuthContext, matchMaker, ServerError } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
+import { ROOM_SESSION_STALE_MS } from "../rooms/sessions.js";
 import type { DirectRoutes } from "./directRoutes.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
@@ -118,7 +120,8 @@ async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, me
   } catch (err) {
     const refusal = toRefusal(err);
     if (refusal.status >= 500) logger.warn({ err, method, roomName, status: refusal.status }, "matchmaking unavailable");
-    send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code });
+    const retryAfter = retryAfterSecondsOf(refusal.status);
+    send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code }, retryAfter === undefined ? {} : { "retry-after": String(retryAfter) });
   }
 }
 
@@ -185,9 +188,19 @@ async function readOptions(req: http.IncomingMessage): Promise<Record<string, un
   return parsed as Record<string, unknown>;
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
+/**
+ * Retry-After of a refused join, seconds: a 429 (the user's session cap) until a seat of a
+ * closed tab or a dead process is freed (ROOM_SESSION_STALE_MS), a 503 as every other 503.
+ */
+function retryAfterSecondsOf(status: number): number | undefined {
+  if (status === 429) return Math.ceil(ROOM_SESSION_STALE_MS / 1000);
+  if (status === 503) return UNAVAILABLE_RETRY_AFTER_SECONDS;
+  return undefined;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const json = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store" });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store" });
   res.end(json);
 }
