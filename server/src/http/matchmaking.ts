@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { createAuthContext, matchMaker, ServerError } from "@colyseus/core";
-import { WORLD_ROOM } from "@game/schema/messages";
+import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
@@ -19,6 +19,9 @@ export const MATCHMAKE_TIMEOUT_MS = 8_000;
  */
 const METHODS_BY_ROOM: Record<string, readonly string[]> = {
   [WORLD_ROOM]: ["joinOrCreate", "joinById", "reconnect"],
+  // one room per alliance (filterBy allianceId): `create` opened a room per call, each with its
+  // own periodic database work (four members opened 32 rooms of one alliance, issue 28)
+  [ALLIANCE_ROOM]: ["joinOrCreate", "joinById", "reconnect"],
 };
 const DEFAULT_METHODS = ["joinOrCreate", "create", "join", "joinById", "reconnect"];
 
@@ -40,7 +43,7 @@ class MatchmakeRefusal extends Error {
  * router, which answers every failure with the matchmaker's own codes as HTTP statuses
  * (520 no handler, 522 invalid room, 523 unhandled, 524 expired) and a bare `{ code, error }`:
  *
- * - the method must be allowed for the room (world rooms: no `create`, 403);
+ * - the method must be allowed for the room (world and alliance rooms: no `create`, 403);
  * - client mistakes answer 4xx: unknown method or room 404, malformed body 400, a seat or
  *   reconnection that expired 410, and the room's own refusals (401, 403, 429) as they are;
  * - the service being unavailable (Redis or Postgres down, no process to host a room,
