@@ -11,6 +11,8 @@ export class AppError extends Error {
     message: string,
     /** namespaced code, e.g. "auth/invalid_credentials" */
     readonly code: string = "error",
+    /** seconds until trying again may succeed: sent as Retry-After (every 429 and 503 has one) */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "AppError";
@@ -22,14 +24,18 @@ export const unauthorized = (message = "Authentication required", code = "auth/u
 export const forbidden = (message = "You can only act on your own country", code = "auth/forbidden") => new AppError(403, message, code);
 export const notFound = (message: string, code = "request/not_found") => new AppError(404, message, code);
 export const conflict = (message: string, code = "request/conflict") => new AppError(409, message, code);
-export const tooManyRequests = (message: string, code = "request/rate_limited") => new AppError(429, message, code);
-export const unavailable = (message: string, code = "server/unavailable") => new AppError(503, message, code);
+/** A 429: every one says when to try again (Retry-After, seconds). */
+export const tooManyRequests = (message: string, code: string, retryAfterSeconds: number) => new AppError(429, message, code, retryAfterSeconds);
+export const unavailable = (message: string, code = "server/unavailable", retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS) => new AppError(503, message, code, retryAfterSeconds);
+
+/** Retry-After of a 503 (a store unavailable), seconds: a restarted store is usually back within it. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** Socket-level error codes of a store that cannot be reached. */
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 /** Postgres SQLSTATEs of a server going away or not accepting connections (class 08, 57P0x). */
 const UNAVAILABLE_SQLSTATES = /^(08\d{3}|57P0[1-4]|53300)$/;
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down|in recovery)|Reached the max retries per request limit/i;
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down|in recovery)|Reached the max retries per request limit|Command timed out|Stream isn't writeable|Redis connection is not ready/i;
 
 /**
  * Whether an error says a store (Postgres, Redis) is unreachable rather than that our code is

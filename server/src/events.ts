@@ -2,6 +2,7 @@ import type { Presence } from "@colyseus/core";
 import type { AllianceRole, AllyAttackedAlert, MarketChangedPayload, NoticePayload } from "@game/schema/messages";
 import type { DefenseRequestJson, NewsItemJson, OperationJson } from "@game/schema/api";
 import type { Logger } from "./logger.js";
+import type { RedisFailureSink } from "./services/context.js";
 
 /**
  * What happened, published after the transaction that caused it committed, on a topic:
@@ -250,12 +251,18 @@ export class PresenceEventBus implements EventBus {
   /**
    * @param worldId the world whose events this bus carries (readWorldId); processes of other
    *   worlds on the same Redis never hear them
+   * @param outage where a Redis that stopped answering is noted (one log line per outage, not per event)
    */
-  constructor(private readonly presence: Presence, private readonly logger: Logger, private readonly worldId = "") {}
+  constructor(
+    private readonly presence: Presence,
+    private readonly logger: Logger,
+    private readonly worldId = "",
+    private readonly outage?: RedisFailureSink,
+  ) {}
 
   publish<E extends GameEvent>(topic: EventTopic<E>, event: E): void {
-    Promise.resolve(this.presence.publish(worldChannel(this.worldId, topic.name), event)).catch((err) =>
-      this.logger.error({ err, topic: topic.name, event: event.type }, "event publish failed"),
+    Promise.resolve(this.presence.publish(worldChannel(this.worldId, topic.name), event)).catch(
+      (err) => this.outage?.noteFailure(err, "event publish") || this.logger.error({ err, topic: topic.name, event: event.type }, "event publish failed"),
     );
   }
 

@@ -1,5 +1,7 @@
 import { RedisPresence } from "@colyseus/redis-presence";
+import type { Redis } from "ioredis";
 import type { Logger } from "./logger.js";
+import type { RedisFailureSink } from "./services/context.js";
 
 /**
  * Colyseus's Redis presence, told when its subscriptions are live again after the connection
@@ -11,11 +13,23 @@ export class ResyncingRedisPresence extends RedisPresence {
   private readonly resyncListeners = new Set<() => void>();
   private connections = 0;
 
+  /**
+   * @param pub the publishing connection (RedisConnections.presence); the subscriber is its duplicate
+   * @param outage where connection errors go: one log line per outage instead of RedisPresence's
+   *   warning per error event of each connection
+   */
   constructor(
-    url: string,
+    pub: Redis,
     private readonly logger: Logger,
+    outage?: RedisFailureSink,
   ) {
-    super(url);
+    super(pub);
+    if (outage) {
+      for (const client of [this.pub, this.sub] as Redis[]) {
+        client.removeAllListeners("error");
+        client.on("error", (err: Error) => outage.noteFailure(err, "presence") || logger.warn({ err }, "redis presence connection error"));
+      }
+    }
   }
 
   /** Called once the subscriptions are live again after a reconnection (never for the first connection). */

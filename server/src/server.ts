@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { LocalDriver, LocalPresence, matchMaker, Server, type Presence } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { RedisDriver } from "@colyseus/redis-driver";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Config } from "./config.js";
 import { colyseusLogger, createLogger, type Logger } from "./logger.js";
 import { openDatabase, type Database } from "./db/pool.js";
@@ -14,6 +14,7 @@ import { RateLimits } from "./auth/rateLimiter.js";
 import { PresenceEventBus, worldChannel } from "./events.js";
 import { readWorldId } from "./db/worldIdentity.js";
 import { ResyncingRedisPresence } from "./presence.js";
+import { RedisConnections } from "./redis.js";
 import { GameMetrics } from "./metrics.js";
 import { systemClock, type ServiceContext } from "./services/context.js";
 import { osSeeds } from "./services/actions.js";
@@ -59,31 +60,34 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   if (applied.length) logger.info({ applied }, "migrations applied");
   await backfillNameKeys(database.pool, logger);
 
-  let redis: Redis | undefined;
+  let connections: RedisConnections | undefined;
   let presence: Presence;
   let driver;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-    presence = new ResyncingRedisPresence(config.redisUrl, logger);
-    driver = new RedisDriver(config.redisUrl);
+    connections = new RedisConnections(config.redisUrl, logger);
+    presence = new ResyncingRedisPresence(connections.presence, logger, connections.outage);
+    driver = new RedisDriver(connections.driver);
   } else {
     presence = new LocalPresence();
     driver = new LocalDriver();
   }
 
+  // BullMQ's connection, for the background work (the request path uses connections.requests)
+  const redis: Redis | undefined = connections?.queue;
   const worldId = await readWorldId(database.pool);
-  const events = new PresenceEventBus(presence, logger, worldId);
+  const events = new PresenceEventBus(presence, logger, worldId, connections?.outage);
   const metrics = new GameMetrics();
   const ctx: ServiceContext = {
     config,
     db: database.pool,
     logger,
-    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, revokedTopic: worldChannel(worldId, "auth:revoked"), logger, metrics }),
-    limiter: new RateLimits(redis),
+    tokens: new TokenService(resolveJwtSecret(config), database.pool, config.tokenTtlSeconds, { channel: presence, revokedTopic: worldChannel(worldId, "auth:revoked"), logger, metrics, outage: connections?.outage }),
+    limiter: new RateLimits(connections?.requests, connections?.outage),
     events,
     metrics,
     clock: systemClock,
     seeds: osSeeds,
+    redisOutage: connections?.outage,
   };
 
   const sessions = new RoomSessions(ctx, presence);
@@ -99,7 +103,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
       mountMetrics(app, config, ctx.metrics);
       options.extras?.beforeApi?.(app);
     },
-    routers: [healthRoutes(database, redis), ...(options.extras?.routers ?? [])],
+    routers: [healthRoutes(database, connections?.requests), ...(options.extras?.routers ?? [])],
   });
   const httpServer = http.createServer(app);
   // Node closes idle keep-alive sockets after 5 s, racing clients that reuse them (the load
@@ -124,6 +128,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   try {
     await listen(gameServer, httpServer, config.port);
     installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins });
+    await connections?.ready();
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
@@ -137,7 +142,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     sessions.stop();
     await gameServer.gracefullyShutdown(false).catch(() => undefined);
     httpServer.close();
-    redis?.disconnect();
+    connections?.disconnect();
     await database.close().catch(() => undefined);
     throw err;
   }
@@ -177,7 +182,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         clearInterval(idleSweep);
         // 5. then the stores
         ctx.tokens.stop();
-        redis?.disconnect();
+        connections?.disconnect();
         await database.close();
       })();
       return closed;

@@ -62,7 +62,8 @@ export interface SpyMissionJson {
   id: number;
   centre: "spy_center" | "intelligence_center";
   operationType: SpyOperationId | MissionTypeId;
-  targetCountryId: number;
+  /** null: a former country (its account was deleted); targetCountryName keeps its name */
+  targetCountryId: number | null;
   targetCountryName: string;
   spiesUsed: number;
   status: "completed" | "failed";
@@ -80,7 +81,8 @@ export interface IntelligenceReportJson {
   id: number;
   operationType: SpyOperationId | MissionTypeId;
   intelType: IntelType;
-  targetCountryId: number;
+  /** null: a former country (its account was deleted); targetCountryName keeps its name */
+  targetCountryId: number | null;
   targetCountryName: string;
   targetGovernment: string;
   spiesUsed: number;

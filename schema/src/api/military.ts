@@ -279,8 +279,10 @@ export interface AttackPreviewResponse {
 /** The spec's battle report (plus landDestroyed, buildings by type, missiles, seed). */
 export interface BattleReportJson {
   id: number;
-  attackerCountryId: number;
-  defenderCountryId: number;
+  /** null: a former country (its account was deleted); attackerName keeps its name */
+  attackerCountryId: number | null;
+  /** null: a former country (its account was deleted); defenderName keeps its name */
+  defenderCountryId: number | null;
   attackerName: string;
   defenderName: string;
   attackType: AttackTypeId;

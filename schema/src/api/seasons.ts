@@ -116,8 +116,15 @@ export const adminSuspendSchema = z.object({
   reason: lineText(z.string({ error: "Reason must be text" }), "Reason").trim().max(200, "Reason must be at most 200 characters").default(""),
 });
 
-/** POST /api/admin/season/end: startNext false leaves the world without a season until a start. */
-export const adminSeasonEndSchema = z.object({ startNext: z.boolean({ error: "startNext must be true or false" }).default(true) });
+/**
+ * POST /api/admin/season/end: startNext false leaves the world without a season until a start.
+ * `seasonId` names the season to end (absent: the one active when the request arrives); a
+ * season that has ended already answers 409, so a repeated or parallel request ends it once.
+ */
+export const adminSeasonEndSchema = z.object({
+  startNext: z.boolean({ error: "startNext must be true or false" }).default(true),
+  seasonId: z.number({ error: "seasonId must be a season id" }).int("seasonId must be a season id").positive("seasonId must be a season id").optional(),
+});
 
 /** GET /api/admin/users?search= */
 export const adminUserSearchSchema = z.object({

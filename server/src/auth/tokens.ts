@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
 import type { Logger } from "../logger.js";
 import type { GameMetrics } from "../metrics.js";
+import type { RedisFailureSink } from "../services/context.js";
 import { revokeToken } from "../db/users.js";
 
 export const TOKEN_ISSUER = "nation-game";
@@ -137,6 +138,7 @@ export class TokenService {
   private readonly channel: RevocationChannel | undefined;
   private readonly logger: Logger | undefined;
   private readonly metrics: Pick<GameMetrics, "authTokenLookups"> | undefined;
+  private readonly outage: RedisFailureSink | undefined;
   private readonly revocationListeners = new Set<RevocationListener>();
   private readonly revokedTopic: string;
 
@@ -146,18 +148,20 @@ export class TokenService {
    * @param options.revokedTopic the channel name on it, this world's (worldChannel); @default "auth:revoked"
    * @param options.logger reports a failed subscription (revocations then rely on expiry)
    * @param options.metrics counts the verdicts asked of Postgres
+   * @param options.outage notes a Redis that stopped answering (one log line per outage, not per logout)
    */
   constructor(
     secret: Uint8Array,
     private readonly db: Db,
     private readonly ttlSeconds: number,
-    options: { channel?: RevocationChannel; revokedTopic?: string; logger?: Logger; metrics?: Pick<GameMetrics, "authTokenLookups"> } = {},
+    options: { channel?: RevocationChannel; revokedTopic?: string; logger?: Logger; metrics?: Pick<GameMetrics, "authTokenLookups">; outage?: RedisFailureSink } = {},
   ) {
     // jose with a raw secret imports it as a key on every call (~150 us); import it once.
     this.key = crypto.webcrypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     this.channel = options.channel;
     this.logger = options.logger;
     this.metrics = options.metrics;
+    this.outage = options.outage;
     this.revokedTopic = options.revokedTopic ?? REVOKED_TOPIC;
     Promise.resolve(this.channel?.subscribe(this.revokedTopic, (revocation: Revocation) => this.forget(revocation))).catch((err) =>
       options.logger?.error({ err }, "revocation events unavailable: revoked tokens are refused elsewhere only when cached verdicts expire"),
@@ -320,6 +324,7 @@ export class TokenService {
     try {
       await this.channel?.publish(this.revokedTopic, revocation);
     } catch (err) {
+      if (this.outage?.noteFailure(err, "revocation publish")) return;
       this.logger?.warn({ err }, "revocation event not published: other processes refuse the token when their cached verdict expires");
     }
   }

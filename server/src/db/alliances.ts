@@ -134,12 +134,14 @@ export async function updateAllianceSettings(
 
 /**
  * Disbands an alliance whose last member left: the row stays (history), its name and tag
- * become free, and everything pending of it ends.
+ * become free, and everything pending of it ends. `at` is the action's time (tx.now), the one
+ * clock of every record its transaction writes (Postgres now() is the transaction's start,
+ * before its locks: a purchase applied first read later than a disband that waited for it).
  */
-export async function disbandAlliance(client: DbClient, id: number): Promise<void> {
-  await client.query("UPDATE alliances SET disbanded_at = now() WHERE id = $1", [id]);
-  await client.query("UPDATE alliance_invitations SET status = 'cancelled', answered_at = now() WHERE alliance_id = $1 AND status = 'pending'", [id]);
-  await client.query("UPDATE alliance_applications SET status = 'rejected', answered_at = now() WHERE alliance_id = $1 AND status = 'pending'", [id]);
+export async function disbandAlliance(client: DbClient, id: number, at: Date): Promise<void> {
+  await client.query("UPDATE alliances SET disbanded_at = $2 WHERE id = $1", [id, at]);
+  await client.query("UPDATE alliance_invitations SET status = 'cancelled', answered_at = $2 WHERE alliance_id = $1 AND status = 'pending'", [id, at]);
+  await client.query("UPDATE alliance_applications SET status = 'rejected', answered_at = $2 WHERE alliance_id = $1 AND status = 'pending'", [id, at]);
 }
 
 /** Aggregates of an alliance's members (private unit totals stay on the server unless the reader is a member). */
@@ -390,8 +392,8 @@ export async function invitationsOf(db: Q, allianceId: number): Promise<Invitati
   return rows;
 }
 
-export async function setInvitationStatus(client: DbClient, id: number, status: "accepted" | "declined" | "cancelled"): Promise<void> {
-  await client.query("UPDATE alliance_invitations SET status = $2, answered_at = now() WHERE id = $1", [id, status]);
+export async function setInvitationStatus(client: DbClient, id: number, status: "accepted" | "declined" | "cancelled", at: Date): Promise<void> {
+  await client.query("UPDATE alliance_invitations SET status = $2, answered_at = $3 WHERE id = $1", [id, status, at]);
 }
 
 export interface ApplicationRow {
@@ -444,15 +446,15 @@ export async function applicationsBy(db: Q, countryId: number): Promise<Applicat
   return rows;
 }
 
-export async function setApplicationStatus(client: DbClient, id: number, status: "accepted" | "rejected" | "withdrawn", answeredBy: number | null): Promise<void> {
-  await client.query("UPDATE alliance_applications SET status = $2, answered_at = now(), answered_by = $3 WHERE id = $1", [id, status, answeredBy]);
+export async function setApplicationStatus(client: DbClient, id: number, status: "accepted" | "rejected" | "withdrawn", answeredBy: number | null, at: Date): Promise<void> {
+  await client.query("UPDATE alliance_applications SET status = $2, answered_at = $4, answered_by = $3 WHERE id = $1", [id, status, answeredBy, at]);
 }
 
 /** A country joined an alliance: its other pending applications are withdrawn. @returns the alliances they were to */
-export async function withdrawApplicationsOf(client: DbClient, countryId: number): Promise<number[]> {
+export async function withdrawApplicationsOf(client: DbClient, countryId: number, at: Date): Promise<number[]> {
   const { rows } = await client.query<{ alliance_id: number }>(
-    "UPDATE alliance_applications SET status = 'withdrawn', answered_at = now() WHERE applicant_country_id = $1 AND status = 'pending' RETURNING alliance_id",
-    [countryId],
+    "UPDATE alliance_applications SET status = 'withdrawn', answered_at = $2 WHERE applicant_country_id = $1 AND status = 'pending' RETURNING alliance_id",
+    [countryId, at],
   );
   return rows.map((r) => r.alliance_id);
 }

@@ -9,7 +9,8 @@ type Q = Db | DbClient;
 export interface MissionRow {
   id: number;
   country_id: number;
-  target_id: number;
+  /** null: a former country (deleted account; migration 022), target_name keeps its name */
+  target_id: number | null;
   target_name: string;
   centre: "spy_center" | "intelligence_center";
   operation_type: string;
@@ -32,7 +33,8 @@ export interface ReportRow {
   mission_id: number;
   owner_id: number;
   owner_name: string;
-  target_id: number;
+  /** null: a former country (deleted account; migration 022), target_name keeps its name */
+  target_id: number | null;
   target_name: string;
   target_government: string;
   operation_type: string;

@@ -24,7 +24,8 @@ export async function knownIntelligenceOfAll(db: Db | DbClient, observerId: numb
   const out: Record<number, KnownIntelligence> = {};
   for (const report of await freshestMilitaryReports(db, observerId, observerAllianceId, now)) {
     const known = toKnown(report);
-    if (known) out[report.target_id] = known;
+    // a former country (deleted account) is no target any more
+    if (known && report.target_id !== null) out[report.target_id] = known;
   }
   return out;
 }

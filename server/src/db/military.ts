@@ -271,8 +271,10 @@ export async function findRecentThreats(db: Queryable, countryId: number, now: D
 /** A battles row. */
 export interface BattleRow {
   id: number;
-  attacker_id: number;
-  defender_id: number;
+  /** null: a former country (deleted account; migration 022), attacker_name keeps its name */
+  attacker_id: number | null;
+  /** null: a former country (deleted account; migration 022), defender_name keeps its name */
+  defender_id: number | null;
   attacker_name: string;
   defender_name: string;
   attack_type: AttackTypeId;

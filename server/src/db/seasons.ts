@@ -42,6 +42,22 @@ export async function seasonStats(db: Db): Promise<SeasonStatsRow> {
   return rows[0]!;
 }
 
+/** The active season's id, if a season is running (read without a lock). */
+export async function findActiveSeasonId(db: Db): Promise<number | undefined> {
+  const { rows } = await db.query<{ id: number }>("SELECT id FROM seasons WHERE is_active");
+  return rows[0]?.id;
+}
+
+/**
+ * Locks every country in ascending id order, the order every action locks in. The season's end
+ * takes these locks before anything else touches countries: the archive's INSERT used to take
+ * key-share locks (its foreign key) in ranking order first, which deadlocked with actions
+ * locking in id order (5 of 5 administrator season ends under load answered 500).
+ */
+export async function lockAllCountries(db: DbClient): Promise<void> {
+  await db.query("SELECT id FROM countries ORDER BY id FOR UPDATE");
+}
+
 /** Locks the active season row (season rollover and administration serialize on it). */
 export async function lockActiveSeason(db: Db | DbClient): Promise<SeasonRow | undefined> {
   const { rows } = await db.query<SeasonRow>("SELECT id, name, starts_at, ends_at, is_active FROM seasons WHERE is_active FOR UPDATE");

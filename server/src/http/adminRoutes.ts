@@ -84,8 +84,8 @@ export function adminRoutes(ctx: ServiceContext): Router {
     "/admin/season/end",
     route("Ending the season failed", async (req) => {
       const claims = await authenticateAdmin(req);
-      const { startNext } = parse(adminSeasonEndSchema, req.body);
-      return { data: await adminEndSeason(ctx, claims.userId, startNext) };
+      const { startNext, seasonId } = parse(adminSeasonEndSchema, req.body);
+      return { data: await adminEndSeason(ctx, claims.userId, startNext, seasonId) };
     }),
   );
 

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
-import { AppError, isUnavailableError } from "../errors.js";
+import { AppError, isUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { InvalidTokenError } from "../auth/tokens.js";
 import { RouteFailure } from "./handler.js";
 
@@ -21,7 +21,7 @@ const answer = (status: number, error: string, code: string): FailureAnswer => (
 
 /** The answer to a route's failure (routeError), a token's refusal or a body the parser refused. */
 export function failureAnswer(err: unknown): FailureAnswer {
-  if (err instanceof AppError) return answer(err.status, err.message, err.code);
+  if (err instanceof AppError) return { ...answer(err.status, err.message, err.code), retryAfterSeconds: err.retryAfterSeconds };
   if (err instanceof InvalidTokenError) return answer(401, err.message, API_ERROR_CODES.invalidToken);
   // body-parser's errors carry a status and a type.
   const bodyError = err as { type?: string; status?: number } | undefined;
@@ -33,7 +33,7 @@ export function failureAnswer(err: unknown): FailureAnswer {
   if (isUnavailableError(cause)) {
     return {
       ...answer(503, "Service temporarily unavailable, try again shortly", "server/unavailable"),
-      retryAfterSeconds: 2,
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
       log: { level: "warn", cause, message: "request failed: a store is unavailable" },
     };
   }

@@ -2,19 +2,32 @@ import { Router } from "express";
 import type { Redis } from "ioredis";
 import type { Database } from "../db/pool.js";
 import type { ServiceContext } from "../services/context.js";
+import { unavailable } from "../errors.js";
 import { route } from "./handler.js";
 
 const startedAt = Date.now();
 
-/** GET /health: 200 when the database answers (and Redis, when configured). */
+/**
+ * GET /health: 200 when the database answers (and Redis, when configured); 503 with
+ * Retry-After when one does not. `redis` is the request-path connection (no offline queue, a
+ * command time-out: RedisConnections), so a Redis that refuses fails at once and one that
+ * never answers within REDIS_COMMAND_TIMEOUT_MS: health fails fast instead of waiting for it.
+ */
 export function healthRoutes(database: Database, redis: Redis | undefined) {
-  return (_ctx: ServiceContext) => {
+  return (ctx: ServiceContext) => {
     const router = Router();
     router.get(
       "/health",
       route("Health check failed", async () => {
         await database.pool.query("SELECT 1");
-        if (redis) await redis.ping();
+        if (redis) {
+          try {
+            await redis.ping();
+          } catch (err) {
+            if (!ctx.redisOutage?.noteFailure(err, "health")) throw err;
+            throw unavailable("Redis is unavailable, try again shortly", "server/redis_unavailable");
+          }
+        }
         return {
           status: "ok",
           database: database.embedded ? "embedded" : "postgres",

@@ -29,7 +29,8 @@ export function manageRoutes(ctx: ServiceContext): Router {
     route("Failed to save country options", async (req) => {
       const body = parse(countryOptionsRequestSchema, req.body);
       const { claims, country } = await ownCountry(ctx, req);
-      if (!(await limiter.take(String(claims.userId)))) throw tooManyRequests("Too many changes, please wait a minute", "manage/rate_limited");
+      const refused = await limiter.tryTake(String(claims.userId));
+      if (refused) throw tooManyRequests("Too many changes, please wait a minute", "manage/rate_limited", refused.retryAfterSeconds);
       return { options: await writeCountryOptions(ctx, country.id, body) } satisfies Omit<CountryOptionsResponse, "success">;
     }),
   );

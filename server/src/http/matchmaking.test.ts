@@ -4,6 +4,7 @@ import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { joinWorld, type WorldTestClient } from "../test/worldClients.js";
 import { toRefusal } from "./matchmaking.js";
+import { foundAlliance } from "../test/alliances.js";
 
 let t: TestServer;
 const open: WorldTestClient[] = [];
@@ -45,6 +46,23 @@ describe("finding 4: clients may only joinOrCreate world rooms, sessions per use
     const joined = await matchmake(`joinOrCreate/${WORLD_ROOM}`, {}, p.token);
     expect(joined.status).toBe(200);
     expect(joined.body).toMatchObject({ name: WORLD_ROOM, sessionId: expect.any(String), roomId: expect.any(String) });
+  });
+
+  it("issue 28: refuses create of an alliance room (403), even to a member, and creates nothing; joinOrCreate joins the one room", async () => {
+    const { matchMaker } = await import("@colyseus/core");
+    const owner = await registerPlayer(t, "ma");
+    const alliance = await foundAlliance(t, owner);
+    const allianceRooms = async () => (await matchMaker.query({ name: ALLIANCE_ROOM })).length;
+    const before = await allianceRooms();
+    for (let i = 0; i < 3; i++) {
+      const created = await matchmake(`create/${ALLIANCE_ROOM}`, { allianceId: alliance.id }, owner.token);
+      expect(created.status).toBe(403);
+      expect(created.body).toEqual({ success: false, error: `Rooms of "${ALLIANCE_ROOM}" are joined with joinOrCreate`, code: "room/method_forbidden" });
+    }
+    expect(await allianceRooms()).toBe(before);
+    const joined = await matchmake(`joinOrCreate/${ALLIANCE_ROOM}`, { allianceId: alliance.id }, owner.token);
+    expect(joined.status).toBe(200);
+    expect(await allianceRooms()).toBe(before + 1);
   });
 
   it("answers client mistakes with 4xx in the envelope, never 52x", async () => {

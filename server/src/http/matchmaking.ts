@@ -1,8 +1,10 @@
 import type http from "node:http";
 import { createAuthContext, matchMaker, ServerError } from "@colyseus/core";
-import { WORLD_ROOM } from "@game/schema/messages";
+import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
+import { ROOM_SESSION_STALE_MS } from "../rooms/sessions.js";
 import type { DirectRoutes } from "./directRoutes.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
@@ -17,6 +19,9 @@ export const MATCHMAKE_TIMEOUT_MS = 8_000;
  */
 const METHODS_BY_ROOM: Record<string, readonly string[]> = {
   [WORLD_ROOM]: ["joinOrCreate", "joinById", "reconnect"],
+  // one room per alliance (filterBy allianceId): `create` opened a room per call, each with its
+  // own periodic database work (four members opened 32 rooms of one alliance, issue 28)
+  [ALLIANCE_ROOM]: ["joinOrCreate", "joinById", "reconnect"],
 };
 const DEFAULT_METHODS = ["joinOrCreate", "create", "join", "joinById", "reconnect"];
 
@@ -38,7 +43,7 @@ class MatchmakeRefusal extends Error {
  * router, which answers every failure with the matchmaker's own codes as HTTP statuses
  * (520 no handler, 522 invalid room, 523 unhandled, 524 expired) and a bare `{ code, error }`:
  *
- * - the method must be allowed for the room (world rooms: no `create`, 403);
+ * - the method must be allowed for the room (world and alliance rooms: no `create`, 403);
  * - client mistakes answer 4xx: unknown method or room 404, malformed body 400, a seat or
  *   reconnection that expired 410, and the room's own refusals (401, 403, 429) as they are;
  * - the service being unavailable (Redis or Postgres down, no process to host a room,
@@ -118,7 +123,8 @@ async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, me
   } catch (err) {
     const refusal = toRefusal(err);
     if (refusal.status >= 500) logger.warn({ err, method, roomName, status: refusal.status }, "matchmaking unavailable");
-    send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code });
+    const retryAfter = retryAfterSecondsOf(refusal.status);
+    send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code }, retryAfter === undefined ? {} : { "retry-after": String(retryAfter) });
   }
 }
 
@@ -185,9 +191,19 @@ async function readOptions(req: http.IncomingMessage): Promise<Record<string, un
   return parsed as Record<string, unknown>;
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
+/**
+ * Retry-After of a refused join, seconds: a 429 (the user's session cap) until a seat of a
+ * closed tab or a dead process is freed (ROOM_SESSION_STALE_MS), a 503 as every other 503.
+ */
+function retryAfterSecondsOf(status: number): number | undefined {
+  if (status === 429) return Math.ceil(ROOM_SESSION_STALE_MS / 1000);
+  if (status === 503) return UNAVAILABLE_RETRY_AFTER_SECONDS;
+  return undefined;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const json = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store" });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(json), "cache-control": "no-store" });
   res.end(json);
 }

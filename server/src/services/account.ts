@@ -38,7 +38,8 @@ async function requireUser(ctx: ServiceContext, userId: number): Promise<UserRow
 async function checkPassword(ctx: ServiceContext, user: UserRow, password: string, wrong: string): Promise<void> {
   const limit = ctx.limiter.define(PASSWORD_CHECK_LIMIT);
   const key = String(user.id);
-  if (!(await limit.take(key))) throw tooManyRequests(ACCOUNT_MESSAGES.tooManyAttempts, "account/too_many_attempts");
+  const refused = await limit.tryTake(key);
+  if (refused) throw tooManyRequests(ACCOUNT_MESSAGES.tooManyAttempts, "account/too_many_attempts", refused.retryAfterSeconds);
   if (!(await verifyPassword(user.password_hash, password))) throw badRequest(wrong, "account/wrong_password");
   await limit.give(key);
 }

@@ -56,8 +56,9 @@ export function toUserJson(user: UserRow, country: CountryRow | undefined): User
  */
 export async function registerAccount(ctx: ServiceContext, request: RegisterRequest, address: string) {
   const perHour = ctx.config.rateLimitRegisterPerHour;
-  if (perHour > 0 && !(await ctx.limiter.define(registerLimit(perHour)).take(address))) {
-    throw tooManyRequests(AUTH_MESSAGES.tooManyRegistrations, "auth/too_many_registrations");
+  const refused = perHour > 0 ? await ctx.limiter.define(registerLimit(perHour)).tryTake(address) : null;
+  if (refused) {
+    throw tooManyRequests(AUTH_MESSAGES.tooManyRegistrations, "auth/too_many_registrations", refused.retryAfterSeconds);
   }
   const taken = await takenRegistrationFields(ctx.db, request);
   if (taken.email) throw conflict(AUTH_MESSAGES.emailTaken, "auth/email_taken");
@@ -116,10 +117,11 @@ export async function login(ctx: ServiceContext, request: LoginRequest, address:
   const byAddress = ctx.limiter.define(LOGIN_ADDRESS_LIMIT);
   const byAccount = ctx.limiter.define(LOGIN_ACCOUNT_LIMIT);
   const accountKey = `${email}:${address}`;
-  const [addressOk, accountOk] = await Promise.all([byAddress.take(address), byAccount.take(accountKey)]);
-  if (!addressOk || !accountOk) {
-    await Promise.all([addressOk && byAddress.give(address), accountOk && byAccount.give(accountKey)]);
-    throw tooManyRequests(AUTH_MESSAGES.tooManyAttempts, "auth/too_many_attempts");
+  const [byAddressRefused, byAccountRefused] = await Promise.all([byAddress.tryTake(address), byAccount.tryTake(accountKey)]);
+  if (byAddressRefused || byAccountRefused) {
+    await Promise.all([!byAddressRefused && byAddress.give(address), !byAccountRefused && byAccount.give(accountKey)]);
+    const retryAfterSeconds = Math.max(byAddressRefused?.retryAfterSeconds ?? 0, byAccountRefused?.retryAfterSeconds ?? 0);
+    throw tooManyRequests(AUTH_MESSAGES.tooManyAttempts, "auth/too_many_attempts", retryAfterSeconds);
   }
   const user = await findUserByEmail(ctx.db, email);
   // Verify against a dummy hash when the email is unknown so both paths take the same time.

@@ -173,6 +173,29 @@ export async function runCountriesAction<R>(ctx: ActionContext, action: Countrie
   }
 }
 
+/**
+ * Runs a whole transaction again after a deadlock or serialization failure, as
+ * runCountriesAction does, for multi-row work that is not a countries action (the season's
+ * end): at most MAX_ACTION_ATTEMPTS times, then 503 "busy", never a 500.
+ */
+export async function retryLockConflicts<T>(ctx: Pick<ServiceContext, "logger" | "metrics">, name: string, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!code || !RETRYABLE_CODES.has(code)) throw err;
+      if (n >= MAX_ACTION_ATTEMPTS) {
+        ctx.logger.error({ err, action: name, attempts: n }, "transaction gave up after repeated lock conflicts");
+        throw unavailable("The game is busy, please try again", "action/busy");
+      }
+      ctx.metrics.gameActionRetries.inc({ action: name });
+      ctx.logger.warn({ err, action: name, attempt: n }, "transaction retried after a lock conflict");
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 20 * n)));
+    }
+  }
+}
+
 /** What a step's transaction is made of, the same for both attempts. */
 function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, context: string | undefined, events: TopicEvent[]) {
   const turnResults: Array<{ countryId: number; result: TurnResultJson }> = [];

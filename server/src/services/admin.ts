@@ -4,6 +4,7 @@ import { findAdminUser, isAdministrator, logAdminAction, recentAdminLog, searchU
 import { findCountryById, findCountryByUserId, toOwnCountryJson } from "../db/countries.js";
 import { insertChatMessage } from "../db/chat.js";
 import { findUserById } from "../db/users.js";
+import { findActiveSeasonId } from "../db/seasons.js";
 import { WORLD_TOPIC } from "../events.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { toChatMessageEvent } from "./chat.js";
@@ -111,10 +112,18 @@ export async function postAnnouncement(ctx: ServiceContext, adminId: number, mes
   return { id: String(row.id) };
 }
 
-export async function adminEndSeason(ctx: ServiceContext, adminId: number, startNext: boolean): Promise<{ ended: string; started: string | null }> {
+/**
+ * Ends a season by its id: `seasonId`, or the season active when the request arrives. The id
+ * makes the request idempotent: a repeat, or a parallel request that lost the race, finds that
+ * season ended and answers 409 instead of ending the season the first one started (three
+ * parallel requests used to end three seasons and reset the world three times).
+ */
+export async function adminEndSeason(ctx: ServiceContext, adminId: number, startNext: boolean, seasonId?: number): Promise<{ ended: string; started: string | null }> {
   await requireAdmin(ctx, adminId);
-  const change = await endSeason(ctx, { now: ctx.clock.now(), startNext, onlyIfDue: false });
-  if (!change.ended) throw conflict("No season is running", "season/none_active");
+  const target = seasonId ?? (await findActiveSeasonId(ctx.db));
+  if (target === undefined) throw conflict("No season is running", "season/none_active");
+  const change = await endSeason(ctx, { now: ctx.clock.now(), startNext, onlyIfDue: false, seasonId: target });
+  if (!change.ended) throw conflict("That season has ended already", "season/already_ended");
   await logAdminAction(ctx.db, { adminUserId: adminId, action: "end_season", details: { season: change.ended.name, archived: change.archived, started: change.started?.name ?? null } });
   return { ended: change.ended.name, started: change.started?.name ?? null };
 }

@@ -32,7 +32,8 @@ import { refusal } from "./allianceErrors.js";
  */
 export async function sendAllianceChat(ctx: ServiceContext, userId: number, allianceId: number, input: ParsedAllianceSendChatMessage): Promise<ChatMessagePayload> {
   // One budget with the global chat: the same limit, by the same name.
-  if (!(await ctx.limiter.define(CHAT_LIMIT).take(String(userId)))) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
+  const refused = await ctx.limiter.define(CHAT_LIMIT).tryTake(String(userId));
+  if (refused) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited", refused.retryAfterSeconds);
   const member = await loadWorldMember(ctx, userId);
   if (!member || member.allianceId !== allianceId) throw forbidden("You are not in this alliance", "alliance/not_member");
   const rejection = checkAllianceChat({ channelId: input.channel, role: member.allianceRole, announcement: input.announcement });

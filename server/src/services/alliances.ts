@@ -143,7 +143,7 @@ class MembershipChanges {
   async join(row: CountryRow, alliance: AllianceRow, role: AllianceRole): Promise<void> {
     await insertMember(this.tx.client, { countryId: row.id, allianceId: alliance.id, role, techLevels: techLevels(row), now: this.tx.now });
     this.patches.set(row.id, { alliance_id: alliance.id });
-    for (const other of await withdrawApplicationsOf(this.tx.client, row.id)) {
+    for (const other of await withdrawApplicationsOf(this.tx.client, row.id, this.tx.now)) {
       if (other !== alliance.id) this.tx.emit(allianceTopic(other), { type: "leadershipQueueChanged", allianceId: other });
     }
     this.tx.emit(countryTopic(row.id), { type: "membershipChanged", countryId: row.id, allianceId: alliance.id, allianceRole: role });
@@ -175,7 +175,7 @@ class MembershipChanges {
     if (role === "owner") {
       const successor = computeSuccessor(tenures, row.id);
       if (successor === null) {
-        await disbandAlliance(client, alliance.id);
+        await disbandAlliance(client, alliance.id, this.tx.now);
         this.tx.emit(allianceTopic(alliance.id), { type: "allianceDisbanded", allianceId: alliance.id });
         await recordNews(this.tx, {
           kind: "alliance_disbanded",
@@ -335,7 +335,7 @@ export async function answerInvitation(ctx: ServiceContext, userId: number, invi
       if (!invitation || invitation.target_country_id !== row.id) throw notFound("Invitation not found", "alliance/invitation_not_found");
       if (invitation.status !== "pending" || invitation.expires_at <= tx.now) throw conflict("This invitation is no longer pending", "alliance/invitation_closed");
       if (answer === "decline") {
-        await setInvitationStatus(tx.client, invitation.id, "declined");
+        await setInvitationStatus(tx.client, invitation.id, "declined", tx.now);
         tx.emit(allianceTopic(invitation.alliance_id), { type: "leadershipQueueChanged", allianceId: invitation.alliance_id });
         return { next: NOTHING, result: { allianceId: invitation.alliance_id } };
       }
@@ -343,7 +343,7 @@ export async function answerInvitation(ctx: ServiceContext, userId: number, invi
       const alliance = await lockAlliance(tx.client, invitation.alliance_id);
       if (!alliance) throw conflict("That alliance no longer exists", "alliance/disbanded");
       ensure(checkAllianceCapacity((await countMembers(tx.client, alliance.id)).members));
-      await setInvitationStatus(tx.client, invitation.id, "accepted");
+      await setInvitationStatus(tx.client, invitation.id, "accepted", tx.now);
       const changes = new MembershipChanges(tx);
       await changes.join(row, alliance, "member");
       tx.emit(allianceTopic(alliance.id), { type: "leadershipQueueChanged", allianceId: alliance.id });
@@ -366,7 +366,7 @@ export async function cancelInvitation(ctx: ServiceContext, userId: number, invi
       if (!invitation || invitation.alliance_id !== alliance.id) throw notFound("Invitation not found", "alliance/invitation_not_found");
       ensure(checkAlliancePermission(role, "canCancelInvitations"));
       if (invitation.status !== "pending") throw conflict("This invitation is no longer pending", "alliance/invitation_closed");
-      await setInvitationStatus(tx.client, invitation.id, "cancelled");
+      await setInvitationStatus(tx.client, invitation.id, "cancelled", tx.now);
       tx.emit(allianceTopic(alliance.id), { type: "leadershipQueueChanged", allianceId: alliance.id });
       return { next: NOTHING, result: null };
     },
@@ -425,13 +425,13 @@ export async function answerApplication(ctx: ServiceContext, userId: number, app
       tx.emit(allianceTopic(alliance.id), { type: "leadershipQueueChanged", allianceId: alliance.id });
       const applicant = countries.get(current.applicant_country_id)!.row;
       if (answer === "reject") {
-        await setApplicationStatus(tx.client, current.id, "rejected", actor.id);
+        await setApplicationStatus(tx.client, current.id, "rejected", actor.id, tx.now);
         noticeTo(tx, applicant.id, notice(`application-${current.id}-rejected`, "alliance_application", "warning", "Application rejected", `[${alliance.tag}] ${alliance.name} rejected your application`, tx.now));
         return { next: NOTHING, result: null };
       }
       ensure(checkNotInAlliance(applicant.alliance_id));
       ensure(checkAllianceCapacity((await countMembers(tx.client, alliance.id)).members));
-      await setApplicationStatus(tx.client, current.id, "accepted", actor.id);
+      await setApplicationStatus(tx.client, current.id, "accepted", actor.id, tx.now);
       const changes = new MembershipChanges(tx);
       await changes.join(applicant, alliance, "member");
       noticeTo(tx, applicant.id, notice(`application-${current.id}-accepted`, "alliance_application", "success", "Application accepted", `Welcome to [${alliance.tag}] ${alliance.name}`, tx.now));

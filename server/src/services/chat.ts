@@ -63,7 +63,8 @@ export async function sendChatMessage(ctx: ServiceContext, userId: number, input
   if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error), "chat/invalid");
   const { channel, content } = parsed.data;
 
-  if (!(await ctx.limiter.define(CHAT_LIMIT).take(String(userId)))) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited");
+  const refused = await ctx.limiter.define(CHAT_LIMIT).tryTake(String(userId));
+  if (refused) throw tooManyRequests(CHAT_MESSAGES.rateLimited, "chat/rate_limited", refused.retryAfterSeconds);
 
   const member = await requireMember(ctx, userId);
   const command = parseChatCommand(content);

@@ -261,7 +261,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
 
         const statements: string[] = [];
         const won = r.outcome === "attacker_victory";
-        const row: BattleRow = {
+        const row: NewBattleRow = {
           id: battleId,
           attacker_id: attackerId,
           defender_id: targetId,
@@ -417,8 +417,11 @@ function recordPatch(row: CountryRow, won: boolean, landCaptured: number, effici
   return patch;
 }
 
+/** A battle as its transaction writes it: both sides exist (ids become null only when an account is deleted later). */
+type NewBattleRow = BattleRow & { attacker_id: number; defender_id: number };
+
 /** The public face of a battle. */
-function publicBattle(row: BattleRow): PublicBattleEvent {
+function publicBattle(row: NewBattleRow): PublicBattleEvent {
   return {
     battleId: row.id,
     attackerId: row.attacker_id,
@@ -434,7 +437,7 @@ function publicBattle(row: BattleRow): PublicBattleEvent {
 }
 
 /** The defender's alert, the attacker's (for system-run strikes), the world's and the alliances' battleResolved. */
-function emitBattleEvents(tx: ActionTransaction, row: BattleRow, attacker: CountryRow, defender: CountryRow, r: BattleResult, strike: StrikeRow | null): void {
+function emitBattleEvents(tx: ActionTransaction, row: NewBattleRow, attacker: CountryRow, defender: CountryRow, r: BattleResult, strike: StrikeRow | null): void {
   const won = r.outcome === "attacker_victory";
   const type = ATTACK_TYPES[row.attack_type];
   const at = row.created_at.getTime();
@@ -488,7 +491,7 @@ export const MAJOR_BATTLE_SHARE_PCT = 5;
  * loser's personal items, and a global item for a major battle (100 acres or more, or 5% of
  * the defender's land).
  */
-async function recordBattleNews(tx: ActionTransaction, row: BattleRow, defenderLandBefore: number): Promise<void> {
+async function recordBattleNews(tx: ActionTransaction, row: NewBattleRow, defenderLandBefore: number): Promise<void> {
   const attacker = { id: row.attacker_id, name: row.attacker_name };
   const defender = { id: row.defender_id, name: row.defender_name };
   const participants = [

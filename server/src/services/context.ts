@@ -20,6 +20,13 @@ export interface ServiceContext {
   clock: Clock;
   /** where actions draw their dice seeds: the OS in the server, a seeded sequence in the simulator */
   seeds: SeedSource;
+  /** notes a Redis that stopped answering, logging once per outage (absent without Redis) */
+  redisOutage?: RedisFailureSink;
+}
+
+/** Where a failed Redis operation goes: true when it was an outage (logged there), false for anything else. */
+export interface RedisFailureSink {
+  noteFailure(err: unknown, what: string): boolean;
 }
 
 /** Where services read the time (ms since the epoch), so a simulation can run a season in minutes. */

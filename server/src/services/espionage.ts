@@ -413,6 +413,7 @@ export async function shareWithAlliance(
   if (!report.success) throw badRequest("A failed operation has no intelligence to share", "espionage/nothing_to_share");
   if (report.expires_at.getTime() < now.getTime()) throw badRequest(ESPIONAGE_MESSAGES.expired, "espionage/expired");
   if (!(await allowsSpyOperations(client, owner.id))) throw conflict("Your privacy settings do not allow sharing intelligence (allowSpyOperations is off)", "espionage/privacy_own");
+  if (report.target_id === null) throw conflict(`${report.target_name} no longer exists: there is nothing to share about it`, "espionage/former_country");
   if (!(await allowsSpyOperations(client, report.target_id))) throw conflict(`${report.target_name} does not allow intelligence about it to be shared`, "espionage/privacy_target");
   await shareReportRow(client, reportId, allianceId, now);
   // the alliance hears of it live, in its military channel

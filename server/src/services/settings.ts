@@ -16,7 +16,8 @@ export async function getSettings(ctx: ServiceContext, userId: number): Promise<
 
 /** PUT /settings: the validated document replaces the stored one. */
 export async function updateSettings(ctx: ServiceContext, userId: number, settings: GameSettings): Promise<SettingsJson> {
-  if (!(await ctx.limiter.define(SETTINGS_SAVE_LIMIT).take(String(userId)))) throw tooManyRequests("Too many saves, wait a minute", "settings/rate_limited");
+  const refused = await ctx.limiter.define(SETTINGS_SAVE_LIMIT).tryTake(String(userId));
+  if (refused) throw tooManyRequests("Too many saves, wait a minute", "settings/rate_limited", refused.retryAfterSeconds);
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound("Account no longer exists", "auth/no_user");
   const updatedAt = await saveSettings(ctx.db, userId, settings);

@@ -33,11 +33,11 @@ export async function startAiRounds(ctx: ServiceContext, redis: Redis | undefine
   };
   if (redis) {
     const queue = new Queue(AI_QUEUE, { connection: redis });
-    queue.on("error", (err) => logger.error({ err }, "AI queue error"));
+    queue.on("error", (err) => ctx.redisOutage?.noteFailure(err, "AI queue") || logger.error({ err }, "AI queue error"));
     await queue.upsertJobScheduler(AI_SCHEDULER_ID, { every: ctx.config.aiIntervalMs }, { name: "round", data: {}, opts: { attempts: 1, removeOnComplete: { count: 50 }, removeOnFail: { count: 200 } } });
     const worker = new Worker(AI_QUEUE, round, { connection: redis, concurrency: 1 });
     worker.on("failed", (_job, err) => logger.error({ err }, "AI round failed; the next round plays on"));
-    worker.on("error", (err) => logger.error({ err }, "AI worker error"));
+    worker.on("error", (err) => ctx.redisOutage?.noteFailure(err, "AI worker") || logger.error({ err }, "AI worker error"));
     return {
       async stop() {
         await worker.close();

@@ -31,7 +31,7 @@ export async function startQueueTick(ctx: TickContext, redis: Redis, options: Qu
   // The server's connection already has maxRetriesPerRequest null, which BullMQ requires;
   // BullMQ duplicates it for the worker's blocking reads and leaves the shared one open.
   const queue = new Queue(TICK_QUEUE, { connection: redis });
-  queue.on("error", (err) => logger.error({ err }, "tick queue error"));
+  queue.on("error", (err) => ctx.redisOutage?.noteFailure(err, "tick queue") || logger.error({ err }, "tick queue error"));
   await queue.upsertJobScheduler(
     TICK_SCHEDULER_ID,
     // startDate on a boundary keeps every later job on the grid (BullMQ adds `every` to it).
@@ -59,7 +59,7 @@ export async function startQueueTick(ctx: TickContext, redis: Redis, options: Qu
     },
     { connection: redis, concurrency: 1, ...options.worker },
   );
-  worker.on("error", (err) => logger.error({ err }, "tick worker error"));
+  worker.on("error", (err) => ctx.redisOutage?.noteFailure(err, "tick worker") || logger.error({ err }, "tick worker error"));
   worker.on("failed", (job, err) => logger.warn({ err, jobId: job?.id, attempts: job?.attemptsMade }, "tick job failed"));
 
   return {

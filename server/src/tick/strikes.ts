@@ -87,7 +87,7 @@ export async function startStrikeScheduler(ctx: ServiceContext, redis: Redis | u
 
   if (redis) {
     const queue = new Queue(STRIKE_QUEUE, { connection: redis });
-    queue.on("error", (err) => logger.error({ err }, "strike queue error"));
+    queue.on("error", (err) => ctx.redisOutage?.noteFailure(err, "strike queue") || logger.error({ err }, "strike queue error"));
     const worker = new Worker(
       STRIKE_QUEUE,
       async (job: Job) => {
@@ -100,7 +100,7 @@ export async function startStrikeScheduler(ctx: ServiceContext, redis: Redis | u
       },
       { connection: redis, concurrency: 4 },
     );
-    worker.on("error", (err) => logger.error({ err }, "strike worker error"));
+    worker.on("error", (err) => ctx.redisOutage?.noteFailure(err, "strike worker") || logger.error({ err }, "strike worker error"));
     worker.on("failed", (job, err) => logger.warn({ err, jobId: job?.id }, "strike job failed"));
     arm = async (strikeId, executeAt) => {
       await queue.add(

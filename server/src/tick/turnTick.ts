@@ -6,7 +6,7 @@ import { runTickPhases, TICK_PHASES, type TickPhase } from "./phases.js";
 import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
 
 /** What the tick needs from the service context (the bench and test workers build only this). */
-export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "events" | "metrics" | "clock" | "seeds">;
+export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "events" | "metrics" | "clock" | "seeds" | "redisOutage">;
 
 /** What one tick transaction did. */
 export interface TickResult {

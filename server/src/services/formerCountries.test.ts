@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE_ACCOUNT_CONFIRMATION, type BattleReportJson, type IntelligenceReportJson } from "@game/schema/api";
+import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
+import { setCountry } from "../test/military.js";
+
+/**
+ * Issue 28: when a defender deleted its account, the attacker's battle reports against it
+ * disappeared (the attacker's first report answered 404). The side that remains keeps its
+ * history; the deleted country shows as a former country: no id, its name as it was.
+ */
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ newPlayerProtectionHours: 0 });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const sql = (text: string, values: unknown[] = []) => t.server.database.pool.query(text, values);
+const deleteAccount = (token: string) => t.api("POST", "/account/delete", { confirmation: DELETE_ACCOUNT_CONFIRMATION, password: "secret123" }, token);
+
+describe("issue 28: a deleted account keeps the other side's history", () => {
+  it("the attacker's battle report answers 200 after the defender deletes its account, the defender shown as a former country", async () => {
+    const attacker = await registerPlayer(t, "keep");
+    const defender = await registerPlayer(t, "gone");
+    await setCountry(t.server.database.pool, attacker.countryId, { troops: 5_000, tanks: 300, jets: 100, cash: 5_000_000, turns: 150, land: 800, population: 8_000 });
+    await setCountry(t.server.database.pool, defender.countryId, { troops: 1_000, tanks: 50, jets: 10, turrets: 300, land: 800, population: 8_000 });
+    const launched = await t.api("POST", "/attack/launch", { countryId: attacker.countryId, targetCountryId: defender.countryId, attackType: "standard_strike", units: { troops: 4_000, tanks: 250, jets: 80 } }, attacker.token);
+    expect(launched.status).toBe(200);
+    const report: BattleReportJson = launched.body.report;
+
+    expect((await deleteAccount(defender.token)).status).toBe(200);
+
+    const read = await t.api("GET", `/battle-reports/${report.id}`, undefined, attacker.token);
+    expect(read.status).toBe(200);
+    expect(read.body.report).toMatchObject({
+      id: report.id,
+      attackerCountryId: attacker.countryId,
+      defenderCountryId: null,
+      defenderName: defender.body.countryName,
+      outcome: report.outcome,
+      landCaptured: report.landCaptured,
+      isPlayerAttacker: true,
+      isPlayerDefender: false,
+    });
+    const list = await t.api("GET", "/battle-reports", undefined, attacker.token);
+    expect(list.status).toBe(200);
+    expect(list.body.reports.map((r: BattleReportJson) => r.id)).toContain(report.id);
+  });
+
+  it("a spy's reports and missions stay when their target deletes its account", async () => {
+    const spy = await registerPlayer(t, "spyk");
+    const target = await registerPlayer(t, "spyg");
+    await setCountry(t.server.database.pool, spy.countryId, { spies: 500, land: 2_000, turns: 150 });
+    await setCountry(t.server.database.pool, target.countryId, { spies: 5, land: 3_000 });
+    const done = await t.api("POST", "/spy/execute", { operationType: "general_intelligence", targetCountryId: target.countryId, spiesUsed: 10 }, spy.token);
+    expect(done.status).toBe(200);
+    const reportId: number = done.body.report.id;
+
+    expect((await deleteAccount(target.token)).status).toBe(200);
+
+    const read = await t.api("GET", `/intelligence/reports/${reportId}`, undefined, spy.token);
+    expect(read.status).toBe(200);
+    const kept: IntelligenceReportJson = read.body.report;
+    expect(kept).toMatchObject({ id: reportId, targetCountryId: null, targetCountryName: target.body.countryName });
+    const list = await t.api("GET", "/intelligence/reports", undefined, spy.token);
+    expect(list.status).toBe(200);
+    expect(list.body.reports.find((r: IntelligenceReportJson) => r.id === reportId)).toMatchObject({ targetCountryId: null, targetCountryName: target.body.countryName });
+    const missions = await sql("SELECT target_id, target_name FROM spy_missions WHERE country_id = $1", [spy.countryId]);
+    expect(missions.rows).toEqual([{ target_id: null, target_name: target.body.countryName }]);
+  });
+});
