@@ -408,10 +408,20 @@ export function trainingTurns(quantity: number): number {
   return Math.ceil(quantity / SPIES_PER_TURN);
 }
 
+/**
+ * Whether a country may hold `added` more spies: at most SPY_CAPACITY_PCT of its land. Every way
+ * of gaining spies (training, the government store, a market purchase) applies it with this message.
+ */
+export function checkSpyCapacity(country: Pick<CountryState, "spies" | "land">, added: number): RuleRejection | null {
+  const cap = spyCapacity(country.land);
+  if (country.spies + added > cap) return reject("espionage/capacity", `${ESPIONAGE_MESSAGES.capacity}: at most ${cap} spies (${SPY_CAPACITY_PCT}% of land)`);
+  return null;
+}
+
 export function checkTraining(country: Pick<CountryState, "spies" | "land" | "turns" | "cash">, quantity: number): RuleRejection | null {
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > MAX_TRAINING_ORDER) return reject("espionage/invalid_quantity", `Quantity must be a whole number from 1 to ${MAX_TRAINING_ORDER}`);
-  const cap = spyCapacity(country.land);
-  if (country.spies + quantity > cap) return reject("espionage/capacity", `${ESPIONAGE_MESSAGES.capacity}: at most ${cap} spies (5% of land)`);
+  const capacity = checkSpyCapacity(country, quantity);
+  if (capacity) return capacity;
   if (country.turns < trainingTurns(quantity)) return reject("espionage/not_enough_turns", ESPIONAGE_MESSAGES.notEnoughTurns);
   if (country.cash < quantity * SPY_TRAINING_COST) return reject("espionage/insufficient_funds", ESPIONAGE_MESSAGES.funds);
   return null;
