@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, openMenu, screenshotter } from "./browser";
+import { launchChromium, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const DESKTOP = { width: 1366, height: 860 };

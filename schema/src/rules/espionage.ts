@@ -4,6 +4,7 @@ import { GOVERNMENTS } from "./governments.js";
 import { CONFIDENCE_SPREAD, type IntelConfidence } from "./combat.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS } from "./military.js";
+import { runEconomyTurns, type EconomicEffects } from "./economy.js";
 
 /**
  * Espionage (spec document 2, "Spy Center", "Intelligence Center", "Intelligence Reports";
@@ -429,6 +430,24 @@ export function checkTraining(country: Pick<CountryState, "spies" | "land" | "tu
 
 export function applyTraining<S extends Pick<CountryState, "spies" | "turns" | "cash">>(country: S, quantity: number): S {
   return { ...country, spies: country.spies + quantity, turns: country.turns - trainingTurns(quantity), cash: country.cash - quantity * SPY_TRAINING_COST };
+}
+
+/**
+ * Spy training as an action: the spies bought, then the economy runs once per turn spent, as
+ * every action that spends turns does (issue 30: training spent turns with money, food and
+ * research unchanged).
+ */
+export function performTraining<S extends CountryState>(country: S, quantity: number): { next: S; effects: EconomicEffects } {
+  return runEconomyTurns(applyTraining(country, quantity), trainingTurns(quantity));
+}
+
+/**
+ * The turns an operation or mission costs, spent with the economy run once per turn (as
+ * exploring and attacking do); the spies it loses are taken after.
+ */
+export function spendOperationTurns<S extends CountryState>(country: S, turnCost: number, spiesLost: number): { next: S; effects: EconomicEffects } {
+  const run = runEconomyTurns({ ...country, turns: country.turns - turnCost }, turnCost);
+  return { next: { ...run.next, spies: applySpyLosses(run.next.spies, spiesLost) }, effects: run.effects };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -9,8 +9,6 @@ import {
   SPY_OPERATION_IDS,
   SPY_TRAINING_COST,
   applySabotage,
-  applySpyLosses,
-  applyTraining,
   buildIntelligence,
   checkEspionageTarget,
   checkMission,
@@ -28,11 +26,14 @@ import {
   governmentSpyMultiplier,
   missionChance,
   nextResetAt,
+  performTraining,
   reportExpiresAt,
   rollOperation,
   spiesLostText,
   spyCapacity,
+  spendOperationTurns,
   spyCenterChance,
+  trainingTurns,
   withSpyBonus,
   type CountryState,
   type IntelType,
@@ -68,6 +69,8 @@ import type { Db, DbClient } from "../db/pool.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { countryTopic } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction } from "./actions.js";
+import { ECONOMY_BONUS_INPUTS, economyBonusesFromInputs } from "./allianceEffects.js";
+import { buildTurnResult } from "./turnResults.js";
 import { allianceEffectsOf } from "./alliances.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
@@ -135,9 +138,12 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
     countryIds: [countryId, order.targetCountryId],
     notFoundMessage: "Target country not found",
     seed: opts.seed,
+    // the spy's alliance and treaty economy bonuses, for the turns it spends (as exploring reads them)
+    contextFunction: ECONOMY_BONUS_INPUTS,
     async step(countries, tx) {
       const now = opts.now ?? tx.now;
-      const spy = countries.get(countryId)!;
+      const spyRead = countries.get(countryId)!;
+      const spy = { ...spyRead, state: { ...spyRead.state, bonuses: economyBonusesFromInputs(tx.context!, now.getTime()) } };
       const target = countries.get(order.targetCountryId)!;
       const sabotage = order.kind === "sabotage";
       const usage = await findUsage(tx.client, countryId, now);
@@ -164,8 +170,9 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         ),
       );
       const outcome = rollOperation(tx.rng, chance, order.spiesUsed, spy.state.spies, sabotage);
-      const spyNext: CountryState = { ...spy.state, spies: applySpyLosses(spy.state.spies, outcome.spiesLost), turns: spy.state.turns - order.turnCost };
-      const next = new Map<number, CountryState>([[countryId, spyNext]]);
+      // The turns are spent with the economy run once per turn, like every action that spends turns.
+      const spent = spendOperationTurns(spy.state, order.turnCost, outcome.spiesLost);
+      const next = new Map<number, CountryState>([[countryId, spent.next]]);
 
       let intelligence = null;
       let damage: SabotageDamage | null = null;
@@ -246,6 +253,16 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const details: string[] = [];
       if (outcome.detected) details.push(ESPIONAGE_MESSAGES.detected);
       if (outcome.spiesLost > 0) details.push(spiesLostText(outcome.spiesLost));
+      tx.turnResult(
+        countryId,
+        buildTurnResult({
+          actionType: "espionage",
+          turnsConsumed: order.turnCost,
+          turnsRemaining: spent.next.turns,
+          effects: spent.effects,
+          actionResults: [{ id: "espionage", title: `${opName}: ${outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure}`, description: `Against ${target.row.name}.`, icon: outcome.success ? "checkmark" : "trending-down", details }],
+        }),
+      );
       return { next, result: { mission, report, message: outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure, details } satisfies MissionResponse };
     },
   });
@@ -346,13 +363,27 @@ export async function trainSpies(ctx: ActionContext, userId: number, countryId: 
     name: "espionage.train",
     actor: { userId, countryId },
     countryIds: [countryId],
-    step(countries) {
+    contextFunction: ECONOMY_BONUS_INPUTS,
+    step(countries, tx) {
       const c = countries.get(countryId)!;
       ensure(checkTraining(c.state, quantity));
-      const next = applyTraining(c.state, quantity);
+      const state = { ...c.state, bonuses: economyBonusesFromInputs(tx.context!, tx.now.getTime()) };
+      const { next, effects } = performTraining(state, quantity);
+      const turnsSpent = trainingTurns(quantity);
+      const cost = quantity * SPY_TRAINING_COST;
+      tx.turnResult(
+        countryId,
+        buildTurnResult({
+          actionType: "espionage",
+          turnsConsumed: turnsSpent,
+          turnsRemaining: next.turns,
+          effects,
+          actionResults: [{ id: "spy_training", title: "Spies Trained", description: `Trained ${quantity} ${quantity === 1 ? "spy" : "spies"} for $${cost.toLocaleString("en-US")}.`, icon: "checkmark", details: [] }],
+        }),
+      );
       return {
         next: new Map([[countryId, next]]),
-        result: { trained: quantity, spies: next.spies, turnsSpent: c.state.turns - next.turns, cost: c.state.cash - next.cash },
+        result: { trained: quantity, spies: next.spies, turnsSpent, cost },
       };
     },
   });
