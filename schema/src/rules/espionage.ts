@@ -172,6 +172,55 @@ export function withSpyBonus(chance: number, spySuccessPct: number, max = 0.95):
   return Math.min(max, chance * (1 + spySuccessPct / 100));
 }
 
+/** What a success chance is computed against: the target's spies and land (real, from a report, or by parity). */
+export interface SpyTargetEstimate {
+  spies: number;
+  land: number;
+}
+
+/**
+ * The target as a success preview may see it: its spies from the observer's latest military
+ * report, else by parity (as many spies per acre as the observer holds, rounded), never its live
+ * private count. docs/rules.md, "Who sees a report".
+ */
+export function estimateSpyTarget(observer: { spies: number; land: number }, targetLand: number, reportedSpies: number | null): SpyTargetEstimate & { basis: "intelligence" | "estimate" } {
+  if (reportedSpies !== null) return { spies: reportedSpies, land: targetLand, basis: "intelligence" };
+  return { spies: Math.round(spiesPerAcre(observer.spies, observer.land) * targetLand), land: targetLand, basis: "estimate" };
+}
+
+/** The spy's side of a success chance. */
+export interface SpyForce {
+  spies: number;
+  land: number;
+  governmentType: GovernmentType | string;
+  /** spy tech level */
+  spyTech: number;
+  inAlliance: boolean;
+  /** alliance Intelligence Network and intelligence treaty, percent of the chance */
+  bonusPct: number;
+}
+
+/**
+ * An Intelligence Center mission's success (0..1): the force ratio of the spies sent against
+ * the target's land, its spy defense (raised by its counter-intelligence allocation,
+ * `spyDefensePct`), the type's difficulty, then the alliance and treaty bonus. The server
+ * calls it with the target's real numbers; the preview and the screen with the estimate.
+ */
+export function missionSuccess(type: MissionTypeDefinition, spy: SpyForce, spiesSent: number, target: SpyTargetEstimate, spyDefensePct: number): number {
+  const ratio = forceRatio(spiesSent, spy.governmentType, spy.spyTech, spy.inAlliance, target.land);
+  return withSpyBonus(missionChance(ratio, type.difficulty, computeSpyDefense(target, spyDefensePct)), spy.bonusPct);
+}
+
+/** A Spy Center operation's success (0..; above 1 is sure): the spec's formula, then the bonus, uncapped. */
+export function operationSuccess(op: SpyOperationDefinition, spy: SpyForce, target: SpyTargetEstimate): number {
+  return withSpyBonus(spyCenterChance(op.successBase, spy, target) / 100, spy.bonusPct, Infinity);
+}
+
+/** A chance (0..1, or above for a sure operation) as the screens show it: whole percent, at most 100. */
+export function shownChancePct(chance: number): number {
+  return Math.min(100, Math.round(chance * 100));
+}
+
 /** Spies a mission may send: the type's requirement up to min(available, 3 x requirement). */
 export function missionSpyRange(type: MissionTypeDefinition, available: number): { min: number; max: number } {
   return { min: type.spiesRequired, max: Math.min(available, 3 * type.spiesRequired) };
@@ -553,14 +602,16 @@ export function stabilityOf(readiness: number, recentBattles: number): number {
 export function buildIntelligence(type: IntelType, t: TargetSnapshot, confidence: IntelConfidence, rng: Rng, withTechnology = false): Intelligence {
   const s = t.state;
   const e = (v: number) => estimate(rng, v, confidence);
+  // a percentage estimated stays a percentage (a report once estimated readiness at 112%)
+  const ePct = (v: number) => Math.min(100, e(v));
   switch (type) {
     case "general": {
       const net = t.military.income - t.military.upkeep;
       return {
         general: {
           population: e(s.population),
-          happiness: e(happinessOf(s)),
-          governmentStability: e(stabilityOf(t.military.readiness, t.military.recentBattles)),
+          happiness: ePct(happinessOf(s)),
+          governmentStability: ePct(stabilityOf(t.military.readiness, t.military.recentBattles)),
           landAcres: e(s.land),
           estimatedNetworth: e(t.networth),
           recentEvents: t.recentEvents.slice(0, 5),
@@ -621,7 +672,7 @@ export function buildIntelligence(type: IntelType, t: TargetSnapshot, confidence
       const power = s.troops + s.jets * 3 + s.turrets * 1.5 + s.tanks * 2.5;
       const out: MilitaryIntel = {
         estimatedUnits: units,
-        militaryReadiness: e(t.military.readiness),
+        militaryReadiness: ePct(t.military.readiness),
         recentCombat: t.military.recentBattles,
         defenseStatus: `alert ${t.military.alertLevel}`,
         militaryTech: e(s.tech.military),

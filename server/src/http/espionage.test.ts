@@ -391,7 +391,10 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const preview = async () => (await t.api("GET", `/intelligence/status/${q.countryId}?targetCountryId=${target.countryId}`, undefined, q.token)).body.status;
     const alone = await preview();
     expect(alone).toMatchObject({ inAlliance: false, spySuccessBonusPct: 0 });
-    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(3, "monarchy", 0, false, land), 0, 0) * 100));
+    // no report on the target: parity (q's 0.1 spies per acre) and the default counter-intelligence (105%)
+    const parityDefense = computeSpyDefense({ spies: Math.round(0.1 * land), land }, 105);
+    expect(alone.successPreview).toMatchObject({ basis: "estimate", target: { spies: Math.round(0.1 * land), land }, spyDefensePct: 105 });
+    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(1, "monarchy", 0, false, land), 0, parityDefense) * 100));
 
     const { rows } = await sql(
       "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
@@ -405,7 +408,7 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     );
     const allied = await preview();
     expect(allied).toMatchObject({ inAlliance: true, spySuccessBonusPct: 15 });
-    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, 0), 15) * 100));
+    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(1, "monarchy", 0, true, land), 0, parityDefense), 15) * 100));
 
     // the mission itself draws against the same modifiers and the target's real spy defense
     const real = await row(target.countryId);

@@ -18,13 +18,14 @@ import {
   computePostureEffects,
   computeReadiness,
   computeSabotage,
-  computeSpyDefense,
+  defaultPosture,
+  estimateSpyTarget,
   computeTaxRevenue,
   cooldownRemaining,
-  forceRatio,
   governmentSpyBonusPct,
   governmentSpyMultiplier,
-  missionChance,
+  missionSuccess,
+  operationSuccess,
   nextResetAt,
   performTraining,
   reportExpiresAt,
@@ -32,14 +33,13 @@ import {
   spiesLostText,
   spyCapacity,
   spendOperationTurns,
-  spyCenterChance,
   trainingTurns,
-  withSpyBonus,
   type CountryState,
   type IntelType,
   type MissionTypeId,
   type RuleRejection,
   type SabotageDamage,
+  type SpyForce,
   type SpyOperationId,
   type TargetSnapshot,
 } from "@game/schema/rules";
@@ -118,6 +118,17 @@ async function counterIntelPct(db: Db | DbClient, targetId: number): Promise<num
   return computePostureEffects(posture.deployment, posture.defense, posture.alertLevel).spyDefensePct;
 }
 
+/** The target's counter-intelligence factor when its allocation is not known: the default posture's. */
+const DEFAULT_SPY_DEFENSE_PCT = (() => {
+  const p = defaultPosture();
+  return computePostureEffects(p.deployment, p.defense, p.alertLevel).spyDefensePct;
+})();
+
+/** A country's side of a success chance. */
+function spyForceOf(state: CountryState, inAlliance: boolean, bonusPct: number): SpyForce {
+  return { spies: state.spies, land: state.land, governmentType: state.governmentType, spyTech: state.tech.spy, inAlliance, bonusPct };
+}
+
 /** POST /spy/execute: a Spy Center operation. */
 export async function executeSpyOperation(ctx: ActionContext, userId: number, countryId: number, req: SpyExecuteRequest, opts: EspionageOptions = {}): Promise<MissionResponse> {
   const op = SPY_OPERATIONS[req.operationType];
@@ -149,16 +160,16 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const usage = await findUsage(tx.client, countryId, now);
       let chance: number;
       const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
+      // the same rules as the preview, with the target's real numbers
+      const force = spyForceOf(spy.state, spy.row.alliance_id !== null, bonus);
       if (order.centre === "spy_center") {
         const op = SPY_OPERATIONS[order.kind as SpyOperationId];
         ensure(checkSpyOperation(op, spy.state, order.spiesUsed, usage));
-        chance = withSpyBonus(spyCenterChance(op.successBase, spy.state, target.state) / 100, bonus, Infinity);
+        chance = operationSuccess(op, force, target.state);
       } else {
         const type = MISSION_TYPES[order.kind as MissionTypeId];
         ensure(checkMission(type, spy.state, order.spiesUsed, usage, now.getTime()));
-        const defense = computeSpyDefense(target.state, await counterIntelPct(tx.client, target.row.id));
-        const ratio = forceRatio(order.spiesUsed, spy.state.governmentType, spy.state.tech.spy, spy.row.alliance_id !== null, target.state.land);
-        chance = withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus);
+        chance = missionSuccess(type, force, order.spiesUsed, target.state, await counterIntelPct(tx.client, target.row.id));
       }
 
       ensure(
@@ -464,9 +475,10 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
   const state = rowToState(country);
   const [usage, bonus, allow, missions] = await Promise.all([findUsage(ctx.db, country.id, now), spyBonusPct(ctx.db, country.id, now.getTime()), allowsSpyOperations(ctx.db, country.id), recentMissions(ctx.db, country.id)]);
   const inAlliance = country.alliance_id !== null;
-  // The target's spies are private: the preview uses the observer's freshest report, else parity.
-  let target = { spies: state.spies, land: state.land };
-  let basis: "intelligence" | "estimate" = "estimate";
+  // The target's spies are private: the preview uses the observer's freshest report, else parity
+  // (without a target, a country like the observer); its counter-intelligence allocation is
+  // private too, so the default is assumed.
+  let target = estimateSpyTarget(state, state.land, null);
   let targetId: number | null = null;
   if (targetCountryId !== undefined && targetCountryId !== country.id) {
     const { rows } = await ctx.db.query<{ land: number; spies: number | null }>(
@@ -479,24 +491,17 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     );
     if (rows[0]) {
       targetId = targetCountryId;
-      const land = rows[0].land;
-      if (rows[0].spies !== null) {
-        target = { spies: rows[0].spies, land };
-        basis = "intelligence";
-      } else target = { spies: Math.round((state.spies / Math.max(1, state.land)) * land), land };
+      target = estimateSpyTarget(state, rows[0].land, rows[0].spies);
     }
   }
-  const defense = basis === "intelligence" ? computeSpyDefense(target) : 0;
+  const { basis, ...estimated } = target;
+  const force = spyForceOf(state, inAlliance, bonus);
+  const spyDefensePct = DEFAULT_SPY_DEFENSE_PCT;
+  // each type with the spies its form sends by default (the requirement); the screen recomputes for the spies chosen
   const missionsPreview = Object.fromEntries(
-    MISSION_TYPE_IDS.map((id) => {
-      const type = MISSION_TYPES[id];
-      const ratio = forceRatio(Math.min(Math.max(type.spiesRequired, state.spies), 3 * type.spiesRequired), state.governmentType, state.tech.spy, inAlliance, target.land);
-      return [id, Math.round(withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus) * 100)];
-    }),
+    MISSION_TYPE_IDS.map((id) => [id, Math.round(missionSuccess(MISSION_TYPES[id], force, MISSION_TYPES[id].spiesRequired, estimated, spyDefensePct) * 100)]),
   ) as Record<MissionTypeId, number>;
-  const operationsPreview = Object.fromEntries(
-    SPY_OPERATION_IDS.map((id) => [id, Math.round(withSpyBonus(spyCenterChance(SPY_OPERATIONS[id].successBase, state, target) / 100, bonus, Infinity) * 100)]),
-  ) as Record<SpyOperationId, number>;
+  const operationsPreview = Object.fromEntries(SPY_OPERATION_IDS.map((id) => [id, Math.round(operationSuccess(SPY_OPERATIONS[id], force, estimated) * 100)])) as Record<SpyOperationId, number>;
   return {
     countryId: country.id,
     dailyLimit: DAILY_OPS_LIMIT,
@@ -505,6 +510,7 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     resetAt: nextResetAt(now.getTime()),
     usedByKind: usage.byKind as Record<string, number>,
     cooldowns: Object.fromEntries(MISSION_TYPE_IDS.map((id) => [id, cooldownRemaining(MISSION_TYPES[id], usage.lastAt[id], now.getTime())])) as Record<MissionTypeId, number>,
+    lastMissionAt: usage.lastAt,
     availableSpies: state.spies,
     land: state.land,
     spiesPerAcre: Math.round((state.spies / Math.max(1, state.land)) * 100_000) / 100_000,
@@ -515,7 +521,7 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     governmentBonus: governmentSpyBonusPct(state.governmentType),
     inAlliance,
     spySuccessBonusPct: bonus,
-    successPreview: { missions: missionsPreview, operations: operationsPreview, basis, targetCountryId: targetId },
+    successPreview: { missions: missionsPreview, operations: operationsPreview, basis, targetCountryId: targetId, target: estimated, spyDefensePct },
     turns: state.turns,
     trainingCost: SPY_TRAINING_COST,
     spiesPerTurn: SPIES_PER_TURN,
