@@ -26,6 +26,7 @@ import { queryKeys } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { BattleReportView } from "./BattleReportView";
+import { useConfirmAction } from "../../components/confirm";
 import { selection, useAttackSelection, type AttackSelection } from "./selection";
 
 /** Waits this long after the last change before asking for a preview (ms). */
@@ -75,10 +76,12 @@ export function useLaunch(country: Country) {
   const queryClient = useQueryClient();
   const refresh = useMilitaryRefresh(country.id);
   const [running, setRunning] = useState(false);
+  const confirmAction = useConfirmAction();
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<BattleReportJson | null>(null);
   const [strike, setStrike] = useState<StrikeJson | null>(null);
   const launch = async (sel: AttackSelection) => {
+    if (sel.attackType && isMissileAttack(sel.attackType) && !confirmAction(`Launch ${fmt(sel.units.missiles ?? 0)} ${ATTACK_TYPES[sel.attackType].name.toLowerCase()}${(sel.units.missiles ?? 0) === 1 ? "" : "s"}? Missiles fired are gone.`)) return;
     setRunning(true);
     setError(null);
     setReport(null);

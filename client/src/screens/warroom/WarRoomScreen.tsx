@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import type { WarDeclarationJson } from "@game/schema/api";
-import { WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { HOUR_MS, WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, WAR_MIN_DURATION_MS, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { useConfirmAction } from "../../components/confirm";
 import { useGame } from "../../game/GameContext";
 import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
@@ -69,10 +70,13 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
 function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: TargetRow[]; active: ReadonlySet<number>; declarations: WarDeclarationJson[]; onAttack(r: TargetRow): void }) {
   const { country } = useGame();
   const refresh = useMilitaryRefresh(country?.id);
+  const confirmAction = useConfirmAction();
   const [busy, setBusy] = useState<number | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
   if (!country) return null;
   const declare = async (r: TargetRow) => {
+    const cost = WAR_COST_PER_ACRE_PER_TURN * r.land;
+    if (!confirmAction(`Declare war on ${r.country.name}? It costs ${money(cost)} per turn and lasts at least ${WAR_MIN_DURATION_MS / HOUR_MS} hours.`, { always: true })) return;
     setBusy(r.country.id);
     setMessage(null);
     try {
