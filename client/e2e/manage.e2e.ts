@@ -97,6 +97,7 @@ describe("country management in the browser", () => {
       await held;
       await r.continue();
     });
+    page.once("dialog", (d) => void d.accept()); // "Confirm actions" (on by default)
     await page.getByTestId("select-theocracy").click();
     await expect.poll(() => page.getByTestId("select-republic").textContent()).toBe("CHANGING...");
     expect(await page.getByTestId("select-republic").isDisabled()).toBe(true);

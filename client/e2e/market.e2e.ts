@@ -95,7 +95,10 @@ describe("market in the browser", () => {
     await expect.poll(() => ownRow.textContent()).toContain("Your Listing");
     expect(await ownRow.getByRole("button", { name: "Buy" }).count()).toBe(0);
 
+    // "Confirm actions" is on by default: the purchase asks first
+    const asked = new Promise<string>((resolve) => buyerPage.once("dialog", (d) => void d.accept().then(() => resolve(d.message()))));
     await row.getByRole("button", { name: "Buy" }).click();
+    expect(await asked).toBe("Buy 40 troops for $6,000?");
     await expect.poll(() => buyerPage.getByTestId("market-message").textContent(), { timeout: 15_000 }).toBe("Bought 40 troops for $6,000.");
     await expect.poll(() => buyerPage.getByTestId("no-listings").isVisible()).toBe(true);
     await expect.poll(() => buyerPage.getByTestId("status-money").textContent()).toBe("$94,000");
@@ -158,6 +161,7 @@ describe("market in the browser", () => {
     await expect.poll(() => tanks.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await buyerPage.getByTestId("buy-price-tanks").textContent()).toBe("$588");
     expect(await tanks.getByTestId("buy-tanks-1000").count()).toBe(0); // max purchase 300
+    buyerPage.once("dialog", (d) => void d.accept());
     await tanks.getByTestId("buy-tanks-10").click();
     await expect.poll(() => buyerPage.getByTestId("market-message").textContent(), { timeout: 15_000 }).toBe("Bought 10 tanks for $5,880.");
     await expect.poll(() => buyerPage.getByTestId("status-money").textContent()).toBe("$88,120");

@@ -173,6 +173,7 @@ describe("military in the browser", () => {
     await expect.poll(() => pageA.getByTestId("war-room").isVisible(), { timeout: 15_000 }).toBe(true);
     const row = pageA.getByTestId(`wr-target-${b.countryId}`);
     await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
+    pageA.once("dialog", (d) => void d.accept()); // a war declaration always asks first
     await row.getByRole("button", { name: /^Declare war/ }).click();
     await expect.poll(() => row.getByText("At war: +10% attack").isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await pageA.getByTestId("wr-active-wars").textContent()).toBe("1");

@@ -123,6 +123,8 @@ export interface IntelligenceStatusJson {
   usedByKind: Record<string, number>;
   /** per Intelligence Center type: ms left, 0 when ready */
   cooldowns: Record<MissionTypeId, number>;
+  /** epoch ms of the latest mission of each type (the cooldown rule's input, as the server reads it) */
+  lastMissionAt: Partial<Record<MissionTypeId, number>>;
   availableSpies: number;
   land: number;
   /** spies per acre, 5 decimals */
@@ -136,7 +138,16 @@ export interface IntelligenceStatusJson {
   /** alliance Intelligence Network and intelligence treaty, percent of the chance */
   spySuccessBonusPct: number;
   /** success preview per type/operation (percent), against the target if given */
-  successPreview: { missions: Record<MissionTypeId, number>; operations: Record<SpyOperationId, number>; basis: "intelligence" | "estimate"; targetCountryId: number | null };
+  successPreview: {
+    missions: Record<MissionTypeId, number>;
+    operations: Record<SpyOperationId, number>;
+    basis: "intelligence" | "estimate";
+    targetCountryId: number | null;
+    /** the target as the preview counts it (a report's spies, else parity): what the screen recomputes the chance with */
+    target: { spies: number; land: number };
+    /** the counter-intelligence factor assumed for the target, percent */
+    spyDefensePct: number;
+  };
   turns: number;
   trainingCost: number;
   spiesPerTurn: number;

@@ -22,6 +22,10 @@ import {
   computeSabotage,
   computeSpyDefense,
   confidenceFromMargin,
+  estimateSpyTarget,
+  missionSuccess,
+  operationSuccess,
+  shownChancePct,
   cooldownRemaining,
   detectionChance,
   forceRatio,
@@ -235,6 +239,16 @@ describe("reports", () => {
       }
     }
   });
+  it("percentages stay percentages at any confidence (issue 30 #22: a report estimated readiness at 112%)", () => {
+    for (let seed = 0; seed < 200; seed++) {
+      const m = buildIntelligence("military", snap, "low", Rng.fromSeed(seed));
+      const g = buildIntelligence("general", { ...snap, military: { ...snap.military, readiness: 100 } }, "low", Rng.fromSeed(seed));
+      if (!("military" in m) || !("general" in g)) throw new Error("military and general expected");
+      expect(m.military.militaryReadiness).toBeLessThanOrEqual(100);
+      expect(g.general.happiness).toBeLessThanOrEqual(100);
+      expect(g.general.governmentStability).toBeLessThanOrEqual(100);
+    }
+  });
   it("expiry per type", () => {
     expect(reportExpiresAt("military", 0)).toBe(12 * HOUR_MS);
     expect(reportExpiresAt("general", 0)).toBe(24 * HOUR_MS);
@@ -284,5 +298,24 @@ describe("targets", () => {
     expect(checkEspionageTarget(spy, { ...target, protectedUntil: 5000 }, true, 1000)).toMatchObject({ message: "Target is under new player protection" });
     expect(checkEspionageTarget(spy, { ...target, allianceId: 9 }, true, 1000)).toMatchObject({ code: "espionage/same_alliance" });
     expect(checkEspionageTarget(spy, target, true, 1000)).toBeNull();
+  });
+});
+
+describe("success previews: one rule for the preview, the screen and the roll (issue 30 #6, #22)", () => {
+  const force = { spies: 10, land: 100, governmentType: "monarchy", spyTech: 0, inAlliance: false, bonusPct: 0 };
+  it("an unknown target is assumed to hold the observer's spies per acre; a report's spies are used as they are", () => {
+    expect(estimateSpyTarget({ spies: 10, land: 100 }, 300, null)).toEqual({ spies: 30, land: 300, basis: "estimate" });
+    expect(estimateSpyTarget({ spies: 10, land: 100 }, 300, 4)).toEqual({ spies: 4, land: 300, basis: "intelligence" });
+  });
+  it("a mission's chance is the spec's formula with the (estimated) target's spy defense: parity counts the defense it implies", () => {
+    const target = estimateSpyTarget(force, 100, null);
+    const expected = missionChance(forceRatio(3, "monarchy", 0, false, 100), MISSION_TYPES.general.difficulty, computeSpyDefense(target, 105));
+    expect(missionSuccess(MISSION_TYPES.general, force, 3, target, 105)).toBeCloseTo(expected, 12);
+    // 0.5 + 0.1 x (0.03 - 1) - 0 - 105/1000: 30%, not the 40% a zero defense gave
+    expect(shownChancePct(missionSuccess(MISSION_TYPES.general, force, 3, target, 105))).toBe(30);
+  });
+  it("a Spy Center operation at parity is its base; a sure one is shown as 100%", () => {
+    expect(shownChancePct(operationSuccess(SPY_OPERATIONS.military_reconnaissance, force, estimateSpyTarget(force, 500, null)))).toBe(60);
+    expect(shownChancePct(operationSuccess(SPY_OPERATIONS.military_reconnaissance, force, { spies: 0, land: 500 }))).toBe(100);
   });
 });

@@ -4,6 +4,7 @@ import { GOVERNMENTS } from "./governments.js";
 import { CONFIDENCE_SPREAD, type IntelConfidence } from "./combat.js";
 import type { Rng } from "./rng.js";
 import { HOUR_MS } from "./military.js";
+import { runEconomyTurns, type EconomicEffects } from "./economy.js";
 
 /**
  * Espionage (spec document 2, "Spy Center", "Intelligence Center", "Intelligence Reports";
@@ -169,6 +170,55 @@ export function missionChance(ratio: number, difficulty: number, spyDefense: num
 export function withSpyBonus(chance: number, spySuccessPct: number, max = 0.95): number {
   if (spySuccessPct <= 0) return chance;
   return Math.min(max, chance * (1 + spySuccessPct / 100));
+}
+
+/** What a success chance is computed against: the target's spies and land (real, from a report, or by parity). */
+export interface SpyTargetEstimate {
+  spies: number;
+  land: number;
+}
+
+/**
+ * The target as a success preview may see it: its spies from the observer's latest military
+ * report, else by parity (as many spies per acre as the observer holds, rounded), never its live
+ * private count. docs/rules.md, "Who sees a report".
+ */
+export function estimateSpyTarget(observer: { spies: number; land: number }, targetLand: number, reportedSpies: number | null): SpyTargetEstimate & { basis: "intelligence" | "estimate" } {
+  if (reportedSpies !== null) return { spies: reportedSpies, land: targetLand, basis: "intelligence" };
+  return { spies: Math.round(spiesPerAcre(observer.spies, observer.land) * targetLand), land: targetLand, basis: "estimate" };
+}
+
+/** The spy's side of a success chance. */
+export interface SpyForce {
+  spies: number;
+  land: number;
+  governmentType: GovernmentType | string;
+  /** spy tech level */
+  spyTech: number;
+  inAlliance: boolean;
+  /** alliance Intelligence Network and intelligence treaty, percent of the chance */
+  bonusPct: number;
+}
+
+/**
+ * An Intelligence Center mission's success (0..1): the force ratio of the spies sent against
+ * the target's land, its spy defense (raised by its counter-intelligence allocation,
+ * `spyDefensePct`), the type's difficulty, then the alliance and treaty bonus. The server
+ * calls it with the target's real numbers; the preview and the screen with the estimate.
+ */
+export function missionSuccess(type: MissionTypeDefinition, spy: SpyForce, spiesSent: number, target: SpyTargetEstimate, spyDefensePct: number): number {
+  const ratio = forceRatio(spiesSent, spy.governmentType, spy.spyTech, spy.inAlliance, target.land);
+  return withSpyBonus(missionChance(ratio, type.difficulty, computeSpyDefense(target, spyDefensePct)), spy.bonusPct);
+}
+
+/** A Spy Center operation's success (0..; above 1 is sure): the spec's formula, then the bonus, uncapped. */
+export function operationSuccess(op: SpyOperationDefinition, spy: SpyForce, target: SpyTargetEstimate): number {
+  return withSpyBonus(spyCenterChance(op.successBase, spy, target) / 100, spy.bonusPct, Infinity);
+}
+
+/** A chance (0..1, or above for a sure operation) as the screens show it: whole percent, at most 100. */
+export function shownChancePct(chance: number): number {
+  return Math.min(100, Math.round(chance * 100));
 }
 
 /** Spies a mission may send: the type's requirement up to min(available, 3 x requirement). */
@@ -408,10 +458,20 @@ export function trainingTurns(quantity: number): number {
   return Math.ceil(quantity / SPIES_PER_TURN);
 }
 
+/**
+ * Whether a country may hold `added` more spies: at most SPY_CAPACITY_PCT of its land. Every way
+ * of gaining spies (training, the government store, a market purchase) applies it with this message.
+ */
+export function checkSpyCapacity(country: Pick<CountryState, "spies" | "land">, added: number): RuleRejection | null {
+  const cap = spyCapacity(country.land);
+  if (country.spies + added > cap) return reject("espionage/capacity", `${ESPIONAGE_MESSAGES.capacity}: at most ${cap} spies (${SPY_CAPACITY_PCT}% of land)`);
+  return null;
+}
+
 export function checkTraining(country: Pick<CountryState, "spies" | "land" | "turns" | "cash">, quantity: number): RuleRejection | null {
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > MAX_TRAINING_ORDER) return reject("espionage/invalid_quantity", `Quantity must be a whole number from 1 to ${MAX_TRAINING_ORDER}`);
-  const cap = spyCapacity(country.land);
-  if (country.spies + quantity > cap) return reject("espionage/capacity", `${ESPIONAGE_MESSAGES.capacity}: at most ${cap} spies (5% of land)`);
+  const capacity = checkSpyCapacity(country, quantity);
+  if (capacity) return capacity;
   if (country.turns < trainingTurns(quantity)) return reject("espionage/not_enough_turns", ESPIONAGE_MESSAGES.notEnoughTurns);
   if (country.cash < quantity * SPY_TRAINING_COST) return reject("espionage/insufficient_funds", ESPIONAGE_MESSAGES.funds);
   return null;
@@ -419,6 +479,24 @@ export function checkTraining(country: Pick<CountryState, "spies" | "land" | "tu
 
 export function applyTraining<S extends Pick<CountryState, "spies" | "turns" | "cash">>(country: S, quantity: number): S {
   return { ...country, spies: country.spies + quantity, turns: country.turns - trainingTurns(quantity), cash: country.cash - quantity * SPY_TRAINING_COST };
+}
+
+/**
+ * Spy training as an action: the spies bought, then the economy runs once per turn spent, as
+ * every action that spends turns does (issue 30: training spent turns with money, food and
+ * research unchanged).
+ */
+export function performTraining<S extends CountryState>(country: S, quantity: number): { next: S; effects: EconomicEffects } {
+  return runEconomyTurns(applyTraining(country, quantity), trainingTurns(quantity));
+}
+
+/**
+ * The turns an operation or mission costs, spent with the economy run once per turn (as
+ * exploring and attacking do); the spies it loses are taken after.
+ */
+export function spendOperationTurns<S extends CountryState>(country: S, turnCost: number, spiesLost: number): { next: S; effects: EconomicEffects } {
+  const run = runEconomyTurns({ ...country, turns: country.turns - turnCost }, turnCost);
+  return { next: { ...run.next, spies: applySpyLosses(run.next.spies, spiesLost) }, effects: run.effects };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -524,14 +602,16 @@ export function stabilityOf(readiness: number, recentBattles: number): number {
 export function buildIntelligence(type: IntelType, t: TargetSnapshot, confidence: IntelConfidence, rng: Rng, withTechnology = false): Intelligence {
   const s = t.state;
   const e = (v: number) => estimate(rng, v, confidence);
+  // a percentage estimated stays a percentage (a report once estimated readiness at 112%)
+  const ePct = (v: number) => Math.min(100, e(v));
   switch (type) {
     case "general": {
       const net = t.military.income - t.military.upkeep;
       return {
         general: {
           population: e(s.population),
-          happiness: e(happinessOf(s)),
-          governmentStability: e(stabilityOf(t.military.readiness, t.military.recentBattles)),
+          happiness: ePct(happinessOf(s)),
+          governmentStability: ePct(stabilityOf(t.military.readiness, t.military.recentBattles)),
           landAcres: e(s.land),
           estimatedNetworth: e(t.networth),
           recentEvents: t.recentEvents.slice(0, 5),
@@ -592,7 +672,7 @@ export function buildIntelligence(type: IntelType, t: TargetSnapshot, confidence
       const power = s.troops + s.jets * 3 + s.turrets * 1.5 + s.tanks * 2.5;
       const out: MilitaryIntel = {
         estimatedUnits: units,
-        militaryReadiness: e(t.military.readiness),
+        militaryReadiness: ePct(t.military.readiness),
         recentCombat: t.military.recentBattles,
         defenseStatus: `alert ${t.military.alertLevel}`,
         militaryTech: e(s.tech.military),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { emptyTechLevels, startingCountry, type CountryState, type GovernmentType } from "./country.js";
+import { checkTraining } from "./espionage.js";
 import {
   MARKET_ITEM_TYPES,
   STORE_ITEMS,
@@ -120,6 +121,21 @@ describe("government store", () => {
     ["troops", 1_000, 50_000, "market/insufficient_funds", "Insufficient funds for this purchase"], // 144,000 > 100,000
   ] as const)("buying %d %s with %d in stock is refused: %s", (item, quantity, stock, code, message) => {
     expect(checkStoreBuy(country(), { item, quantity, stock })).toEqual({ code, message });
+  });
+
+  it("the store applies the spy capacity rule of training, with its message (issue 30 #1: 100 spies sold to a 100-acre country)", () => {
+    const small = country({ land: 100, spies: 0, cash: 1_000_000 });
+    expect(checkStoreBuy(small, { item: "spies", quantity: 100, stock: 1_000 })).toEqual({ code: "espionage/capacity", message: "Spy capacity reached: at most 5 spies (5% of land)" });
+    expect(checkStoreBuy(small, { item: "spies", quantity: 5, stock: 1_000 })).toBeNull();
+    expect(checkStoreBuy({ ...small, spies: 5 }, { item: "spies", quantity: 1, stock: 1_000 })?.code).toBe("espionage/capacity");
+    expect(checkTraining({ ...small, turns: 100 }, 100)).toEqual(checkStoreBuy(small, { item: "spies", quantity: 100, stock: 1_000 }));
+  });
+
+  it("a public market purchase of spies applies the same capacity rule", () => {
+    const small = country({ land: 100, spies: 4, cash: 1_000_000 });
+    const listing = { sellerId: 2, item: "spies" as const, quantity: 50, pricePerUnit: 100, status: "open" as const };
+    expect(checkBuyListing(small, 1, listing, 2)).toEqual({ code: "espionage/capacity", message: "Spy capacity reached: at most 5 spies (5% of land)" });
+    expect(checkBuyListing(small, 1, listing, 1)).toBeNull();
   });
 
   it("buying the max purchase with enough cash, and selling what is owned, are allowed", () => {
@@ -267,6 +283,9 @@ describe("standing orders", () => {
 
   it("an order of exactly the cash at medium priority is allowed", () => {
     expect(checkCreateStandingOrder(country(), { item: "troops", quantity: 1_000, maxPrice: 100, priority: "medium", openOrders: 0 })).toBeNull();
+    // A standing order for spies stops at the spy capacity like training and the store.
+    expect(checkCreateStandingOrder(country({ land: 100, spies: 0 }), { item: "spies", quantity: 6, maxPrice: 100, priority: "medium", openOrders: 0 })?.code).toBe("espionage/capacity");
+    expect(checkCreateStandingOrder(country({ land: 100, spies: 0 }), { item: "spies", quantity: 5, maxPrice: 100, priority: "medium", openOrders: 0 })).toBeNull();
   });
 
   it.each([

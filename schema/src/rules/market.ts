@@ -1,5 +1,6 @@
 import type { CountryState, GovernmentType, RuleRejection, TechLevels } from "./country.js";
 import { reject } from "./country.js";
+import { checkSpyCapacity } from "./espionage.js";
 import { GOVERNMENTS } from "./governments.js";
 import { computeTechEffects } from "./research.js";
 
@@ -193,6 +194,10 @@ export function checkStoreBuy(country: CountryState, input: StoreTradeInput): Ru
   }
   if (input.stock <= 0) return reject("market/out_of_stock", STORE_MESSAGES.unavailable);
   if (input.quantity > input.stock) return reject("market/insufficient_stock", `Only ${input.stock.toLocaleString("en-US")} ${def.name.toLowerCase()} in stock`);
+  if (input.item === "spies") {
+    const capacity = checkSpyCapacity(country, input.quantity);
+    if (capacity) return capacity;
+  }
   const cost = input.quantity * computeStorePrices(input.item, country).buy;
   if (cost > country.cash) return reject("market/insufficient_funds", STORE_MESSAGES.insufficientFunds);
   return null;
@@ -345,6 +350,10 @@ export function checkBuyListing(buyer: CountryState, buyerId: number, listing: L
   const q = checkQuantity(quantity);
   if (q) return q;
   if (quantity > listing.quantity) return reject("market/insufficient_listing", `Only ${listing.quantity.toLocaleString("en-US")} left in this listing`);
+  if (listing.item === "spies") {
+    const capacity = checkSpyCapacity(buyer, quantity);
+    if (capacity) return capacity;
+  }
   if (quantity * listing.pricePerUnit > buyer.cash) return reject("market/insufficient_funds", STORE_MESSAGES.insufficientFunds);
   return null;
 }
@@ -438,6 +447,10 @@ export function checkCreateStandingOrder(country: CountryState, input: StandingO
   const p = checkPrice(input.item, input.maxPrice, "Max price");
   if (p) return p;
   if (input.openOrders >= MAX_OPEN_STANDING_ORDERS) return reject("market/too_many_orders", `You can have at most ${MAX_OPEN_STANDING_ORDERS} open standing orders`);
+  if (input.item === "spies") {
+    const capacity = checkSpyCapacity(country, input.quantity);
+    if (capacity) return capacity;
+  }
   const budget = computeOrderBudget(input.quantity, input.maxPrice);
   if (budget + computePriorityFee(budget, input.priority) > country.cash) return reject("market/insufficient_funds", STORE_MESSAGES.insufficientFunds);
   return null;

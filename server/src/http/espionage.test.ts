@@ -28,6 +28,23 @@ const set = (id: number, values: Record<string, number | string>) =>
   sql(`UPDATE countries SET ${Object.keys(values).map((k, i) => `${k} = $${i + 2}`).join(", ")} WHERE id = $1`, [id, ...Object.values(values)]);
 const row = async (id: number) => (await sql("SELECT * FROM countries WHERE id = $1", [id])).rows[0];
 
+/**
+ * What the turns spent by a country's espionage actions produced, from their turn results: the
+ * documented change of cash, food, oil and units (every operation, mission and training runs
+ * the economy once per turn spent).
+ */
+async function economyLedger(countryId: number): Promise<{ cash: number; food: number; oil: number; troops: number; jets: number; turrets: number; tanks: number }> {
+  const { rows } = await sql("SELECT result FROM turn_results WHERE country_id = $1 AND action_type = 'espionage'", [countryId]);
+  const ledger = { cash: 0, food: 0, oil: 0, troops: 0, jets: 0, turrets: 0, tanks: 0 };
+  for (const { result } of rows) {
+    ledger.cash += result.economicEffects.netCashChange;
+    ledger.food += result.economicEffects.netFoodChange;
+    ledger.oil += result.economicEffects.netOilChange;
+    for (const u of ["troops", "jets", "turrets", "tanks"] as const) ledger[u] += result.militaryProduced[u];
+  }
+  return ledger;
+}
+
 beforeAll(async () => {
   t = await startTestServer();
   [spy, target, stranger] = await Promise.all([registerPlayer(t, "espy"), registerPlayer(t, "etgt"), registerPlayer(t, "estr")]);
@@ -182,7 +199,7 @@ describe("the daily cap", () => {
     const status = await t.api("GET", `/intelligence/status/${p.countryId}`, undefined, p.token);
     expect(status.body.status).toMatchObject({ operationsUsed: ok.length, operationsRemaining: DAILY_OPS_LIMIT - ok.length, availableSpies: 12 - lost, dailyLimit: 30 });
     if (ok.length < DAILY_OPS_LIMIT) expect(Number(after.spies)).toBeLessThan(3);
-    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { spies: -lost, turns: -ok.length })).toEqual([]);
+    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { ...(await economyLedger(p.countryId)), spies: -lost, turns: -ok.length })).toEqual([]);
   });
 });
 
@@ -251,7 +268,8 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const tAfter = await row(target.countryId);
     expect(Number(tBefore.oil) - Number(tAfter.oil)).toBe(destroyedOil);
     expect(Number(tBefore.farms) - Number(tAfter.farms)).toBe(destroyedFarms);
-    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { spies: -lost, turns: -6, oil: -destroyedOil })).toEqual([]);
+    const economy = await economyLedger(p.countryId);
+    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { ...economy, spies: -lost, turns: -6, oil: economy.oil - destroyedOil })).toEqual([]);
   });
 
   it("training: 5 per turn, $100 each, up to 5% of land", async () => {
@@ -262,7 +280,34 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     expect(ok.body).toMatchObject({ success: true, trained: 7, spies: 7, turnsSpent: 2, cost: 700 });
     expect(await t.api("POST", "/spy/train", { countryId: p.countryId, quantity: 4 }, p.token)).toMatchObject({ status: 400, body: { error: "Spy capacity reached: at most 10 spies (5% of land)" } });
     expect(await t.api("POST", "/spy/train", { countryId: p.countryId, quantity: 1 }, stranger.token)).toMatchObject({ status: 403 });
-    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { spies: 7, turns: -2, cash: -700 })).toEqual([]);
+    const economy = await economyLedger(p.countryId);
+    expect(conservationErrors(before, await auditTotals(t.server.database.pool), { ...economy, spies: 7, turns: -2, cash: economy.cash - 700 })).toEqual([]);
+  });
+
+  it("training, operations and missions run the economy once per turn they spend (issue 30 #15: money, food and research stayed unchanged)", async () => {
+    const p = await registerPlayer(t, "eeco");
+    await set(p.countryId, { spies: 50, land: 2000, turns: 150, cash: 1_000_000, farms: 50, research_labs: 20 });
+    const start = await row(p.countryId);
+    const trained = await t.api("POST", "/spy/train", { countryId: p.countryId, quantity: 10 }, p.token);
+    expect(trained.status).toBe(200);
+    const afterTraining = await row(p.countryId);
+    const ledger = await economyLedger(p.countryId);
+    expect(ledger.cash).not.toBe(0);
+    expect(Number(afterTraining.cash)).toBe(Number(start.cash) - 1_000 + ledger.cash);
+    expect(Number(afterTraining.food)).toBe(Number(start.food) + ledger.food);
+    expect(Number(afterTraining.research_points)).toBeGreaterThan(Number(start.research_points));
+    for (const res of [
+      await mission(p, { type: "general", targetCountryId: target.countryId, spiesUsed: 3 }),
+      await t.api("POST", "/spy/execute", { operationType: "general_intelligence", targetCountryId: target.countryId, spiesUsed: 10 }, p.token),
+    ]) {
+      expect(res.status).toBe(200);
+    }
+    const end = await row(p.countryId);
+    const all = await economyLedger(p.countryId);
+    expect(all.cash).not.toBe(ledger.cash);
+    expect(Number(end.cash)).toBe(Number(start.cash) - 1_000 + all.cash);
+    expect(Number(end.research_points)).toBeGreaterThan(Number(afterTraining.research_points));
+    expect(Number(end.turns)).toBe(150 - 2 - 1 - 1);
   });
 
   it("Share Intelligence: an alliance member reads a shared report; allowSpyOperations off hides and refuses it", async () => {
@@ -346,7 +391,10 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     const preview = async () => (await t.api("GET", `/intelligence/status/${q.countryId}?targetCountryId=${target.countryId}`, undefined, q.token)).body.status;
     const alone = await preview();
     expect(alone).toMatchObject({ inAlliance: false, spySuccessBonusPct: 0 });
-    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(3, "monarchy", 0, false, land), 0, 0) * 100));
+    // no report on the target: parity (q's 0.1 spies per acre) and the default counter-intelligence (105%)
+    const parityDefense = computeSpyDefense({ spies: Math.round(0.1 * land), land }, 105);
+    expect(alone.successPreview).toMatchObject({ basis: "estimate", target: { spies: Math.round(0.1 * land), land }, spyDefensePct: 105 });
+    expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(1, "monarchy", 0, false, land), 0, parityDefense) * 100));
 
     const { rows } = await sql(
       "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
@@ -360,7 +408,7 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     );
     const allied = await preview();
     expect(allied).toMatchObject({ inAlliance: true, spySuccessBonusPct: 15 });
-    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(3, "monarchy", 0, true, land), 0, 0), 15) * 100));
+    expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(1, "monarchy", 0, true, land), 0, parityDefense), 15) * 100));
 
     // the mission itself draws against the same modifiers and the target's real spy defense
     const real = await row(target.countryId);

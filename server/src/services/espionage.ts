@@ -9,8 +9,6 @@ import {
   SPY_OPERATION_IDS,
   SPY_TRAINING_COST,
   applySabotage,
-  applySpyLosses,
-  applyTraining,
   buildIntelligence,
   checkEspionageTarget,
   checkMission,
@@ -20,25 +18,28 @@ import {
   computePostureEffects,
   computeReadiness,
   computeSabotage,
-  computeSpyDefense,
+  defaultPosture,
+  estimateSpyTarget,
   computeTaxRevenue,
   cooldownRemaining,
-  forceRatio,
   governmentSpyBonusPct,
   governmentSpyMultiplier,
-  missionChance,
+  missionSuccess,
+  operationSuccess,
   nextResetAt,
+  performTraining,
   reportExpiresAt,
   rollOperation,
   spiesLostText,
   spyCapacity,
-  spyCenterChance,
-  withSpyBonus,
+  spendOperationTurns,
+  trainingTurns,
   type CountryState,
   type IntelType,
   type MissionTypeId,
   type RuleRejection,
   type SabotageDamage,
+  type SpyForce,
   type SpyOperationId,
   type TargetSnapshot,
 } from "@game/schema/rules";
@@ -68,6 +69,8 @@ import type { Db, DbClient } from "../db/pool.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { countryTopic } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction } from "./actions.js";
+import { ECONOMY_BONUS_INPUTS, economyBonusesFromInputs } from "./allianceEffects.js";
+import { buildTurnResult } from "./turnResults.js";
 import { allianceEffectsOf } from "./alliances.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
@@ -115,6 +118,17 @@ async function counterIntelPct(db: Db | DbClient, targetId: number): Promise<num
   return computePostureEffects(posture.deployment, posture.defense, posture.alertLevel).spyDefensePct;
 }
 
+/** The target's counter-intelligence factor when its allocation is not known: the default posture's. */
+const DEFAULT_SPY_DEFENSE_PCT = (() => {
+  const p = defaultPosture();
+  return computePostureEffects(p.deployment, p.defense, p.alertLevel).spyDefensePct;
+})();
+
+/** A country's side of a success chance. */
+function spyForceOf(state: CountryState, inAlliance: boolean, bonusPct: number): SpyForce {
+  return { spies: state.spies, land: state.land, governmentType: state.governmentType, spyTech: state.tech.spy, inAlliance, bonusPct };
+}
+
 /** POST /spy/execute: a Spy Center operation. */
 export async function executeSpyOperation(ctx: ActionContext, userId: number, countryId: number, req: SpyExecuteRequest, opts: EspionageOptions = {}): Promise<MissionResponse> {
   const op = SPY_OPERATIONS[req.operationType];
@@ -135,24 +149,27 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
     countryIds: [countryId, order.targetCountryId],
     notFoundMessage: "Target country not found",
     seed: opts.seed,
+    // the spy's alliance and treaty economy bonuses, for the turns it spends (as exploring reads them)
+    contextFunction: ECONOMY_BONUS_INPUTS,
     async step(countries, tx) {
       const now = opts.now ?? tx.now;
-      const spy = countries.get(countryId)!;
+      const spyRead = countries.get(countryId)!;
+      const spy = { ...spyRead, state: { ...spyRead.state, bonuses: economyBonusesFromInputs(tx.context!, now.getTime()) } };
       const target = countries.get(order.targetCountryId)!;
       const sabotage = order.kind === "sabotage";
       const usage = await findUsage(tx.client, countryId, now);
       let chance: number;
       const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
+      // the same rules as the preview, with the target's real numbers
+      const force = spyForceOf(spy.state, spy.row.alliance_id !== null, bonus);
       if (order.centre === "spy_center") {
         const op = SPY_OPERATIONS[order.kind as SpyOperationId];
         ensure(checkSpyOperation(op, spy.state, order.spiesUsed, usage));
-        chance = withSpyBonus(spyCenterChance(op.successBase, spy.state, target.state) / 100, bonus, Infinity);
+        chance = operationSuccess(op, force, target.state);
       } else {
         const type = MISSION_TYPES[order.kind as MissionTypeId];
         ensure(checkMission(type, spy.state, order.spiesUsed, usage, now.getTime()));
-        const defense = computeSpyDefense(target.state, await counterIntelPct(tx.client, target.row.id));
-        const ratio = forceRatio(order.spiesUsed, spy.state.governmentType, spy.state.tech.spy, spy.row.alliance_id !== null, target.state.land);
-        chance = withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus);
+        chance = missionSuccess(type, force, order.spiesUsed, target.state, await counterIntelPct(tx.client, target.row.id));
       }
 
       ensure(
@@ -164,8 +181,9 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
         ),
       );
       const outcome = rollOperation(tx.rng, chance, order.spiesUsed, spy.state.spies, sabotage);
-      const spyNext: CountryState = { ...spy.state, spies: applySpyLosses(spy.state.spies, outcome.spiesLost), turns: spy.state.turns - order.turnCost };
-      const next = new Map<number, CountryState>([[countryId, spyNext]]);
+      // The turns are spent with the economy run once per turn, like every action that spends turns.
+      const spent = spendOperationTurns(spy.state, order.turnCost, outcome.spiesLost);
+      const next = new Map<number, CountryState>([[countryId, spent.next]]);
 
       let intelligence = null;
       let damage: SabotageDamage | null = null;
@@ -246,6 +264,16 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const details: string[] = [];
       if (outcome.detected) details.push(ESPIONAGE_MESSAGES.detected);
       if (outcome.spiesLost > 0) details.push(spiesLostText(outcome.spiesLost));
+      tx.turnResult(
+        countryId,
+        buildTurnResult({
+          actionType: "espionage",
+          turnsConsumed: order.turnCost,
+          turnsRemaining: spent.next.turns,
+          effects: spent.effects,
+          actionResults: [{ id: "espionage", title: `${opName}: ${outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure}`, description: `Against ${target.row.name}.`, icon: outcome.success ? "checkmark" : "trending-down", details }],
+        }),
+      );
       return { next, result: { mission, report, message: outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure, details } satisfies MissionResponse };
     },
   });
@@ -346,13 +374,27 @@ export async function trainSpies(ctx: ActionContext, userId: number, countryId: 
     name: "espionage.train",
     actor: { userId, countryId },
     countryIds: [countryId],
-    step(countries) {
+    contextFunction: ECONOMY_BONUS_INPUTS,
+    step(countries, tx) {
       const c = countries.get(countryId)!;
       ensure(checkTraining(c.state, quantity));
-      const next = applyTraining(c.state, quantity);
+      const state = { ...c.state, bonuses: economyBonusesFromInputs(tx.context!, tx.now.getTime()) };
+      const { next, effects } = performTraining(state, quantity);
+      const turnsSpent = trainingTurns(quantity);
+      const cost = quantity * SPY_TRAINING_COST;
+      tx.turnResult(
+        countryId,
+        buildTurnResult({
+          actionType: "espionage",
+          turnsConsumed: turnsSpent,
+          turnsRemaining: next.turns,
+          effects,
+          actionResults: [{ id: "spy_training", title: "Spies Trained", description: `Trained ${quantity} ${quantity === 1 ? "spy" : "spies"} for $${cost.toLocaleString("en-US")}.`, icon: "checkmark", details: [] }],
+        }),
+      );
       return {
         next: new Map([[countryId, next]]),
-        result: { trained: quantity, spies: next.spies, turnsSpent: c.state.turns - next.turns, cost: c.state.cash - next.cash },
+        result: { trained: quantity, spies: next.spies, turnsSpent, cost },
       };
     },
   });
@@ -434,9 +476,10 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
   const state = rowToState(country);
   const [usage, bonus, allow, missions] = await Promise.all([findUsage(ctx.db, country.id, now), spyBonusPct(ctx.db, country.id, now.getTime()), allowsSpyOperations(ctx.db, country.id), recentMissions(ctx.db, country.id)]);
   const inAlliance = country.alliance_id !== null;
-  // The target's spies are private: the preview uses the observer's freshest report, else parity.
-  let target = { spies: state.spies, land: state.land };
-  let basis: "intelligence" | "estimate" = "estimate";
+  // The target's spies are private: the preview uses the observer's freshest report, else parity
+  // (without a target, a country like the observer); its counter-intelligence allocation is
+  // private too, so the default is assumed.
+  let target = estimateSpyTarget(state, state.land, null);
   let targetId: number | null = null;
   if (targetCountryId !== undefined && targetCountryId !== country.id) {
     const { rows } = await ctx.db.query<{ land: number; spies: number | null }>(
@@ -449,24 +492,17 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     );
     if (rows[0]) {
       targetId = targetCountryId;
-      const land = rows[0].land;
-      if (rows[0].spies !== null) {
-        target = { spies: rows[0].spies, land };
-        basis = "intelligence";
-      } else target = { spies: Math.round((state.spies / Math.max(1, state.land)) * land), land };
+      target = estimateSpyTarget(state, rows[0].land, rows[0].spies);
     }
   }
-  const defense = basis === "intelligence" ? computeSpyDefense(target) : 0;
+  const { basis, ...estimated } = target;
+  const force = spyForceOf(state, inAlliance, bonus);
+  const spyDefensePct = DEFAULT_SPY_DEFENSE_PCT;
+  // each type with the spies its form sends by default (the requirement); the screen recomputes for the spies chosen
   const missionsPreview = Object.fromEntries(
-    MISSION_TYPE_IDS.map((id) => {
-      const type = MISSION_TYPES[id];
-      const ratio = forceRatio(Math.min(Math.max(type.spiesRequired, state.spies), 3 * type.spiesRequired), state.governmentType, state.tech.spy, inAlliance, target.land);
-      return [id, Math.round(withSpyBonus(missionChance(ratio, type.difficulty, defense), bonus) * 100)];
-    }),
+    MISSION_TYPE_IDS.map((id) => [id, Math.round(missionSuccess(MISSION_TYPES[id], force, MISSION_TYPES[id].spiesRequired, estimated, spyDefensePct) * 100)]),
   ) as Record<MissionTypeId, number>;
-  const operationsPreview = Object.fromEntries(
-    SPY_OPERATION_IDS.map((id) => [id, Math.round(withSpyBonus(spyCenterChance(SPY_OPERATIONS[id].successBase, state, target) / 100, bonus, Infinity) * 100)]),
-  ) as Record<SpyOperationId, number>;
+  const operationsPreview = Object.fromEntries(SPY_OPERATION_IDS.map((id) => [id, Math.round(operationSuccess(SPY_OPERATIONS[id], force, estimated) * 100)])) as Record<SpyOperationId, number>;
   return {
     countryId: country.id,
     dailyLimit: DAILY_OPS_LIMIT,
@@ -475,6 +511,7 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     resetAt: nextResetAt(now.getTime()),
     usedByKind: usage.byKind as Record<string, number>,
     cooldowns: Object.fromEntries(MISSION_TYPE_IDS.map((id) => [id, cooldownRemaining(MISSION_TYPES[id], usage.lastAt[id], now.getTime())])) as Record<MissionTypeId, number>,
+    lastMissionAt: usage.lastAt,
     availableSpies: state.spies,
     land: state.land,
     spiesPerAcre: Math.round((state.spies / Math.max(1, state.land)) * 100_000) / 100_000,
@@ -485,7 +522,7 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
     governmentBonus: governmentSpyBonusPct(state.governmentType),
     inAlliance,
     spySuccessBonusPct: bonus,
-    successPreview: { missions: missionsPreview, operations: operationsPreview, basis, targetCountryId: targetId },
+    successPreview: { missions: missionsPreview, operations: operationsPreview, basis, targetCountryId: targetId, target: estimated, spyDefensePct },
     turns: state.turns,
     trainingCost: SPY_TRAINING_COST,
     spiesPerTurn: SPIES_PER_TURN,

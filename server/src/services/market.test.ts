@@ -302,6 +302,8 @@ describe("standing orders", () => {
 
   it("auto-renew places the order again when it is fulfilled; expiry returns the budget once; other players cannot touch it", async () => {
     const [buyer, seller, stranger] = await players(3, "renew");
+    // Room for 10 spies (capacity 5% of land), so the renewal of 5 more is within capacity.
+    await setCountry(buyer!.countryId, { land: 200 });
     const start = await audit();
     const placed = await createStandingOrder(ctx(), buyer!.user.id, { countryId: buyer!.countryId, itemType: "spies", quantity: 5, maxPrice: 100, priority: "medium", autoRenew: true });
     expect(await refusal(controlOrder(ctx(), stranger!.user.id, placed.order.id, "cancel"))).toMatchObject({ status: 403 });

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
-import type { MissionResponse, SpyMissionJson } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, MISSION_TYPES, MISSION_TYPE_IDS, chanceBand, clampSpiesToSend, formatWait, type MissionTypeId } from "@game/schema/rules";
+import type { IntelligenceStatusJson, MissionResponse, SpyMissionJson } from "@game/schema/api";
+import { MISSION_TYPES, MISSION_TYPE_IDS, chanceBand, checkMission, clampSpiesToSend, missionSuccess, shownChancePct, type DailyUsage, type MissionTypeId, type SpyForce } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { espionageApi, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
 import { useTargetCountries } from "../../api/military";
@@ -10,13 +10,24 @@ import { operationName } from "./ReportDetail";
 
 const BAND_CLASS = { good: "ok", fair: "warn", poor: "bad" } as const;
 
-/** Why a type card cannot be chosen now (spec: 'Insufficient spies', 'Daily limit reached'), or null. */
-export function typeBlocked(type: MissionTypeId, spies: number, remaining: number, usedByKind: Record<string, number>, cooldownMs: number): string | null {
-  const def = MISSION_TYPES[type];
-  if (spies < def.spiesRequired) return ESPIONAGE_MESSAGES.insufficientSpies;
-  if (remaining <= 0 || (usedByKind[type] ?? 0) >= def.maxDaily) return ESPIONAGE_MESSAGES.dailyLimit;
-  if (cooldownMs > 0) return `Cooldown: ready in ${formatWait(cooldownMs)}`;
-  return null;
+/** Today's usage as the server counts it, from the status answer (the daily and cooldown rules' input). */
+export function usageOf(s: Pick<IntelligenceStatusJson, "operationsUsed" | "usedByKind" | "lastMissionAt">): DailyUsage {
+  return { used: s.operationsUsed, byKind: s.usedByKind, lastAt: s.lastMissionAt };
+}
+
+/** The country's side of a success chance, from the status answer. */
+export function spyForceOf(s: Pick<IntelligenceStatusJson, "availableSpies" | "land" | "governmentType" | "spyTech" | "inAlliance" | "spySuccessBonusPct">): SpyForce {
+  return { spies: s.availableSpies, land: s.land, governmentType: s.governmentType, spyTech: s.spyTech, inAlliance: s.inAlliance, bonusPct: s.spySuccessBonusPct };
+}
+
+/** Why a mission of `type` with `spiesSent` cannot go now: the server's checkMission on the same inputs, or null. */
+export function missionBlocked(type: MissionTypeId, s: IntelligenceStatusJson, spiesSent: number, now: number): string | null {
+  return checkMission(MISSION_TYPES[type], { spies: s.availableSpies, turns: s.turns }, spiesSent, usageOf(s), now)?.message ?? null;
+}
+
+/** The chance shown for `spiesSent` spies: the server's missionSuccess on the preview's target (a report's numbers, else parity). */
+export function missionChancePct(type: MissionTypeId, s: IntelligenceStatusJson, spiesSent: number): number {
+  return shownChancePct(missionSuccess(MISSION_TYPES[type], spyForceOf(s), spiesSent, s.successPreview.target, s.successPreview.spyDefensePct));
 }
 
 /**
@@ -45,9 +56,13 @@ export function IntelligenceCenter({ country }: { country: Country }) {
   const target = list.find((c) => c.id === targetId) ?? targets.data?.countries.find((c) => c.id === targetId) ?? null;
   const def = type ? MISSION_TYPES[type] : null;
   const spies = def ? clampSpiesToSend(def, s.availableSpies, spiesInput === "" ? def.spiesRequired : Number(spiesInput)) : 0;
-  const chance = type ? s.successPreview.missions[type] : null;
-  const blocked = type ? typeBlocked(type, s.availableSpies, s.operationsRemaining, s.usedByKind, s.cooldowns[type]) : null;
-  const reason = !type ? "No operation type selected" : !target ? "No target selected" : blocked ?? (s.turns < (def?.turnCost ?? 1) ? ESPIONAGE_MESSAGES.notEnoughTurns : null);
+  const now = Date.now();
+  // the chance moves with the spies chosen; the same rule the server rolls against
+  const chance = type ? missionChancePct(type, s, spies) : null;
+  const estimate = s.successPreview.basis === "estimate";
+  const chanceText = (pct: number) => <span className={BAND_CLASS[chanceBand(pct)]} data-testid="ic-chance">{estimate ? `about ${pct}% (estimate)` : `${pct}%`}</span>;
+  const blocked = type ? missionBlocked(type, s, spies, now) : null;
+  const reason = !type ? "No operation type selected" : !target ? "No target selected" : blocked;
 
   const execute = () => {
     if (!type || !target) return;
@@ -65,7 +80,7 @@ export function IntelligenceCenter({ country }: { country: Country }) {
           <Stat label="Available spies" value={fmt(s.availableSpies)} testId="ic-spies" />
           <Stat label="Spy technology" value={`Level ${s.spyTech}`} />
           <Stat label="Government bonus" value={`${s.governmentBonus > 0 ? "+" : ""}${s.governmentBonus}%`} />
-          <Stat label="Success rate" value={chance === null ? "-" : <span className={BAND_CLASS[chanceBand(chance)]}>{chance}%</span>} />
+          <Stat label="Success rate" value={chance === null ? "-" : chanceText(chance)} />
         </div>
         {(s.inAlliance || s.spySuccessBonusPct > 0) && (
           <p className="small muted">
@@ -79,7 +94,7 @@ export function IntelligenceCenter({ country }: { country: Country }) {
         <div className="attack-cards">
           {MISSION_TYPE_IDS.map((id) => {
             const t = MISSION_TYPES[id];
-            const why = typeBlocked(id, s.availableSpies, s.operationsRemaining, s.usedByKind, s.cooldowns[id]);
+            const why = missionBlocked(id, s, t.spiesRequired, now);
             return (
               <button key={id} type="button" className={`attack-card ${type === id ? "selected" : ""}`} disabled={Boolean(why)} onClick={() => setType(id)} data-testid={`mission-type-${id}`} title={why ?? undefined}>
                 <strong>{t.name}</strong>
@@ -140,10 +155,12 @@ export function IntelligenceCenter({ country }: { country: Country }) {
               />
             </div>
           )}
-          <Stat label="Success chance" value={chance === null ? "-" : <span className={BAND_CLASS[chanceBand(chance)]}>{chance}%</span>} />
+          <Stat label="Success chance" value={chance === null ? "-" : chanceText(chance)} />
           <Stat label="Turn cost" value={def ? def.turnCost : "-"} />
           <p className="small faint">
-            {s.successPreview.basis === "intelligence" ? "Chance from your latest report on this target." : "Estimate: the target's spies are unknown until you gather intelligence."}
+            {estimate
+              ? "Estimate: the target's spies are unknown until you gather military intelligence, so it is assumed to hold as many spies per acre as you do. The mission rolls against its real numbers."
+              : "Chance from your latest military report on this target."}
           </p>
           <ActionButton block disabledReason={reason} busy={run.isPending} busyLabel="Executing..." onClick={execute} data-testid="ic-execute">
             Execute Mission
@@ -187,7 +204,7 @@ export function RecentMissions({ missions }: { missions: SpyMissionJson[] }) {
           <div>
             <strong>{operationName(m.operationType)}</strong> → {m.targetCountryName}
             <p className="small muted">
-              {new Date(m.startTime).toLocaleString()} · {m.spiesUsed} spies · {m.successChance}% chance
+              {new Date(m.startTime).toLocaleString()} · {m.spiesUsed} spies · actual chance {Math.min(100, m.successChance)}%
               {m.results.detected && " · detected"}
               {m.results.spiesLost > 0 && ` · spies lost: ${m.results.spiesLost}`}
             </p>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { MissionResponse } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkTraining, spyCapacity, trainingTurns, type SpyOperationId } from "@game/schema/rules";
+import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import type { Country } from "../../api/country";
 import { espionageApi, useEspionageRefresh, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
@@ -9,7 +9,7 @@ import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { DEFAULT_TARGET_FILTERS, filterTargets, useTargets } from "../military/TargetPanel";
 import { IntelligenceReports } from "./IntelligenceReports";
-import { MissionOutcome, RecentMissions } from "./IntelligenceCenter";
+import { MissionOutcome, RecentMissions, spyForceOf, usageOf } from "./IntelligenceCenter";
 import { EspionageLiveUpdates } from "./liveUpdates";
 
 type SpyTab = "operations" | "targets" | "reports" | "training";
@@ -91,21 +91,11 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
           Date.now(),
         )?.message ?? null)
       : null;
-  const reason = !target
-    ? "No target selected"
-    : !def
-      ? "No operation selected"
-      : targetRefusal(def.id === "sabotage")
-        ? targetRefusal(def.id === "sabotage")
-      : spies < def.spyCost
-        ? ESPIONAGE_MESSAGES.insufficientSpies
-        : s && s.operationsRemaining <= 0
-          ? ESPIONAGE_MESSAGES.dailyLimit
-          : def.maxDaily !== null && s && (s.usedByKind[def.id] ?? 0) >= def.maxDaily
-            ? ESPIONAGE_MESSAGES.dailyLimit
-            : (s?.turns ?? country.turnsAvailable) < def.turnCost
-              ? ESPIONAGE_MESSAGES.notEnoughTurns
-              : null;
+  // the server's checks on the same inputs: the operation (spies, daily caps, turns), then the target
+  const operationRefusal = (id: SpyOperationId, used: number) =>
+    s ? (checkSpyOperation(SPY_OPERATIONS[id], { spies: s.availableSpies, turns: s.turns }, used, usageOf(s))?.message ?? null) : null;
+  const reason = !target ? "No target selected" : !def ? "No operation selected" : (targetRefusal(def.id === "sabotage") ?? operationRefusal(def.id, spiesUsed));
+  const estimate = s?.successPreview.basis === "estimate";
 
   const execute = () => {
     if (!op || !target) return;
@@ -130,7 +120,8 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
             const o = SPY_OPERATIONS[id];
             const blockedTarget = targetRefusal(id === "sabotage");
             const usable = Boolean(target) && spies >= o.spyCost && !blockedTarget;
-            const chance = s?.successPreview.operations[id];
+            // the server's operationSuccess on the preview's target (a report's spies, else parity)
+            const chance = s ? shownChancePct(operationSuccess(o, spyForceOf(s), s.successPreview.target)) : undefined;
             return (
               <button key={id} type="button" className={`attack-card ${op === id ? "selected" : ""}`} disabled={!usable} onClick={() => setOp(id)} data-testid={`op-${id}`}>
                 <strong>{o.name}</strong>
@@ -138,7 +129,11 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
                 <span className="small">
                   {o.spyCost} spies · base {o.successBase}% · {o.turnCost} turn{o.turnCost > 1 ? "s" : ""}
                 </span>
-                {target && chance !== undefined && <span className={`small ${BAND_CLASS[chanceBand(chance)]}`}>Success {Math.min(100, chance)}%</span>}
+                {target && chance !== undefined && (
+                  <span className={`small ${BAND_CLASS[chanceBand(chance)]}`} data-testid={`op-chance-${id}`}>
+                    {estimate ? `Success about ${chance}% (estimate)` : `Success ${chance}%`}
+                  </span>
+                )}
                 {spies < o.spyCost ? <span className="small bad">{ESPIONAGE_MESSAGES.insufficientSpies}</span> : blockedTarget && <span className="small bad">{blockedTarget}</span>}
               </button>
             );

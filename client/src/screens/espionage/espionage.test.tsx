@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
-import type { IntelligenceReportJson } from "@game/schema/api";
+import type { IntelligenceReportJson, IntelligenceStatusJson } from "@game/schema/api";
+import { MISSION_TYPES, missionSuccess, type SpyForce } from "@game/schema/rules";
 import { ReportDetail } from "./ReportDetail";
-import { typeBlocked } from "./IntelligenceCenter";
+import { missionBlocked, missionChancePct } from "./IntelligenceCenter";
 
 afterEach(cleanup);
 
@@ -63,12 +64,56 @@ describe("ReportDetail", () => {
   });
 });
 
+const NOW = Date.UTC(2026, 0, 1, 12);
+
+/** A status answer as GET /intelligence/status sends it, with overrides. */
+function status(patch: Partial<IntelligenceStatusJson> = {}): IntelligenceStatusJson {
+  return {
+    countryId: 3,
+    dailyLimit: 30,
+    operationsUsed: 10,
+    operationsRemaining: 20,
+    resetAt: NOW + 3_600_000,
+    usedByKind: {},
+    cooldowns: { general: 0, alliance: 0, market: 0, military: 0 },
+    lastMissionAt: {},
+    availableSpies: 10,
+    land: 100,
+    spiesPerAcre: 0.1,
+    spyCapacity: 5,
+    spyTech: 0,
+    governmentType: "monarchy",
+    governmentMultiplier: 1,
+    governmentBonus: 0,
+    inAlliance: false,
+    spySuccessBonusPct: 0,
+    successPreview: { missions: { general: 0, alliance: 0, market: 0, military: 0 }, operations: {} as IntelligenceStatusJson["successPreview"]["operations"], basis: "estimate", targetCountryId: 9, target: { spies: 10, land: 100 }, spyDefensePct: 105 },
+    turns: 50,
+    trainingCost: 100,
+    spiesPerTurn: 5,
+    allowSpyOperations: true,
+    recentMissions: [],
+    ...patch,
+  };
+}
+
 describe("Intelligence Center type cards", () => {
-  it("'Insufficient spies', 'Daily limit reached' (cap or the type's maximum), cooldown, or usable", () => {
-    expect(typeBlocked("military", 4, 30, {}, 0)).toBe("Insufficient spies");
-    expect(typeBlocked("general", 10, 0, {}, 0)).toBe("Daily limit reached");
-    expect(typeBlocked("military", 10, 20, { military: 5 }, 0)).toBe("Daily limit reached");
-    expect(typeBlocked("military", 10, 20, { military: 1 }, 3_600_000)).toBe("Cooldown: ready in 1h 00m");
-    expect(typeBlocked("alliance", 10, 20, {}, 0)).toBeNull();
+  it("the server's checkMission on the same inputs: 'Insufficient spies', 'Daily limit reached' (cap or the type's maximum), cooldown, or usable", () => {
+    expect(missionBlocked("military", status({ availableSpies: 4 }), 5, NOW)).toBe("Insufficient spies");
+    expect(missionBlocked("general", status({ operationsUsed: 30 }), 1, NOW)).toBe("Daily limit reached");
+    expect(missionBlocked("military", status({ usedByKind: { military: 5 } }), 5, NOW)).toBe("Daily limit reached");
+    expect(missionBlocked("military", status({ usedByKind: { military: 1 }, lastMissionAt: { military: NOW - 5 * 3_600_000 } }), 5, NOW)).toBe("This operation is on cooldown: ready in 1h 00m");
+    expect(missionBlocked("alliance", status({ turns: 0 }), 2, NOW)).toBe("Not enough turns");
+    expect(missionBlocked("alliance", status(), 2, NOW)).toBeNull();
+  });
+
+  it("the chance moves with the spies chosen and follows the parity rule, defense included (issue 30 #22: 40% shown against an unknown target)", () => {
+    const s = status();
+    const force: SpyForce = { spies: 10, land: 100, governmentType: "monarchy", spyTech: 0, inAlliance: false, bonusPct: 0 };
+    // parity: the target holds 0.1 spies per acre like the spy, a defense of 105 (with the default counter-intelligence)
+    expect(missionChancePct("general", s, 3)).toBe(Math.round(missionSuccess(MISSION_TYPES.general, force, 3, { spies: 10, land: 100 }, 105) * 100));
+    expect(missionChancePct("general", s, 3)).toBe(30);
+    const small = status({ successPreview: { ...s.successPreview, target: { spies: 1, land: 10 } } });
+    expect(missionChancePct("general", small, 1)).toBeLessThan(missionChancePct("general", small, 3));
   });
 });

@@ -1,3 +1,4 @@
+import { useConfirmAction } from "../../components/confirm";
 import { useEffect, useState } from "react";
 import {
   DEFAULT_COUNTRY_OPTIONS,
@@ -179,6 +180,7 @@ function GovernmentTab() {
   const governments = useGovernments();
   const applyCountry = useApplyCountry();
   const [changing, setChanging] = useState<GovernmentType | null>(null);
+  const confirmAction = useConfirmAction();
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
   if (!country || !countryState) return null;
   if (governments.isPending) return <Loading text="Loading governments..." />;
@@ -186,6 +188,7 @@ function GovernmentTab() {
   const { changeCost, governments: list } = governments.data;
   const history = { hasUsedFreeGovernmentChange: country.hasUsedFreeGovernmentChange, governmentChangeCount: country.governmentChangeCount };
   const select = async (id: GovernmentType) => {
+    if (!confirmAction(`Change your government to ${GOVERNMENTS[id].name}?`)) return;
     setChanging(id);
     setMessage(null);
     try {

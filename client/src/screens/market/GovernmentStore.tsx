@@ -1,3 +1,4 @@
+import { useConfirmAction } from "../../components/confirm";
 import { useState } from "react";
 import type { StoreItemJson } from "@game/schema/api";
 import { STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
@@ -18,11 +19,13 @@ export function GovernmentStore({ countryId, country }: { countryId: number; cou
   const store = useStore(countryId);
   const [category, setCategory] = useState<Category>("military");
   const action = useMarketAction(countryId);
+  const confirmAction = useConfirmAction();
   if (store.isPending) return <Loading text="Loading private market..." />;
   if (store.error) return <div className="alert error">{store.error.message}</div>;
   const data = store.data;
   const discount = data.militaryTechDiscountPct;
   const trade = (side: "buy" | "sell", item: StoreItemJson, quantity: number) =>
+    confirmAction(`${side === "buy" ? "Buy" : "Sell"} ${fmt(quantity)} ${item.name.toLowerCase()} for ${money(quantity * (side === "buy" ? item.price.buy : item.price.sell))}?`) &&
     action.run(
       `${side}-${item.id}-${quantity}`,
       () => marketApi.storeTrade(side, countryId, item.id, quantity),

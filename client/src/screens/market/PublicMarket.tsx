@@ -1,3 +1,4 @@
+import { useConfirmAction } from "../../components/confirm";
 import { useState } from "react";
 import {
   DEFAULT_MARKET_ITEM,
@@ -62,6 +63,7 @@ export function PublicMarket({ countryId, country }: Props) {
 type Action = ReturnType<typeof useMarketAction>;
 
 function BuyTab({ item, countryId, country, action }: Props & { item: MarketItemType; action: Action }) {
+  const confirmAction = useConfirmAction();
   const listings = useListings(item);
   const [amounts, setAmounts] = useState<Record<number, string>>({});
   const now = useNow(60_000);
@@ -69,6 +71,7 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
   if (listings.error) return <div className="alert error">{listings.error.message}</div>;
   if (listings.data.length === 0) return <p className="muted center" data-testid="no-listings">No {item} listings available</p>;
   const buy = (l: ListingJson, quantity: number) =>
+    confirmAction(`Buy ${fmt(quantity)} ${item} for ${money(quantity * l.pricePerUnit)}?`) &&
     action.run(`buy-${l.id}`, () => marketApi.buyListing(countryId, l.id, quantity), (r) => `Bought ${fmt(r.transaction.quantity)} ${item} for ${money(r.transaction.totalAmount)}.`);
   const cancel = (l: ListingJson) => action.run(`cancel-${l.id}`, () => marketApi.cancelListing(countryId, l.id), () => `Listing cancelled: ${fmt(l.quantity)} ${item} returned.`);
   return (

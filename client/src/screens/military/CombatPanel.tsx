@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AttackLaunchResponse, BattleReportJson, MilitaryStatusJson, StrikeJson } from "@game/schema/api";
+import type { AttackPreview } from "@game/schema/rules";
 import {
   ATTACK_TYPES,
   ATTACK_TYPE_IDS,
@@ -25,6 +26,7 @@ import { queryKeys } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { BattleReportView } from "./BattleReportView";
+import { useConfirmAction } from "../../components/confirm";
 import { selection, useAttackSelection, type AttackSelection } from "./selection";
 
 /** Waits this long after the last change before asking for a preview (ms). */
@@ -74,10 +76,12 @@ export function useLaunch(country: Country) {
   const queryClient = useQueryClient();
   const refresh = useMilitaryRefresh(country.id);
   const [running, setRunning] = useState(false);
+  const confirmAction = useConfirmAction();
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<BattleReportJson | null>(null);
   const [strike, setStrike] = useState<StrikeJson | null>(null);
   const launch = async (sel: AttackSelection) => {
+    if (sel.attackType && isMissileAttack(sel.attackType) && !confirmAction(`Launch ${fmt(sel.units.missiles ?? 0)} ${ATTACK_TYPES[sel.attackType].name.toLowerCase()}${(sel.units.missiles ?? 0) === 1 ? "" : "s"}? Missiles fired are gone.`)) return;
     setRunning(true);
     setError(null);
     setReport(null);
@@ -198,8 +202,8 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
             ) : (
               <div data-testid="combat-preview">
                 <Stat label="Attack power" value={fmt(p.attackPower)} />
-                <Stat label="Defense power" value={p.defensePower ? `${fmt(p.defensePower.low)} - ${fmt(p.defensePower.high)}` : "Unknown"} />
-                <Stat label="Success chance" value={`${p.successChance}%`} testId="preview-chance" />
+                <Stat label="Defense power" value={p.defensePower ? `${fmt(p.defensePower.low)} - ${fmt(p.defensePower.high)}` : "Unknown: no intelligence"} />
+                <PreviewChance preview={p} />
                 <Stat label="Expected land" value={p.expectedLand > 0 ? `${fmt(p.expectedLand)} acres` : "—"} />
                 <Stat label="Turns" value={p.turnCost} />
                 {p.notes.map((n) => (
@@ -264,5 +268,22 @@ function AttackTypeCard({ id, selected, available, onSelect }: { id: AttackTypeI
       <span className="small faint">Countered by {t.countersFrom.join(", ")}</span>
       {reason && <span className="reason small">{reason}</span>}
     </button>
+  );
+}
+
+/**
+ * The preview's success chance. With intelligence it is computed from the force sent and moves
+ * with it; without, it is the public threat band of the networth ratio, the same whatever is
+ * sent, and it says so (issue 30 #5: an "85%" that did not move was read as a forecast).
+ */
+export function PreviewChance({ preview }: { preview: Pick<AttackPreview, "basis" | "successChance" | "analysis" | "defensePower"> }) {
+  if (preview.basis === "intelligence" && preview.defensePower) return <Stat label="Success chance" value={`${preview.successChance}%`} testId="preview-chance" />;
+  return (
+    <>
+      <Stat label="Public band" value={`${preview.analysis.threat} (~${preview.successChance}%)`} testId="preview-chance" />
+      <p className="hint" data-testid="preview-band-note">
+        A band from networth alone: it does not change with the units you send. Gather military intelligence on the target for an estimate that follows your force.
+      </p>
+    </>
   );
 }

@@ -26,11 +26,20 @@ export type MilitaryPanelId = (typeof MILITARY_PANELS)[number]["id"];
 
 const isPanel = (v: string | undefined): v is MilitaryPanelId => MILITARY_PANELS.some((p) => p.id === v);
 
+/** The panel an intent opens: a panel id, or "warlog-<report id>" (a notice's View) for the war log with that report open. */
+export function panelOfIntent(intent: string | undefined): { panel: MilitaryPanelId; reportId: number | null } | null {
+  if (isPanel(intent)) return { panel: intent, reportId: null };
+  const report = /^warlog-(\d+)$/.exec(intent ?? "");
+  return report ? { panel: "warlog", reportId: Number(report[1]) } : null;
+}
+
 export function MilitaryScreen({ intent }: { intent?: string }) {
   const { country, countryError } = useGame();
-  const [panel, setPanel] = useState<MilitaryPanelId>(isPanel(intent) ? intent : "command");
+  const opened = panelOfIntent(intent);
+  const [panel, setPanel] = useState<MilitaryPanelId>(opened?.panel ?? "command");
   useEffect(() => {
-    if (isPanel(intent)) setPanel(intent);
+    const next = panelOfIntent(intent);
+    if (next) setPanel(next.panel);
   }, [intent]);
   const status = useMilitaryStatus(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading strategic data..." />;
@@ -62,7 +71,7 @@ export function MilitaryScreen({ intent }: { intent?: string }) {
       {panel === "combat" && (status.data || status.isError ? <CombatPanel country={country} status={status.data} onChooseTarget={() => setPanel("targets")} /> : <Loading text="Loading combat systems..." />)}
       {panel === "targets" && <TargetPanel country={country} onSelected={() => setPanel("combat")} />}
       {panel === "preparation" && (status.data ? <PreparationPanel country={country} status={status.data} onChooseTarget={() => setPanel("targets")} /> : <Loading text="Loading attack preparation..." />)}
-      {panel === "warlog" && <WarLogPanel />}
+      {panel === "warlog" && <WarLogPanel key={opened?.reportId ?? "list"} focusId={opened?.reportId ?? null} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from "react";
 import type { ListedCountryJson } from "@game/schema/api";
-import { GOVERNMENTS, GOVERNMENT_TYPES, analyzeTarget, type SizeClass, type TargetAnalysis, type ThreatLevel } from "@game/schema/rules";
+import { GOVERNMENTS, GOVERNMENT_TYPES, analyzeTarget, checkAttackTarget, type KnownIntelligence, type SizeClass, type TargetAnalysis, type TargetFacts, type ThreatLevel } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toInt } from "../../api/country";
 import { useTargetCountries } from "../../api/military";
@@ -48,6 +48,10 @@ export interface TargetRow {
   networth: number;
   land: number;
   analysis: TargetAnalysis;
+  /** why it cannot be attacked now (the server's checkAttackTarget on the same public facts), or null */
+  refusal: string | null;
+  /** the same with a war declared on it (a war passes the GDI, nothing else) */
+  refusalAtWar: string | null;
 }
 
 /** Protection status as the spec shows it: the underscore replaced by a space. */
@@ -77,6 +81,33 @@ export function filterTargets(rows: TargetRow[], f: TargetFilters, ownAllianceId
   });
 }
 
+/** The targeting facts of the own country, as the server reads them from its row. */
+export function ownTargetFacts(country: Country): TargetFacts {
+  return { id: country.id, networth: country.networth, land: country.landAcres, protectedUntil: 0, gdiMember: country.isGDIMember, isEliminated: false, allianceId: country.allianceId };
+}
+
+/** The targeting facts of a listed country (all public fields). */
+export function listedTargetFacts(c: ListedCountryJson): TargetFacts {
+  return { id: c.id, networth: toInt(c.networth), land: toInt(c.land), protectedUntil: Date.parse(c.protected_until), gdiMember: Boolean(c.gdi_protection), isEliminated: c.is_eliminated, allianceId: c.alliance_id };
+}
+
+/** The threat and chance as a list shows them: a band from public data says it is one (it does not follow the force). */
+export function chanceText(a: TargetAnalysis): string {
+  return a.basis === "intelligence" ? `${a.successChance}%` : `band ~${a.successChance}%`;
+}
+
+/** One listed country as the target lists show it: its analysis and whether the server would let `country` attack it. */
+export function targetRow(country: Country, c: ListedCountryJson, intel: KnownIntelligence | null, atWar: boolean, now: number): TargetRow {
+  const networth = toInt(c.networth);
+  const land = toInt(c.land);
+  const own = { networth: country.networth, land: country.landAcres, units: country };
+  const analysis = analyzeTarget(own, { id: c.id, name: c.name, governmentType: c.government_type, networth, land, victories: c.victories, defeats: c.defeats }, intel, atWar);
+  const facts = listedTargetFacts(c);
+  const refusal = checkAttackTarget(ownTargetFacts(country), facts, { now, atWar })?.message ?? null;
+  const refusalAtWar = checkAttackTarget(ownTargetFacts(country), facts, { now, atWar: true })?.message ?? null;
+  return { country: c, networth, land, analysis, refusal, refusalAtWar };
+}
+
 /** Analyses every listed country but one's own, from public fields (useTargets). */
 export function useTargets(country: Country | null, atWarWith: ReadonlySet<number> = new Set()) {
   const query = useTargetCountries(Boolean(country));
@@ -84,15 +115,8 @@ export function useTargets(country: Country | null, atWarWith: ReadonlySet<numbe
   const known = useKnownIntelligence(Boolean(country)).data;
   const rows = useMemo<TargetRow[]>(() => {
     if (!country || !query.data) return [];
-    const own = { networth: country.networth, land: country.landAcres, units: country };
-    return query.data.countries
-      .filter((c) => c.id !== country.id)
-      .map((c) => {
-        const networth = toInt(c.networth);
-        const land = toInt(c.land);
-        const analysis = analyzeTarget(own, { id: c.id, name: c.name, governmentType: c.government_type, networth, land, victories: c.victories, defeats: c.defeats }, known?.[c.id] ?? null, atWarWith.has(c.id));
-        return { country: c, networth, land, analysis };
-      });
+    const now = Date.now();
+    return query.data.countries.filter((c) => c.id !== country.id).map((c) => targetRow(country, c, known?.[c.id] ?? null, atWarWith.has(c.id), now));
   }, [country, query.data, atWarWith, known]);
   return { rows, query };
 }
@@ -221,7 +245,13 @@ export function TargetPanel({ country, onSelected }: { country: Country; onSelec
                     <span className="small muted">
                       {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)}
                     </span>
-                    <span className={`badge ${THREAT_BADGE[r.analysis.threat]}`}>{r.analysis.threat}</span>
+                    {r.refusal ? (
+                      <span className="badge" title={r.refusal} data-testid={`target-refusal-${r.country.id}`}>
+                        out of reach
+                      </span>
+                    ) : (
+                      <span className={`badge ${THREAT_BADGE[r.analysis.threat]}`}>{r.analysis.threat}</span>
+                    )}
                   </button>
                 </li>
               ))}
@@ -237,6 +267,7 @@ export function TargetPanel({ country, onSelected }: { country: Country; onSelec
                 type="button"
                 className="btn primary block"
                 data-testid="select-target"
+                disabled={focused.refusal !== null}
                 onClick={() => {
                   selection.selectTarget({ id: focused.country.id, name: focused.country.name });
                   onSelected();
@@ -266,8 +297,17 @@ export function TargetAnalysisView({ row, ownLand, children }: { row: TargetRow;
       <Stat label="Alliance" value={c.alliance_name ?? (c.alliance_id ? `#${c.alliance_id}` : "none")} />
       <Stat label="Protection" value={protectionText(c.protection_status)} />
       <Stat label="Networth ratio" value={a.networthRatio.toFixed(2)} />
-      <Stat label="Threat" value={<span className={`badge ${THREAT_BADGE[a.threat]}`}>{a.threat}</span>} />
-      <Stat label="Success chance" value={`${a.successChance}%`} />
+      {row.refusal ? (
+        <div className="alert warn" role="status" data-testid="target-refusal">
+          {row.refusal}
+          {!row.refusalAtWar && " (a war declaration passes the GDI)"}
+        </div>
+      ) : (
+        <>
+          <Stat label="Threat" value={<span className={`badge ${THREAT_BADGE[a.threat]}`}>{a.threat}</span>} />
+          <Stat label={a.basis === "intelligence" ? "Success chance" : "Success chance (public band)"} value={chanceText(a)} />
+        </>
+      )}
       <Stat label="Size" value={titleCase(a.sizeClass)} />
       <Stat label="Strategic value" value={`${a.strategicValue} / 100`} />
       <Stat label="Recommended units" value={a.recommendedUnits === null ? "Unknown: gather intelligence" : fmt(a.recommendedUnits)} />

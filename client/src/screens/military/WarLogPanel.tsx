@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ATTACK_TYPES, WAR_LOG_FILTERS } from "@game/schema/rules";
 import { useBattleReports } from "../../api/military";
 import { Loading, Panel } from "../../components/ui";
@@ -12,6 +12,11 @@ export function WarLogPanel({ focusId }: { focusId?: number | null }) {
   const [open, setOpen] = useState<number | null>(focusId ?? null);
   const attackType = WAR_LOG_FILTERS.find((f) => f.label === type)?.attackType ?? undefined;
   const reports = useBattleReports({ attackType, outcome: outcome || undefined });
+  // Opened for one report (a notice's View): bring it into sight once the list has it.
+  const focusLoaded = focusId != null && reports.data?.reports.some((r) => r.id === focusId);
+  useEffect(() => {
+    if (focusLoaded) document.querySelector(`[data-testid="war-log-${focusId}"]`)?.scrollIntoView?.({ block: "start" });
+  }, [focusLoaded, focusId]);
   return (
     <div className="stack" data-testid="war-log">
       <Panel title="War Log">

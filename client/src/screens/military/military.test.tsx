@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { act, renderHook } from "@testing-library/react";
+import { act, cleanup, render, renderHook, screen } from "@testing-library/react";
 import type { ListedCountryJson } from "@game/schema/api";
 import { analyzeTarget } from "@game/schema/rules";
 import { testCountry, countryJson } from "../../test/render";
-import { DEFAULT_TARGET_FILTERS, filterTargets, protectionText, type TargetRow } from "./TargetPanel";
-import { launchRejection } from "./CombatPanel";
+import { DEFAULT_TARGET_FILTERS, chanceText, filterTargets, protectionText, targetRow, type TargetRow } from "./TargetPanel";
+import { PreviewChance, launchRejection } from "./CombatPanel";
 import { selection, useAttackSelection } from "./selection";
 import { readinessClass } from "./CommandPanel";
 
@@ -37,8 +37,33 @@ function row(patch: Partial<ListedCountryJson> & { id: number; name: string }): 
     networth,
     land,
     analysis: analyzeTarget({ networth: own.networth, land: own.landAcres, units: own }, { id: country.id, name: country.name, governmentType: country.government_type, networth, land, victories: 0, defeats: 0 }, null),
+    refusal: null,
+    refusalAtWar: null,
   };
 }
+
+describe("target eligibility: the server's checkAttackTarget on the same public facts (issue 30 #16)", () => {
+  const listed = (patch: Partial<ListedCountryJson>) => row({ id: 9, name: "Target", ...patch }).country;
+  const own = testCountry({ networth: "10000" });
+  const now = Date.UTC(2026, 5, 1);
+  it("a target under 40% of my networth is out of reach, not 'EASY 85%'", () => {
+    const r = targetRow(own, listed({ networth: "3000", protected_until: new Date(0).toISOString() }), null, false, now);
+    expect(r.refusal).toBe("Target is too small to attack: its networth is under 40% of yours");
+    expect(r.refusalAtWar).toBe(r.refusal);
+  });
+  it("a GDI member out of its band: out of reach, unless a war is declared on it", () => {
+    const r = targetRow(own, listed({ networth: "20000", gdi_protection: true, protected_until: new Date(0).toISOString() }), null, false, now);
+    expect(r.refusal).toBe("Target is protected by the GDI: your networth is out of its range");
+    expect(r.refusalAtWar).toBeNull();
+  });
+  it("a member of my own alliance and a protected newcomer are out of reach; an equal is in reach, its chance labelled a band", () => {
+    expect(targetRow({ ...own, allianceId: 5 }, listed({ networth: "10000", alliance_id: 5, protected_until: new Date(0).toISOString() }), null, false, now).refusal).toBe("You cannot attack a member of your own alliance");
+    expect(targetRow(own, listed({ networth: "10000", protected_until: new Date(now + 3_600_000).toISOString() }), null, false, now).refusal).toBe("Target is under new player protection");
+    const ok = targetRow(own, listed({ networth: "10000", protected_until: new Date(0).toISOString() }), null, false, now);
+    expect(ok.refusal).toBeNull();
+    expect(chanceText(ok.analysis)).toBe("band ~85%");
+  });
+});
 
 describe("target filters (spec)", () => {
   const rows = [
@@ -113,5 +138,21 @@ describe("readiness colours (spec bands)", () => {
     [69, "bad"],
   ] as const)("%d -> %s", (readiness, cls) => {
     expect(readinessClass(readiness)).toBe(cls);
+  });
+});
+
+describe("the attack preview's chance (issue 30 #5: a band shown as a forecast)", () => {
+  afterEach(cleanup);
+  const analysis = row({ id: 2, name: "B" }).analysis;
+  it("without intelligence it is named a band that does not follow the force", () => {
+    render(<PreviewChance preview={{ basis: "public", successChance: 85, analysis, defensePower: null }} />);
+    expect(screen.getByTestId("preview-chance").textContent).toContain("easy (~85%)");
+    expect(screen.getByText("Public band")).toBeTruthy();
+    expect(screen.getByTestId("preview-band-note").textContent).toContain("does not change with the units you send");
+  });
+  it("with intelligence it is the estimate for the force sent", () => {
+    render(<PreviewChance preview={{ basis: "intelligence", successChance: 62, analysis, defensePower: { low: 1, expected: 2, high: 3 } }} />);
+    expect(screen.getByTestId("preview-chance").textContent).toContain("62%");
+    expect(screen.queryByTestId("preview-band-note")).toBeNull();
   });
 });

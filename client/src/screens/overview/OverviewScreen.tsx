@@ -3,6 +3,7 @@ import { GOVERNMENTS, computeMsToNextTick } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useNewsTicker, useSeason } from "../../realtime/hooks";
 import { useNewsList } from "../../api/news";
+import { useNewsRefreshOnUnread } from "../news/liveUpdates";
 import { ago } from "../news/NewsScreen";
 import { useNow } from "../../components/Clock";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
@@ -60,6 +61,7 @@ export function RoundEnds() {
 /** The player's latest personal news (attacked, overtaken, starving, bankrupt, research...). */
 function Happenings({ onNavigate }: { onNavigate(route: Route): void }) {
   const personal = useNewsList({ category: "personal", type: "all", page: 1, limit: 5 });
+  useNewsRefreshOnUnread();
   if (personal.isPending) return <p className="muted">Loading happenings...</p>;
   const items = personal.data?.data ?? [];
   if (items.length === 0) return <p className="muted">No new happenings</p>;

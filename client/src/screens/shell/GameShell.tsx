@@ -60,12 +60,16 @@ function useMenuBadges(): Partial<Record<Route["view"], { count: number; label: 
   return unread ? { news: { count: unread, label: `${unread} unread news` } } : {};
 }
 
-function SideMenu({ route, open, onNavigate, onLogout }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void }) {
+function SideMenu({ route, open, onNavigate, onLogout, onClose }: { route: Route; open: boolean; onNavigate(r: Route): void; onLogout(): void; onClose(): void }) {
   const isAdmin = useIsAdmin();
   const groups = availableMenu(isAdmin ? AVAILABLE_VIEWS : new Set([...AVAILABLE_VIEWS].filter((v) => !ADMIN_VIEWS.has(v))));
   const badges = useMenuBadges();
   return (
     <nav id="side-menu" className={`sidebar ${open ? "open" : ""}`} aria-label="Main menu">
+      {/* the open drawer covers the top bar's toggle on a phone: it carries its own close button */}
+      <button type="button" className="btn small drawer-close" aria-label="Close menu" onClick={onClose} data-testid="drawer-close">
+        ×
+      </button>
       {groups.map((group) => (
         <div className="menu-group" key={group.title}>
           <h4>{group.title}</h4>
@@ -189,7 +193,7 @@ export function GameShell() {
         <StatusBar />
       </header>
       <div className={`backdrop ${menuOpen ? "open" : ""}`} onClick={() => setMenuOpen(false)} aria-hidden="true" />
-      <SideMenu route={route} open={menuOpen} onNavigate={go} onLogout={doLogout} />
+      <SideMenu route={route} open={menuOpen} onNavigate={go} onLogout={doLogout} onClose={() => setMenuOpen(false)} />
       <main className="main" aria-busy={loggingOut || undefined}>
         <div className="page">
           <ShellBanners />
@@ -203,7 +207,7 @@ export function GameShell() {
         </aside>
       )}
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
-      <NoticeToasts onOpen={(view) => go({ view })} />
+      <NoticeToasts onOpen={go} />
       <MilitaryLiveUpdates />
     </div>
   );

@@ -1,11 +1,12 @@
 import { useMemo, useState } from "react";
 import type { WarDeclarationJson } from "@game/schema/api";
-import { WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { HOUR_MS, WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, WAR_MIN_DURATION_MS, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { useConfirmAction } from "../../components/confirm";
 import { useGame } from "../../game/GameContext";
 import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { durationText, fmt, money } from "../../components/format";
-import { useTargets, protectionText, type TargetRow } from "../military/TargetPanel";
+import { chanceText, useTargets, protectionText, type TargetRow } from "../military/TargetPanel";
 import { selection } from "../military/selection";
 import type { Route } from "../shell/navigation";
 import { viewerWon } from "../military/BattleReportView";
@@ -27,7 +28,10 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
   const active = useMemo(() => new Set((wars.data ?? []).filter((w) => w.isDeclarer && w.status === "active").map((w) => w.targetId)), [wars.data]);
   const { rows, query } = useTargets(country, active);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading war data..." />;
-  const attackable = rows.filter((r) => r.country.protection_status === "unprotected" || active.has(r.country.id));
+  // the server's checkAttackTarget on each: protection, the networth band, alliance and GDI
+  const attackable = rows.filter((r) => r.refusal === null);
+  // what a war declaration would open too (it passes the GDI)
+  const reachable = rows.filter((r) => r.refusalAtWar === null);
   return (
     <div className="stack" data-testid="war-room">
       <div className="page-header">
@@ -52,7 +56,7 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
           { id: "intel", label: "Military Intel" },
         ]}
       />
-      {tab === "targets" && (query.isPending ? <Loading text="Loading potential targets..." /> : <TargetAnalysisTab rows={attackable} active={active} declarations={wars.data ?? []} onAttack={(r) => {
+      {tab === "targets" && (query.isPending ? <Loading text="Loading potential targets..." /> : <TargetAnalysisTab rows={reachable} active={active} declarations={wars.data ?? []} onAttack={(r) => {
         selection.selectTarget({ id: r.country.id, name: r.country.name });
         onNavigate({ view: "military", intent: "combat" });
       }} />)}
@@ -66,10 +70,13 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
 function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: TargetRow[]; active: ReadonlySet<number>; declarations: WarDeclarationJson[]; onAttack(r: TargetRow): void }) {
   const { country } = useGame();
   const refresh = useMilitaryRefresh(country?.id);
+  const confirmAction = useConfirmAction();
   const [busy, setBusy] = useState<number | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
   if (!country) return null;
   const declare = async (r: TargetRow) => {
+    const cost = WAR_COST_PER_ACRE_PER_TURN * r.land;
+    if (!confirmAction(`Declare war on ${r.country.name}? It costs ${money(cost)} per turn and lasts at least ${WAR_MIN_DURATION_MS / HOUR_MS} hours.`, { always: true })) return;
     setBusy(r.country.id);
     setMessage(null);
     try {
@@ -112,12 +119,12 @@ function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: Tar
                   {r.country.name} {atWar && <span className="badge bad">At war: +{WAR_ATTACK_BONUS_PCT}% attack</span>}
                 </span>
                 <span className="small muted">
-                  {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)} · {r.analysis.threat} ({r.analysis.successChance}%)
+                  {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)}{r.refusal ? "" : ` · ${r.analysis.threat} (${chanceText(r.analysis)})`}
                 </span>
                 <div className="row">
-                  <button type="button" className="btn small" onClick={() => onAttack(r)}>
+                  <ActionButton className="small" disabledReason={r.refusal} onClick={() => onAttack(r)}>
                     Attack
-                  </button>
+                  </ActionButton>
                   {!atWar && (
                     <ActionButton variant="danger" className="small" disabledReason={rejection?.message ?? null} busy={busy === r.country.id} busyLabel="..." onClick={() => declare(r)}>
                       Declare war ({money(WAR_COST_PER_ACRE_PER_TURN * r.land)}/turn)
