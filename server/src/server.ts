@@ -123,11 +123,14 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   defineRooms(gameServer, ctx);
   installCorsPolicy(config);
   let background: BackgroundWork;
+  let inFlight: InFlightRequests;
   let strikes: StrikeScheduler | undefined;
   let ai: AiRounds | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
     installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins });
+    // after installMatchmaking, which replaces the request listeners it finds
+    inFlight = new InFlightRequests(httpServer);
     await connections?.ready();
     await events.ready();
     background = await startBackgroundWork(ctx, redis);
@@ -160,23 +163,34 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     port,
     close() {
       closed ??= (async () => {
-        await strikes?.stop();
-        await ai?.stop();
         // 1. stop accepting connections; `drained` resolves once every open one has ended
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);
         httpServer.closeIdleConnections();
-        // 2. no new ticks; 3. rooms tell their clients and run onLeave/onDispose (database still open)
-        await background.stop();
+        // 2. in-flight requests finish while presence is still up, so the events they publish
+        //    go out (issue 28: presence used to be shut first, and 184 events were dropped);
+        //    meanwhile no new ticks, strikes or AI rounds. The background work needs Redis (BullMQ):
+        //    with Redis down its close never ends, so it gets SHUTDOWN_BACKGROUND_MS (a tick cut
+        //    short rolls back, and the tick is idempotent: the next process applies it).
+        await Promise.all([
+          inFlight.idle(SHUTDOWN_GRACE_MS),
+          within(SHUTDOWN_BACKGROUND_MS, Promise.all([strikes?.stop(), ai?.stop(), background.stop()]), () => logger.warn("background work still stopping after the shutdown bound: left behind")),
+        ]);
         stopEventLoopMonitor();
-        await gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown"));
+        // 3. rooms tell their clients and run onLeave/onDispose (database still open); with Redis
+        //    down the matchmaker's cleanup there waits on command time-outs, so it is bounded too
+        await within(
+          SHUTDOWN_ROOMS_MS,
+          gameServer.gracefullyShutdown(false).catch((err) => logger.warn({ err }, "colyseus shutdown")),
+          () => logger.warn("rooms still closing after the shutdown bound: their sockets are cut"),
+        );
         sessions.stop();
-        // 4. in-flight requests finish; whatever is still open after the grace period is cut
+        // 4. whatever is still open after the grace period is cut
         const deadline = setTimeout(() => {
           logger.warn("connections still open after the shutdown grace period: closing them");
           httpServer.closeAllConnections();
           for (const socket of (transport as unknown as { wss: { clients: Set<{ terminate(): void }> } }).wss.clients) socket.terminate();
-        }, SHUTDOWN_GRACE_MS);
+        }, SHUTDOWN_CUT_MS);
         await drained;
         clearTimeout(deadline);
         clearInterval(idleSweep);
@@ -190,10 +204,51 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   };
 }
 
-/** How long in-flight requests and closing sockets get to finish on shutdown, ms. */
+/**
+ * Shutdown bounds, ms. main.ts exits 1 if close() takes longer than 9 s, so the worst case
+ * (Redis down: every bound reached) stays under it: max(grace, background) + rooms + cut = 7.5 s.
+ */
+/** How long in-flight requests get to finish on shutdown (their events are published meanwhile). */
 const SHUTDOWN_GRACE_MS = 5_000;
+/** How long stopping the tick, strikes and AI rounds (BullMQ on Redis) may take, alongside the grace. */
+const SHUTDOWN_BACKGROUND_MS = 3_000;
+/** How long the rooms' shutdown (Colyseus: clients told, rooms disposed, matchmaker cleaned) may take. */
+const SHUTDOWN_ROOMS_MS = 2_000;
+/** How long sockets still open after that get before they are cut. */
+const SHUTDOWN_CUT_MS = 500;
 /** How often keep-alive connections that became idle are closed during shutdown, ms. */
 const SHUTDOWN_IDLE_SWEEP_MS = 100;
+
+/** Waits for `work`, at most `ms`; when the bound is reached, calls `onLate` and returns (the work goes on). */
+async function within(ms: number, work: Promise<unknown>, onLate: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  const outcome = await Promise.race([work.then(() => "done" as const), late]);
+  clearTimeout(timer);
+  if (outcome === "late") onLate();
+}
+
+/** Counts the HTTP requests being answered (not WebSocket upgrades), so a shutdown can wait for them. */
+class InFlightRequests {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+
+  constructor(httpServer: http.Server) {
+    httpServer.on("request", (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      this.count += 1;
+      res.once("close", () => {
+        this.count -= 1;
+        if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+      });
+    });
+  }
+
+  /** Resolves once no request is being answered, or after `limitMs`. */
+  async idle(limitMs: number): Promise<void> {
+    if (this.count === 0) return;
+    await within(limitMs, new Promise<void>((resolve) => this.waiters.push(resolve)), () => undefined);
+  }
+}
 
 /**
  * Colyseus' listen() resolves on "listening" and never settles when the port cannot be bound

@@ -4,7 +4,7 @@ import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
-import { ROOM_SESSION_STALE_MS } from "../rooms/sessions.js";
+import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../rooms/sessions.js";
 import type { DirectRoutes } from "./directRoutes.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
@@ -192,11 +192,12 @@ async function readOptions(req: http.IncomingMessage): Promise<Record<string, un
 }
 
 /**
- * Retry-After of a refused join, seconds: a 429 (the user's session cap) until a seat of a
- * closed tab or a dead process is freed (ROOM_SESSION_STALE_MS), a 503 as every other 503.
+ * Retry-After of a refused join, seconds: a 429 (the user's session cap) until the seats of a
+ * dead process are freed (its heartbeat's time-to-live; a closed tab frees its seat at once),
+ * a 503 as every other 503.
  */
 function retryAfterSecondsOf(status: number): number | undefined {
-  if (status === 429) return Math.ceil(ROOM_SESSION_STALE_MS / 1000);
+  if (status === 429) return ROOM_PROCESS_HEARTBEAT_TTL_S;
   if (status === 503) return UNAVAILABLE_RETRY_AFTER_SECONDS;
   return undefined;
 }

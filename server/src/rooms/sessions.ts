@@ -6,11 +6,18 @@ import type { Revocation } from "../auth/tokens.js";
 
 /**
  * A room session's seat in the per-user count is refreshed this often (ms) while it lives; one
- * not refreshed for ROOM_SESSION_STALE_MS (a crashed process, a reservation never used) no
- * longer counts.
+ * not refreshed for ROOM_SESSION_STALE_MS (a reservation never used) no longer counts.
  */
 export const ROOM_SESSION_REFRESH_MS = 20_000;
 export const ROOM_SESSION_STALE_MS = 60_000;
+/**
+ * Every process holding seats says it lives this often (ms), in a presence key that expires
+ * after ROOM_PROCESS_HEARTBEAT_TTL_S: the seats of a process whose key is gone (killed,
+ * crashed, restarted under a new key) stop counting at once. A kill -9 used to leave a user at
+ * the cap refused for about 60 s (issue 28); now for at most the TTL.
+ */
+export const ROOM_PROCESS_HEARTBEAT_MS = 3_000;
+export const ROOM_PROCESS_HEARTBEAT_TTL_S = 10;
 
 /** What a room's onAuth returns for a client admitted through RoomSessions. */
 export interface SessionAuth {
@@ -48,15 +55,20 @@ export function roomSessionsOf(ctx: ServiceContext): RoomSessions | undefined {
  *   reconnection tokens.
  * - A user may hold at most `config.roomSessionsPerUser` sessions at once, across rooms and
  *   processes: the seat is taken in onAuth (the matchmaking request, so a refusal is its 429)
- *   in a presence hash per user, refreshed while the session lives; entries not refreshed
- *   for ROOM_SESSION_STALE_MS (a crashed process) stop counting.
+ *   in a presence hash per user, its value the owning process's key and the time, rewritten
+ *   by the process hosting the session (track, refresh); entries not refreshed for
+ *   ROOM_SESSION_STALE_MS stop counting, and so do, at once, entries of a process whose
+ *   heartbeat key has expired (a killed or restarted process: a restart has a new key).
  */
 export class RoomSessions {
   private readonly live = new Map<string, LiveSession>();
   /** session keys closed by a revocation: no reconnection, no seat kept */
   private readonly closed = new Set<string>();
   private readonly refresher: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout;
   private readonly stopListening: () => void;
+  /** this process's key in seat values and its heartbeat; new at every start */
+  private readonly processKey = crypto.randomUUID();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -66,11 +78,17 @@ export class RoomSessions {
     this.stopListening = ctx.tokens.onRevocation((revocation) => this.close(revocation));
     this.refresher = setInterval(() => void this.refresh(), ROOM_SESSION_REFRESH_MS);
     this.refresher.unref();
+    this.beat();
+    this.heartbeat = setInterval(() => this.beat(), ROOM_PROCESS_HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   stop(): void {
     clearInterval(this.refresher);
+    clearInterval(this.heartbeat);
     this.stopListening();
+    // this process's seats stop counting at once (the sessions were closed by the shutdown)
+    void Promise.resolve(this.presence.del(processKeyOf(this.processKey))).catch(() => undefined);
   }
 
   /**
@@ -83,12 +101,14 @@ export class RoomSessions {
     if (cap <= 0) return key;
     const hash = userHash(userId);
     const now = Date.now();
-    await this.presence.hset(hash, key, String(now));
+    await this.presence.hset(hash, key, this.seatValue(now));
     await this.presence.expire(hash, Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
-    const seats = (await this.presence.hgetall(hash)) ?? {};
+    const seats = Object.entries((await this.presence.hgetall(hash)) ?? {}).map(([field, value]) => ({ field, ...parseSeat(value) }));
+    const owners = [...new Set(seats.map((seat) => seat.owner).filter((owner) => owner !== this.processKey && owner !== ""))];
+    const alive = new Set([this.processKey, ...(await Promise.all(owners.map(async (owner) => ((await this.presence.exists(processKeyOf(owner))) ? owner : "")))).filter(Boolean)]);
     let held = 0;
-    for (const [field, seen] of Object.entries(seats)) {
-      if (now - Number(seen) > ROOM_SESSION_STALE_MS) void this.presence.hdel(hash, field);
+    for (const seat of seats) {
+      if (now - seat.seenAt > ROOM_SESSION_STALE_MS || (seat.owner !== "" && !alive.has(seat.owner))) void this.presence.hdel(hash, seat.field);
       else held += 1;
     }
     if (held > cap) {
@@ -104,6 +124,10 @@ export class RoomSessions {
     const auth = client.auth as SessionAuth | undefined;
     if (!auth?.sessionKey) return;
     this.live.set(auth.sessionKey, { userId: auth.userId, jti: auth.jti, room, sessionId: client.sessionId });
+    // the seat belongs to the process hosting the session (onAuth may have run in another)
+    if (this.ctx.config.roomSessionsPerUser > 0) {
+      void Promise.resolve(this.presence.hset(userHash(auth.userId), auth.sessionKey, this.seatValue(Date.now()))).catch(() => undefined);
+    }
   }
 
   /** Forgets a client that left for good (onLeave) and frees its seat. */
@@ -148,7 +172,7 @@ export class RoomSessions {
 
   private async refresh(): Promise<void> {
     if (this.ctx.config.roomSessionsPerUser <= 0) return;
-    const now = String(Date.now());
+    const now = this.seatValue(Date.now());
     const users = new Set<number>();
     try {
       for (const [key, session] of this.live) {
@@ -157,9 +181,30 @@ export class RoomSessions {
       }
       for (const userId of users) await this.presence.expire(userHash(userId), Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
     } catch (err) {
-      this.ctx.logger.warn({ err }, "room session seats not refreshed");
+      if (!this.ctx.redisOutage?.noteFailure(err, "room seats")) this.ctx.logger.warn({ err }, "room session seats not refreshed");
     }
   }
+
+  /** Says this process lives (ROOM_PROCESS_HEARTBEAT_TTL_S); a failure (Redis away) is retried at the next beat. */
+  private beat(): void {
+    if (this.ctx.config.roomSessionsPerUser <= 0) return;
+    void Promise.resolve(this.presence.setex(processKeyOf(this.processKey), "1", ROOM_PROCESS_HEARTBEAT_TTL_S)).catch(() => undefined);
+  }
+
+  /** A seat's value: the owning process's key and when it was last seen (ms). */
+  private seatValue(now: number): string {
+    return `${this.processKey}:${now}`;
+  }
+}
+
+/** A seat's value as written by seatValue; a bare time (written before owners were kept) has no owner. */
+function parseSeat(value: string): { owner: string; seenAt: number } {
+  const at = value.lastIndexOf(":");
+  return at < 0 ? { owner: "", seenAt: Number(value) } : { owner: value.slice(0, at), seenAt: Number(value.slice(at + 1)) };
+}
+
+function processKeyOf(processKey: string): string {
+  return `room_process:${processKey}`;
 }
 
 function userHash(userId: number): string {

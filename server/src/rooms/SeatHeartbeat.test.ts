@@ -1,0 +1,82 @@
+import "@colyseus/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { matchMaker } from "@colyseus/core";
+import { WORLD_ROOM } from "@game/schema/messages";
+import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { joinWorldById, type WorldTestClient } from "../test/worldClients.js";
+import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "./sessions.js";
+
+/**
+ * Issue 28: after a kill -9 and restart, a user at the room-session cap was refused (429) for
+ * about 60 s: the dead process's seats counted until they went stale. Seats now belong to the
+ * process hosting the session, and a process whose heartbeat key expired holds none.
+ */
+const REDIS_DB = 3;
+const JWT_SECRET = "heartbeat-secret-heartbeat-secret-0123456789";
+const CAP = 1;
+
+let a: TestServer;
+let child: ChildServer;
+const clients: WorldTestClient[] = [];
+
+async function flush(): Promise<void> {
+  const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+beforeAll(async () => {
+  await flush();
+  const port = await freePort();
+  a = await startTestServer({ redisDb: REDIS_DB, port, publicAddress: `127.0.0.1:${port}`, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
+  const childPort = await freePort();
+  child = spawnServer(
+    { DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET, PUBLIC_ADDRESS: `127.0.0.1:${childPort}`, ROOM_SESSIONS_PER_USER: String(CAP), RATE_LIMIT_REGISTER_PER_HOUR: "0" },
+    childPort,
+  );
+  await waitUntilListening(child);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.leave().catch(() => undefined)));
+  await child?.kill();
+  await a?.close();
+  await flush();
+});
+
+/** Joins a new world room hosted by this test's process. */
+async function joinHere(token: string): Promise<WorldTestClient> {
+  const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+  const client = await joinWorldById(a.baseUrl, token, local.roomId);
+  clients.push(client);
+  return client;
+}
+
+describe("issue 28: the seats of a killed process are released by its missing heartbeat", () => {
+  it("a user at the cap whose session's process was killed -9 joins again within the heartbeat's time-to-live", async () => {
+    const player = await registerPlayer(a, "hb");
+    // a shard here, then one the matchmaker places on the process with fewer rooms: the child
+    const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
+    clients.push(await joinWorldById(child.baseUrl, player.token, remote.roomId));
+    await expect(joinWorldById(a.baseUrl, player.token, local.roomId)).rejects.toMatchObject({ code: 429 });
+
+    child.process.kill("SIGKILL");
+    await child.exited;
+    const killedAt = Date.now();
+    let joined: WorldTestClient | undefined;
+    while (!joined && Date.now() - killedAt < 20_000) {
+      joined = await joinHere(player.token).catch((err: { code?: number }) => {
+        expect(err.code).toBe(429);
+        return undefined;
+      });
+      if (!joined) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(joined, "a seat within 20 s").toBeDefined();
+    // the seat was freed by the heartbeat's expiry (10 s), not by staleness (60 s)
+    expect(Date.now() - killedAt).toBeLessThanOrEqual(ROOM_PROCESS_HEARTBEAT_TTL_S * 1000 + 1_000);
+  });
+});
