@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storeDrill, tickDrill } from "./drills.js";
+import { backupDrill } from "./backupDrill.js";
 
 /**
  * The quick versions of the failure drills (issue 15): the same code as `npm run drill`, with
@@ -31,5 +32,16 @@ describe("drills (quick)", () => {
     const summary = await tickDrill({ points: 3, log: quiet });
     expect(summary.problems).toEqual([]);
     expect(summary.passed).toBe(true);
+  }, 180_000);
+
+  it("drill: a backup under load restores into a fresh database with the audit totals and every country as at the backup's snapshot", async () => {
+    const summary = await backupDrill({ players: 4, rate: 8, log: quiet });
+    expect(summary.checks).toEqual({
+      "the restored server answers health 200": true,
+      "audit totals equal to the moment of the backup": true,
+      "every country equal to the moment of the backup": true,
+      "the restored server shows each player its country as at the backup": true,
+      "the world moved on during and after the backup (the snapshot is a moment, not the end)": true,
+    });
   }, 180_000);
 });

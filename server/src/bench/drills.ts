@@ -1,5 +1,5 @@
 /**
- * Failure drills (issue 15): `npm run drill -- redis|postgres|tick|soak [options]`.
+ * Failure drills (issues 15 and 28): `npm run drill -- redis|postgres|tick|soak|backup|rolling [options]`.
  *
  * - redis, postgres: two server processes (the real entry point) on one Postgres and one
  *   Redis, each store reached through a TCP proxy the drill owns, under a steady load of
@@ -19,6 +19,9 @@
  *   rate); samples /metrics every 10 s and reports 5xx, RSS growth after the first minute and
  *   the event-loop p99 over time.
  *
+ * - backup: backupDrill.ts (pg_dump under load, restored into a fresh database, compared).
+ * - rolling: rollingDrill.ts (two processes restarted one after the other under load).
+ *
  * Every drill prints a JSON summary and exits 1 when a check fails. Options:
  *   --outage S (10), --rate R actions/s (20), --players N (20), --points N (tick, 50),
  *   --clients N (soak, 100), --minutes M (soak, 2), --report FILE (also write the summary).
@@ -32,6 +35,7 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { applyTick } from "@game/schema/rules";
 import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "../test/harness.js";
+import { backupDrill } from "./backupDrill.js";
 import { CuttableProxy, DRILL_REDIS_DB, flushRedis, JWT_SECRET, Load, registerPlayers, REPO_ROOT, run, sleep, turnsOf, waitForRecovery } from "./drillKit.js";
 import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { loadConfig } from "../config.js";
@@ -390,10 +394,12 @@ async function main(): Promise<void> {
     summary = await storeDrill(drill, { outageSeconds: Number(values.outage), rate: Number(values.rate ?? 20), players: Number(values.players), real: values.real });
   } else if (drill === "tick") {
     summary = await tickDrill({ points: Number(values.points) });
+  } else if (drill === "backup") {
+    summary = await backupDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "soak") {
     summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), report: values.report });
   } else {
-    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real]\n");
+    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak|backup|rolling [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real]\n");
     process.exit(2);
   }
   const text = JSON.stringify(summary, null, 2);
