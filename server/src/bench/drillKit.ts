@@ -79,6 +79,8 @@ export interface Answer {
   process: number;
   kind: "action" | "matchmake";
   status: number;
+  /** the Retry-After header of the answer, if any */
+  retryAfter?: string;
   /** a failure that is not `{ success: false, error, code }` (or Colyseus' `{ error }` shape) */
   badEnvelope: boolean;
 }
@@ -86,9 +88,10 @@ export interface Answer {
 export interface Player {
   token: string;
   countryId: number;
+  countryName: string;
 }
 
-export async function request(url: string, method: string, body: unknown, token?: string, timeoutMs = 15_000): Promise<{ status: number; body: any }> {
+export async function request(url: string, method: string, body: unknown, token?: string, timeoutMs = 15_000): Promise<{ status: number; body: any; retryAfter?: string }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   try {
@@ -100,7 +103,7 @@ export async function request(url: string, method: string, body: unknown, token?
     } catch {
       /* not JSON */
     }
-    return { status: res.status, body: parsed };
+    return { status: res.status, body: parsed, retryAfter: res.headers.get("retry-after") ?? undefined };
   } catch {
     return { status: 0, body: undefined };
   }
@@ -121,6 +124,8 @@ export class Load {
     private readonly urls: string[],
     private readonly players: Player[],
     private readonly rate: number,
+    /** also a matchmaking reservation (never used) every 500 ms, as the store drills do */
+    private readonly matchmakingProbes = true,
   ) {}
 
   start(): void {
@@ -134,20 +139,21 @@ export class Load {
             const started = Date.now();
             const processIndex = n++ % this.urls.length;
             const res = await request(`${this.urls[processIndex]}/api/turns/consume`, "POST", { countryId: player.countryId, quantity: 1, actionType: "exploration" }, player.token);
-            this.answers.push({ at: Date.now(), process: processIndex, kind: "action", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
+            this.answers.push({ at: Date.now(), process: processIndex, kind: "action", status: res.status, retryAfter: res.retryAfter, badEnvelope: !envelopeOk(res.status, res.body) });
             await sleep(Math.max(0, perPlayerInterval - (Date.now() - started)));
           }
         })(),
       );
     });
     // Matchmaking probes: a reservation (never used), every 500 ms, alternating processes.
-    this.loops.push(
+    if (this.matchmakingProbes)
+      this.loops.push(
       (async () => {
         let n = 0;
         while (this.running) {
           const processIndex = n++ % this.urls.length;
           const res = await request(`${this.urls[processIndex]}/matchmake/joinOrCreate/world`, "POST", {}, this.players[0]!.token, 12_000);
-          this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
+          this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, retryAfter: res.retryAfter, badEnvelope: !envelopeOk(res.status, res.body) });
           await sleep(500);
         }
       })(),
@@ -174,7 +180,7 @@ export async function registerPlayers(urls: string[], count: number): Promise<Pl
       startingResources: {},
     });
     if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
-    players.push({ token: res.body.token, countryId: res.body.user.countryId });
+    players.push({ token: res.body.token, countryId: res.body.user.countryId, countryName: `Drill ${id}` });
   }
   return players;
 }

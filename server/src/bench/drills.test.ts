@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { storeDrill, tickDrill } from "./drills.js";
 import { backupDrill } from "./backupDrill.js";
+import { rollingDrill } from "./rollingDrill.js";
 
 /**
  * The quick versions of the failure drills (issue 15): the same code as `npm run drill`, with
@@ -44,4 +45,18 @@ describe("drills (quick)", () => {
       "the world moved on during and after the backup (the snapshot is a moment, not the end)": true,
     });
   }, 180_000);
+
+  it("drill: rolling restart of two processes under load: every room client back within 5 s, no action lost or doubled, no 5xx but 503 with Retry-After, the alliance room intact", async () => {
+    const summary = await rollingDrill({ players: 5, rate: 6, log: quiet });
+    expect(summary.checks).toEqual({
+      "both processes exit 0 on SIGTERM": true,
+      "every room client's socket closed and came back": true,
+      "every client back in a room within 5 s of its socket closing": true,
+      "no action lost": true,
+      "no action applied twice": true,
+      "no 5xx other than 503": true,
+      "every 503 with Retry-After": true,
+      "the alliance room's open operation and chat intact": true,
+    });
+  }, 240_000);
 });

@@ -36,6 +36,7 @@ import { Redis } from "ioredis";
 import { applyTick } from "@game/schema/rules";
 import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "../test/harness.js";
 import { backupDrill } from "./backupDrill.js";
+import { rollingDrill } from "./rollingDrill.js";
 import { CuttableProxy, DRILL_REDIS_DB, flushRedis, JWT_SECRET, Load, registerPlayers, REPO_ROOT, run, sleep, turnsOf, waitForRecovery } from "./drillKit.js";
 import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { loadConfig } from "../config.js";
@@ -394,6 +395,8 @@ async function main(): Promise<void> {
     summary = await storeDrill(drill, { outageSeconds: Number(values.outage), rate: Number(values.rate ?? 20), players: Number(values.players), real: values.real });
   } else if (drill === "tick") {
     summary = await tickDrill({ points: Number(values.points) });
+  } else if (drill === "rolling") {
+    summary = await rollingDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "backup") {
     summary = await backupDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "soak") {
