@@ -25,6 +25,7 @@ describe("bots' room re-join (issue 28)", () => {
       byCause: { "4001 server shutting down": 1, "1006 socket broke": 1, "4003 resuming the session failed": 1 },
       back: 2,
       notBack: 1,
+      rejoinFailures: {},
       backWithinMs: { p50: 800, p99: 2_000, max: 2_000 },
     });
     expect(closeCause(4999)).toBe("4999 other");

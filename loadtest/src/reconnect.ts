@@ -54,6 +54,8 @@ export interface DropRecord {
   backAt?: number;
   /** re-join attempts it took (0: the SDK resumed the session itself) */
   attempts: number;
+  /** how long the successful re-join's request and handshake took (ms) */
+  joinMs?: number;
 }
 
 export interface DropSummary {
@@ -61,6 +63,8 @@ export interface DropSummary {
   byCause: Record<string, number>;
   back: number;
   notBack: number;
+  /** why re-join attempts failed (the first words of each error), with counts */
+  rejoinFailures: Record<string, number>;
   /** socket closed to back in a room, over the drops that came back */
   backWithinMs: { p50: number | null; p99: number | null; max: number | null };
 }
@@ -68,6 +72,7 @@ export interface DropSummary {
 /** Every drop of a run's room connections. */
 export class DropLog {
   readonly records: DropRecord[] = [];
+  readonly rejoinFailures = new Map<string, number>();
 
   constructor(readonly now: () => number = () => performance.now()) {}
 
@@ -75,6 +80,11 @@ export class DropLog {
     const record: DropRecord = { code, cause: closeCause(code), closedAt: this.now(), attempts: 0 };
     this.records.push(record);
     return record;
+  }
+
+  rejoinFailed(err: unknown): void {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 80) || "unknown";
+    this.rejoinFailures.set(message, (this.rejoinFailures.get(message) ?? 0) + 1);
   }
 
   back(record: DropRecord): void {
@@ -94,6 +104,7 @@ export class DropLog {
       byCause,
       back: away.length,
       notBack: this.records.length - away.length,
+      rejoinFailures: Object.fromEntries(this.rejoinFailures),
       backWithinMs: { p50: away.length ? round(percentileOf(away, 50)) : null, p99: away.length ? round(percentileOf(away, 99)) : null, max: round(away[away.length - 1]) },
     };
   }
@@ -163,9 +174,12 @@ export class ReconnectingRoom {
       if (this.stopped) return;
       record.attempts = attempt + 1;
       let room: MeteredRoom;
+      const joinStarted = performance.now();
       try {
         room = await this.options.join(attempt + 1);
-      } catch {
+        record.joinMs = Math.round(performance.now() - joinStarted);
+      } catch (err) {
+        this.options.drops.rejoinFailed(err);
         continue;
       }
       if (this.stopped) {

@@ -228,6 +228,10 @@ export async function rollingDrill(options: { players: number; rate: number; log
       rate: options.rate,
       shutdowns,
       drops: summary,
+      rejoinRequestMs: (() => {
+        const joins = drops.records.map((r) => r.joinMs ?? 0).sort((x, y) => x - y);
+        return { p50: joins[Math.floor(joins.length / 2)] ?? null, max: joins[joins.length - 1] ?? null };
+      })(),
       answers: byStatus,
       actionsOk: ok,
       actionsWithoutAnswer: withoutAnswer,
