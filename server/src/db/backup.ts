@@ -161,7 +161,11 @@ export function pruneBackups(dir: string, keep: number): string[] {
   return removed;
 }
 
-/** The running scheduled backups; stop() waits for one in progress. */
+/** How long the interval's Redis key may take to answer, and how long stop() waits for a backup in progress (ms). */
+const REDIS_SLOT_TIMEOUT_MS = 2_000;
+const STOP_WAIT_MS = 2_000;
+
+/** The running scheduled backups; stop() waits a moment for one in progress. */
 export interface ScheduledBackups {
   /** takes one backup now (what each interval does); resolves with its file, or undefined when another process took this interval */
   runOnce(): Promise<string | undefined>;
@@ -180,8 +184,10 @@ export function startScheduledBackups(config: Config, database: Database, redis:
   const runOnce = async (): Promise<string | undefined> => {
     const now = new Date();
     if (redis) {
+      // A Redis that does not answer skips this interval rather than holding the backup (and a shutdown) forever.
       const slot = Math.floor(now.getTime() / intervalMs);
-      const taken = await redis.set(`backup:slot:${slot}`, String(process.pid), "PX", intervalMs, "NX");
+      const taken = await Promise.race([redis.set(`backup:slot:${slot}`, String(process.pid), "PX", intervalMs, "NX"), new Promise<"timeout">((resolve) => setTimeout(resolve, REDIS_SLOT_TIMEOUT_MS, "timeout").unref())]);
+      if (taken === "timeout") throw new Error("Redis did not answer: this interval's backup is skipped");
       if (taken !== "OK") return undefined;
     }
     const file = path.join(config.backupDir, backupFileName(now, database.embedded));
@@ -206,7 +212,9 @@ export function startScheduledBackups(config: Config, database: Database, redis:
     runOnce,
     async stop() {
       clearInterval(timer);
-      await running;
+      // A backup in progress gets a moment to finish; a shutdown does not wait for a long dump
+      // (its `.partial` file is left, never taken for a backup).
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     },
   };
 }
