@@ -1,3 +1,4 @@
+import type { DropSummary } from "./reconnect.js";
 import type { LatencySummary } from "./histogram.js";
 import type { ServerSample } from "./serverMetrics.js";
 import type { ErrorCount } from "./stats.js";
@@ -99,6 +100,8 @@ export interface LoadTestReport {
     connectedAtStart: number;
     connectedAtEnd: number;
     disconnectsDuringRun: number;
+    /** every world-room socket that closed under a bot (the bots join again on their own): causes, and how long until back in a room */
+    drops: DropSummary;
     /** colyseus_connected_clients: max over the action phase's scrapes */
     serverClientsMax: number | null;
     serverRoomsMax: number | null;
@@ -253,6 +256,10 @@ export function renderText(report: LoadTestReport): string {
   lines.push("");
   const w = report.websocket;
   lines.push(`WebSocket: ${w.joined} joined (${w.joinFailed} failed), connected at start ${w.connectedAtStart}, at end ${w.connectedAtEnd}, ${w.disconnectsDuringRun} dropped during the run; server reports max ${w.serverClientsMax ?? "n/a"} clients in ${w.serverRoomsMax ?? "n/a"} rooms`);
+  if (w.drops.total > 0) {
+    const causes = Object.entries(w.drops.byCause).map(([cause, n]) => `${n} x ${cause}`).join(", ");
+    lines.push(`  drops: ${w.drops.total} (${causes}); ${w.drops.back} back in a room (p50 ${w.drops.backWithinMs.p50 ?? "-"} ms, max ${w.drops.backWithinMs.max ?? "-"} ms after the socket closed), ${w.drops.notBack} not back`);
+  }
   if (w.decodeErrors.frames) lines.push(`  DECODE ERRORS: ${w.decodeErrors.frames} frames on ${w.decodeErrors.clients} clients, e.g. ${w.decodeErrors.samples.join(" | ")}`);
   const c = report.chat;
   lines.push(`Chat fan-out: ${c.sent} sent, ${c.delivered} delivered, ${c.undelivered} undelivered, ${c.receipts} receipts on ${c.observers} observers; p50 ${fmt(c.fanoutMs.p50, 2)} ms, p99 ${fmt(c.fanoutMs.p99, 2)} ms, max ${fmt(c.fanoutMs.max, 2)} ms`);

@@ -9,12 +9,13 @@ import { checkTarget } from "./hostGuard.js";
 import { JsonHttpClient } from "./httpClient.js";
 import { mixPercentages, type Mix } from "./mix.js";
 import { noticeArrived, StrategyStats } from "./play.js";
-import { ClientTraffic, ChatTracker, joinRoom, type MeteredRoom } from "./realtime.js";
+import { ClientTraffic, ChatTracker, joinRoom } from "./realtime.js";
 import type { LoadTestReport, RateStep } from "./report.js";
 import { createRng, weightedPicker } from "./rng.js";
 import { runOpenLoop, type OpenLoopResult } from "./scheduler.js";
 import { ServerMetricsSampler, sumSamples, type MetricSample, type ServerSample } from "./serverMetrics.js";
-import { RunStats } from "./stats.js";
+import { percentileOf, RunStats } from "./stats.js";
+import { DropLog, ReconnectingRoom, type DropSummary } from "./reconnect.js";
 import { INTENT_ROUTES } from "./strategy.js";
 import { ROOM_INTENTS, type RoomIntentKind } from "./allianceRoom.js";
 import { LatencyRecorder } from "./histogram.js";
@@ -141,6 +142,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   const progressTimer = setInterval(progress, 250);
 
   const bots: Bot[] = [];
+  /** the bots' world rooms, joined again after a drop until the teardown */
+  const links: ReconnectingRoom[] = [];
   const chat = new ChatTracker(runId, chatChannel, options.chatTimeoutMs ?? 10_000);
   try {
     const health = await http.request("GET", "/api/health");
@@ -163,6 +166,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     let joined = 0;
     let disconnects = 0;
     let connected = 0;
+    const drops = new DropLog();
     const messagesByType = new Map<string, number>();
     const observerStride = decodeSample > 0 ? Math.max(1, Math.floor(bots.length / decodeSample)) : Infinity;
     const isObserver = (bot: Bot) => bot.index % observerStride === 0 && bot.index / observerStride < decodeSample;
@@ -170,42 +174,52 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       await mapLimit(bots, joinConcurrency, async (bot) => {
         const traffic = new ClientTraffic(isObserver(bot));
         const start = performance.now();
-        let room: MeteredRoom;
+        // The bot's world room comes back on its own after a drop (a process restarting, a
+        // broken socket), as the browser client's does; every drop and its cause is logged.
+        const link = new ReconnectingRoom({
+          join: () => joinRoom(target.origin, bot.token, traffic, WORLD_ROOM, WorldState),
+          drops,
+          away: () => {
+            bot.room = undefined;
+            connected--;
+            if (phase === "actions" || phase === "drain") disconnects++;
+          },
+          attach: (room, rejoined) => {
+            bot.room = room;
+            if (rejoined) connected++;
+            room.onMessage("*", (type: string | number, payload: unknown) => {
+              const name = String(type);
+              messagesByType.set(name, (messagesByType.get(name) ?? 0) + 1);
+              if (name === WorldMessage.notice) noticeArrived(bot, payload as NoticePayload);
+              if (name === WorldMessage.chatMessage && traffic.sampled) {
+                const line = payload as { channel?: string; content?: string } | undefined;
+                chat.line(bot.index, String(line?.channel ?? ""), String(line?.content ?? ""));
+              }
+              if (name === WorldMessage.error && bot.lastChatSeq !== undefined) {
+                const message = (payload as { message?: string; code?: string } | undefined)?.message ?? "room error";
+                chat.fail(bot.lastChatSeq, `${(payload as { code?: string })?.code ?? "error"}: ${message}`);
+              }
+            });
+            // What the bot's screen shows: the decoding sample shows the chat (they observe the
+            // fan-out); every bot shows what --watch names (none by default: the overview).
+            const topics = [...new Set<WatchTopic>([...watchTopics, ...(traffic.sampled ? (["chat"] as const) : [])])];
+            if (topics.length) room.send(WorldMessage.watch, { topics });
+            if (traffic.sampled) chat.observe(bot.index, room);
+          },
+        });
         try {
-          room = await joinRoom(target.origin, bot.token, traffic, WORLD_ROOM, WorldState);
+          await link.start();
         } catch (err) {
           setup.fail("join", (err as Error).message || String(err));
           return;
         } finally {
           setup.latency.join.record(performance.now() - start);
         }
-        bot.room = room;
+        links.push(link);
         bot.traffic = traffic;
         joined++;
         connected++;
         setupDone = joined;
-        room.onMessage("*", (type: string | number, payload: unknown) => {
-          const name = String(type);
-          messagesByType.set(name, (messagesByType.get(name) ?? 0) + 1);
-          if (name === WorldMessage.notice) noticeArrived(bot, payload as NoticePayload);
-          if (name === WorldMessage.chatMessage && traffic.sampled) {
-            const line = payload as { channel?: string; content?: string } | undefined;
-            chat.line(bot.index, String(line?.channel ?? ""), String(line?.content ?? ""));
-          }
-          if (name === WorldMessage.error && bot.lastChatSeq !== undefined) {
-            const message = (payload as { message?: string; code?: string } | undefined)?.message ?? "room error";
-            chat.fail(bot.lastChatSeq, `${(payload as { code?: string })?.code ?? "error"}: ${message}`);
-          }
-        });
-        room.onLeave(() => {
-          connected--;
-          if (phase === "actions" || phase === "drain") disconnects++;
-        });
-        // What the bot's screen shows: the decoding sample shows the chat (they observe the
-        // fan-out); every bot shows what --watch names (none by default: the overview).
-        const topics = [...new Set<WatchTopic>([...watchTopics, ...(traffic.sampled ? (["chat"] as const) : [])])];
-        if (topics.length) room.send(WorldMessage.watch, { topics });
-        if (traffic.sampled) chat.observe(bot.index, room);
       });
     }
     const setupDurationSec = (performance.now() - t0) / 1000;
@@ -291,6 +305,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     // --- teardown ------------------------------------------------------------------------
     phase = "teardown";
     sampler.stop();
+    for (const link of links) link.stop();
     await mapLimit(
       bots.filter((b) => b.room),
       50,
@@ -331,6 +346,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
       connectedAtStart,
       connectedAtEnd,
       disconnects,
+      drops: drops.summary(),
       messagesByType,
       resolved: { maxInFlight, requestTimeoutMs, decodeSample, setupConcurrency, joinConcurrency, useRooms },
     });
@@ -343,6 +359,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
     clearInterval(progressTimer);
     sampler.stop();
     chat.close();
+    for (const link of links) link.stop();
     for (const bot of bots) {
       bot.room?.connection?.close();
       bot.allianceRoom?.room.connection?.close();
@@ -440,11 +457,6 @@ function snapshotTraffic(bots: readonly Bot[]): TrafficSnapshot {
   return s;
 }
 
-function percentileOf(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 interface ReportInput {
   options: LoadTestOptions;
   runId: string;
@@ -472,6 +484,7 @@ interface ReportInput {
   connectedAtStart: number;
   connectedAtEnd: number;
   disconnects: number;
+  drops: DropSummary;
   messagesByType: Map<string, number>;
   resolved: { maxInFlight: number; requestTimeoutMs: number; decodeSample: number; setupConcurrency: number; joinConcurrency: number; useRooms: boolean };
 }
@@ -617,6 +630,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       connectedAtStart: input.connectedAtStart,
       connectedAtEnd: input.connectedAtEnd,
       disconnectsDuringRun: input.disconnects,
+      drops: input.drops,
       serverClientsMax: maxOf(inRun.map((s) => s.clients)),
       serverRoomsMax: maxOf(inRun.map((s) => s.rooms)),
       messagesByType: Object.fromEntries(input.messagesByType),

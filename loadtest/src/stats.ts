@@ -130,3 +130,9 @@ export class RunStats {
     return bucket ? bucket.ok + bucket.refused + bucket.errors : 0;
   }
 }
+
+/** The p-th percentile of an ascending series (nearest rank); 0 for an empty one. */
+export function percentileOf(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}

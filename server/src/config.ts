@@ -98,6 +98,16 @@ export interface Config {
    * start and at login; `npm run admin -- grant <email>` grants it in the database. @default []
    */
   adminEmails: string[];
+  /**
+   * Minutes between scheduled backups of the database (pg_dump, or PGlite's own dump of the
+   * embedded world) into `backupDir`; 0 turns them off. With Redis, one process per interval
+   * takes it. docs/reliability.md, "Backups". @default 0
+   */
+  backupIntervalMinutes: number;
+  /** Folder the scheduled backups are written to. @default "<dataDir>/backups" */
+  backupDir: string;
+  /** Scheduled backups kept in `backupDir` (the oldest beyond it are deleted). @default 7 */
+  backupKeep: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -175,6 +185,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
     seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),
     adminEmails: (optional("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    backupIntervalMinutes: countFromEnv("BACKUP_INTERVAL_MINUTES", 0),
+    backupDir: path.resolve(optional("BACKUP_DIR") ?? path.join(optional("DATA_DIR") ?? "./data", "backups")),
+    backupKeep: intFromEnv("BACKUP_KEEP", 7),
     ...overrides,
   };
   // AI countries: a few on the embedded default (someone trying the game alone), none with a

@@ -31,6 +31,7 @@ import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
 import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
 import { ensureAiCountries, playAiRound } from "./services/ai.js";
 import { executeStrike } from "./services/combat.js";
+import { startScheduledBackups, type ScheduledBackups } from "./db/backup.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
 const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -44,6 +45,8 @@ export interface GameServer {
   httpServer: http.Server;
   database: Database;
   redis: Redis | undefined;
+  /** the scheduled backups (BACKUP_INTERVAL_MINUTES), when on */
+  backups: ScheduledBackups | undefined;
   /** the port actually bound (useful with port 0) */
   port: number;
   close(): Promise<void>;
@@ -126,6 +129,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let inFlight: InFlightRequests;
   let strikes: StrikeScheduler | undefined;
   let ai: AiRounds | undefined;
+  let backups: ScheduledBackups | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
     installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins });
@@ -138,6 +142,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
     // AI countries play on their own schedule (AI_COUNTRIES=0 or TICK_ENABLED=false: none).
     ai = config.tickEnabled ? await startAiRounds(ctx, redis, (c) => playAiRound(c), (c, target) => ensureAiCountries(c, target)) : undefined;
+    backups = startScheduledBackups(config, database, redis, logger);
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.
@@ -160,9 +165,11 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     httpServer,
     database,
     redis,
+    backups,
     port,
     close() {
       closed ??= (async () => {
+        await backups?.stop();
         // 1. stop accepting connections; `drained` resolves once every open one has ended
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         const idleSweep = setInterval(() => httpServer.closeIdleConnections(), SHUTDOWN_IDLE_SWEEP_MS);

@@ -330,6 +330,27 @@ describe("the generic room connection (reused by another room kind)", () => {
     expect(attempts).toBe(4);
     expect(connection.getSnapshot()).toMatchObject({ status: "connected", members: ["m4"] });
   });
+
+  it("rolling restart (issue 28): a process shutting down (close 4001) is re-joined after the shortest delay, through the same endpoint, and the data stays shown meanwhile", async () => {
+    vi.useFakeTimers();
+    const requests: JoinRequest[] = [];
+    const rooms: TestRoom[] = [];
+    const connection = alliance(async (request) => {
+      requests.push(request);
+      const name = `m${rooms.length + 1}`;
+      const room = new TestRoom(() => ({ members: [name] }));
+      rooms.push(room);
+      return room;
+    });
+    await act(async () => connection.connect("token-1"));
+    expect(connection.getSnapshot()).toMatchObject({ status: "connected", members: ["m1"] });
+    act(() => rooms[0]!.emit("leave", 4001, "server shutting down"));
+    expect(connection.getSnapshot()).toMatchObject({ status: "reconnecting", members: ["m1"] });
+    await act(async () => void (await vi.advanceTimersByTimeAsync(REJOIN_MIN_MS)));
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toEqual(requests[0]);
+    expect(connection.getSnapshot()).toMatchObject({ status: "connected", members: ["m2"] });
+  });
 });
 
 describe("shareEqual", () => {

@@ -29,6 +29,8 @@ export interface Database {
   pool: Db;
   /** true when running on the embedded PGlite database */
   embedded: boolean;
+  /** the embedded world's own dump (PGlite's dumpDataDir, gzipped tarball); absent on Postgres */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   return {
     pool,
     embedded: true,
+    dumpDataDir: () => engine.dumpDataDir("gzip"),
     async close() {
       await pool.end();
       await socketServer.stop();

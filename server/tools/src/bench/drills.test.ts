@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { storeDrill, tickDrill } from "./drills.js";
+import { backupDrill } from "./backupDrill.js";
+import { rollingDrill } from "./rollingDrill.js";
 
 /**
  * The quick versions of the failure drills (issue 15): the same code as `npm run drill`, with
@@ -32,4 +34,29 @@ describe("drills (quick)", () => {
     expect(summary.problems).toEqual([]);
     expect(summary.passed).toBe(true);
   }, 180_000);
+
+  it("drill: a backup under load restores into a fresh database with the audit totals and every country as at the backup's snapshot", async () => {
+    const summary = await backupDrill({ players: 4, rate: 8, log: quiet });
+    expect(summary.checks).toEqual({
+      "the restored server answers health 200": true,
+      "audit totals equal to the moment of the backup": true,
+      "every country equal to the moment of the backup": true,
+      "the restored server shows each player its country as at the backup": true,
+      "the world moved on during and after the backup (the snapshot is a moment, not the end)": true,
+    });
+  }, 180_000);
+
+  it("drill: rolling restart of two processes under load: every room client back within 5 s, no action lost or doubled, no 5xx but 503 with Retry-After, the alliance room intact", async () => {
+    const summary = await rollingDrill({ players: 5, rate: 6, log: quiet });
+    expect(summary.checks).toEqual({
+      "both processes exit 0 on SIGTERM": true,
+      "every room client's socket closed and came back": true,
+      "every client back in a room within 5 s of its socket closing": true,
+      "no action lost": true,
+      "no action applied twice": true,
+      "no 5xx other than 503": true,
+      "every 503 with Retry-After": true,
+      "the alliance room's open operation and chat intact": true,
+    });
+  }, 240_000);
 });

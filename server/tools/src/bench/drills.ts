@@ -1,5 +1,5 @@
 /**
- * Failure drills (issue 15): `npm run drill -- redis|postgres|tick|soak [options]`.
+ * Failure drills (issues 15 and 28): `npm run drill -- redis|postgres|tick|soak|backup|rolling [options]`.
  *
  * - redis, postgres: two server processes (the real entry point) on one Postgres and one
  *   Redis, each store reached through a TCP proxy the drill owns, under a steady load of
@@ -20,6 +20,9 @@
  *   /metrics every 10 s and reports 5xx, RSS growth from minute 10 to the end, the room
  *   connections that dropped (by close code) and came back, and the event-loop p99 over time.
  *
+ * - backup: backupDrill.ts (pg_dump under load, restored into a fresh database, compared).
+ * - rolling: rollingDrill.ts (two processes restarted one after the other under load).
+ *
  * Every drill prints a JSON summary and exits 1 when a check fails. Options:
  *   --outage S (10), --rate R actions/s (20), --players N (20), --points N (tick, 50),
  *   --clients N (soak, 100), --minutes M (soak, 2), --mix SPEC (soak, play=1), --tick S (soak,
@@ -27,7 +30,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -35,197 +37,16 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { applyTick } from "@game/schema/rules";
 import { createTestDatabase, TEST_POSTGRES_URL, TEST_REDIS_URL } from "@game/server/test/harness";
+import { backupDrill } from "./backupDrill.js";
+import { rollingDrill } from "./rollingDrill.js";
+import { CuttableProxy, DRILL_REDIS_DB, flushRedis, JWT_SECRET, Load, registerPlayers, REPO_ROOT, run, sleep, turnsOf, waitForRecovery } from "./drillKit.js";
 import { freePort, spawnServer, waitUntilListening, type ChildServer } from "@game/server/test/childServer";
 import { loadConfig } from "@game/server/config";
 import { runMigrations } from "@game/server/db/migrate";
 import { startBackgroundWork } from "@game/server/tick/index";
 import { insertCountries, snapshot, tickContext, type TickSnapshot } from "@game/server/tick/testSupport";
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const JWT_SECRET = "drill-secret-drill-secret-drill-secret-0123456789";
-/** The drills' Redis database index (flushed before and after). */
-const DRILL_REDIS_DB = Number(process.env.DRILL_REDIS_DB ?? 13);
 const RECOVERY_BUDGET_MS = 10_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// ---------------------------------------------------------------------------------------
-// A TCP proxy that can be cut and restored: a store outage for the processes behind it only.
-
-export class CuttableProxy {
-  private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async start(port = 0): Promise<number> {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => undefined);
-      }
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.on("close", () => upstream.destroy());
-      upstream.on("close", () => client.destroy());
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once("error", reject);
-      this.server!.listen(port, "127.0.0.1", () => resolve());
-    });
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this.port;
-  }
-
-  /** The store goes away: every connection is reset and new ones are refused. */
-  async cut(): Promise<void> {
-    const closed = new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    for (const s of this.sockets) s.resetAndDestroy();
-    this.sockets.clear();
-    await closed;
-    this.server = undefined;
-  }
-
-  /** The store is back on the same port. */
-  async restore(): Promise<void> {
-    await this.start(this.port);
-  }
-
-  async stop(): Promise<void> {
-    await this.cut();
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-// The load: explorations on both processes, matchmaking probes, every answer recorded.
-
-interface Answer {
-  at: number;
-  process: number;
-  kind: "action" | "matchmake";
-  status: number;
-  /** a failure that is not `{ success: false, error, code }` (or Colyseus' `{ error }` shape) */
-  badEnvelope: boolean;
-}
-
-interface Player {
-  token: string;
-  countryId: number;
-}
-
-async function request(url: string, method: string, body: unknown, token?: string, timeoutMs = 15_000): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
-  try {
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed };
-  } catch {
-    return { status: 0, body: undefined };
-  }
-}
-
-function envelopeOk(status: number, body: any): boolean {
-  if (status >= 200 && status < 300) return true;
-  if (status === 0) return true; // no answer at all (a socket cut): counted apart
-  return typeof body === "object" && body !== null && body.success === false && typeof body.error === "string" && typeof body.code === "string";
-}
-
-class Load {
-  readonly answers: Answer[] = [];
-  private running = true;
-  private readonly loops: Promise<void>[] = [];
-
-  constructor(
-    private readonly urls: string[],
-    private readonly players: Player[],
-    private readonly rate: number,
-  ) {}
-
-  start(): void {
-    const perPlayerInterval = (1000 * this.players.length) / this.rate;
-    this.players.forEach((player, i) => {
-      this.loops.push(
-        (async () => {
-          await sleep((perPlayerInterval * i) / this.players.length);
-          let n = i;
-          while (this.running) {
-            const started = Date.now();
-            const processIndex = n++ % this.urls.length;
-            const res = await request(`${this.urls[processIndex]}/api/turns/consume`, "POST", { countryId: player.countryId, quantity: 1, actionType: "exploration" }, player.token);
-            this.answers.push({ at: Date.now(), process: processIndex, kind: "action", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
-            await sleep(Math.max(0, perPlayerInterval - (Date.now() - started)));
-          }
-        })(),
-      );
-    });
-    // Matchmaking probes: a reservation (never used), every 500 ms, alternating processes.
-    this.loops.push(
-      (async () => {
-        let n = 0;
-        while (this.running) {
-          const processIndex = n++ % this.urls.length;
-          const res = await request(`${this.urls[processIndex]}/matchmake/joinOrCreate/world`, "POST", {}, this.players[0]!.token, 12_000);
-          this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, badEnvelope: !envelopeOk(res.status, res.body) });
-          await sleep(500);
-        }
-      })(),
-    );
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await Promise.all(this.loops);
-  }
-}
-
-async function registerPlayers(urls: string[], count: number): Promise<Player[]> {
-  const players: Player[] = [];
-  const tag = Date.now().toString(36);
-  for (let i = 0; i < count; i += 1) {
-    const id = `dr${tag}${i}`;
-    const res = await request(`${urls[i % urls.length]}/api/auth/register`, "POST", {
-      email: `${id}@example.com`,
-      username: id.slice(0, 20),
-      password: "secret123",
-      countryName: `Drill ${id}`,
-      governmentType: "monarchy",
-      startingResources: {},
-    });
-    if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
-    players.push({ token: res.body.token, countryId: res.body.user.countryId });
-  }
-  return players;
-}
-
-async function turnsOf(databaseUrl: string, ids: number[]): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ turns: string }>("SELECT coalesce(sum(turns), 0)::text AS turns FROM countries WHERE id = ANY($1::bigint[])", [ids]);
-    return Number(rows[0]!.turns);
-  } finally {
-    await client.end();
-  }
-}
-
-async function flushRedis(): Promise<void> {
-  const redis = new Redis(`${TEST_REDIS_URL}/${DRILL_REDIS_DB}`);
-  await redis.flushdb();
-  redis.disconnect();
-}
 
 /** Redis or Postgres gone for `outageSeconds` under load on two processes. */
 export async function storeDrill(store: "redis" | "postgres", options: { outageSeconds: number; rate: number; players: number; real?: boolean; log?: (line: string) => void }): Promise<Record<string, unknown>> {
@@ -330,27 +151,6 @@ export async function storeDrill(store: "redis" | "postgres", options: { outageS
     await database.drop().catch(() => undefined);
     await flushRedis().catch(() => undefined);
   }
-}
-
-async function waitForRecovery(load: Load, since: number, processes: number, timeoutMs: number): Promise<number | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const firsts: number[] = [];
-    for (let p = 0; p < processes; p += 1) {
-      const first = load.answers.find((a) => a.kind === "action" && a.process === p && a.status === 200 && a.at >= since);
-      if (first) firsts.push(first.at);
-    }
-    if (firsts.length === processes) return Math.max(...firsts);
-    await sleep(100);
-  }
-  return undefined;
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit", cwd: REPO_ROOT });
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
-  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -642,10 +442,14 @@ async function main(): Promise<void> {
     summary = await storeDrill(drill, { outageSeconds: Number(values.outage), rate: Number(values.rate ?? 20), players: Number(values.players), real: values.real });
   } else if (drill === "tick") {
     summary = await tickDrill({ points: Number(values.points) });
+  } else if (drill === "rolling") {
+    summary = await rollingDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
+  } else if (drill === "backup") {
+    summary = await backupDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "soak") {
     summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), mix: values.mix, tickSeconds: Number(values.tick), report: values.report });
   } else {
-    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--mix SPEC] [--tick S] [--report FILE] [--real]\n");
+    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak|backup|rolling [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real]\n");
     process.exit(2);
   }
   const text = JSON.stringify(summary, null, 2);
