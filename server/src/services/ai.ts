@@ -253,7 +253,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
   const row = look;
   const extras = look;
   const storeFullAt = new Map((look.ai_store ?? []).map((s) => [s.item_type, new Date(s.full_at).getTime()]));
-  const stockOf = (item: AiArmyUnit) => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
+  const stockOf = (item: AiArmyUnit | "food") => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
   const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date | string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
     id: Number(r.id),
     networth: Number(r.networth),
@@ -271,7 +271,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
     targets: (look.ai_targets ?? []).map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
     atWarWith: new Set((look.ai_wars ?? []).map(Number)),
     now: now.getTime(),
-    storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },
+    storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks"), food: stockOf("food") },
   };
   if (attacking) view.brigades = (extras.brigades ?? []).map(brigadeOf);
   if (spying) {
