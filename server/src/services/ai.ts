@@ -166,7 +166,8 @@ export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.
   if (budget <= 0 || perCountry <= 0) return result;
   const startedAt = performance.now();
   try {
-    const claimed = await claimDueAiCountries(ctx.db, Math.ceil(budget / perCountry), now);
+    const sessionGapMs = ctx.config.aiSessionsPerDay > 0 ? Math.floor(86_400_000 / ctx.config.aiSessionsPerDay) : 0;
+    const claimed = await claimDueAiCountries(ctx.db, Math.ceil(budget / perCountry), now, sessionGapMs);
     for (const ai of claimed) {
       const left = budget - result.actions - result.refused;
       if (left <= 0) break;
@@ -181,17 +182,22 @@ export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.
   return result;
 }
 
-/** Marks the longest-waiting AI countries as acting now and answers them (several rounds never share one). */
-async function claimDueAiCountries(db: Db, limit: number, now: Date): Promise<AiCountryRow[]> {
+/**
+ * Marks the longest-waiting AI countries whose next session is due (their last began at least
+ * `sessionGapMs` ago: AI_SESSIONS_PER_DAY sittings a day, as a person plays) as acting now and
+ * answers them (several rounds never share one).
+ */
+async function claimDueAiCountries(db: Db, limit: number, now: Date, sessionGapMs: number): Promise<AiCountryRow[]> {
   const { rows } = await db.query<AiCountryRow>(
     `UPDATE ai_countries a SET last_acted_at = $2
       WHERE a.country_id IN (
         SELECT d.country_id FROM ai_countries d JOIN countries c ON c.id = d.country_id
          WHERE NOT d.paused AND NOT c.is_eliminated
+           AND (d.last_acted_at IS NULL OR d.last_acted_at <= $2::timestamptz - $3 * interval '1 millisecond')
          ORDER BY d.last_acted_at NULLS FIRST, d.country_id
          LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
       RETURNING a.*`,
-    [limit, now],
+    [limit, now, sessionGapMs],
   );
   return rows.sort((a, b) => Number(a.country_id) - Number(b.country_id));
 }
