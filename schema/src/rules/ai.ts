@@ -464,10 +464,18 @@ export const AI_MIN_HOME_TROOPS = 500;
  */
 export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiIntent | null {
   const intent = chooseAiIntent(view, personality, rng);
+  const turns = intent ? aiIntentTurns(view.country, intent) : null;
   // The solvency guard over every turn-spending kind (aiIntentTurns): each strategy below
   // previews its own, and this catches any that does not; waiting costs a country nothing
   // (the economy runs only on turns spent), bankruptcy a twentieth of its army a turn.
-  if (intent && (aiIntentTurns(view.country, intent)?.bankruptTurns ?? 0) > 0) return null;
+  if (turns && turns.bankruptTurns > 0) return null;
+  // Famine during the action's own turns (people moving in as it explores eat more than the
+  // farms grow): food first, from the cheaper of market and store, twice what the turns eat;
+  // with no food to be had the action goes ahead (a stalled country never feeds itself).
+  if (turns && turns.starvingTurns > 0) {
+    const food = planFoodBuy(view, Math.max(1_000, 2 * turns.foodConsumed), 1);
+    if (food) return food;
+  }
   return intent;
 }
 

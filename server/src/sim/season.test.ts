@@ -52,6 +52,18 @@ describe("season simulator", () => {
     expect(run.stats.byKind.build).toBeGreaterThan(0);
     // governments are drawn per country at creation through the change-government service
     expect(new Set(last.countries.map((c) => c.government)).size).toBeGreaterThan(2);
+    // no AI ever signs a pact without a proposal the other side accepted: every relation comes
+    // from an accepted proposal of the same type between the same two countries
+    const db = databases[databases.length - 1]!.pool(1);
+    try {
+      const { rows } = await db.query(
+        `SELECT r.id FROM diplomatic_relations r LEFT JOIN diplomatic_proposals p ON p.id = r.proposal_id
+          WHERE p.id IS NULL OR p.status <> 'accepted' OR p.from_country_id <> r.from_country_id OR p.to_country_id <> r.to_country_id OR p.relation_type <> r.relation_type`,
+      );
+      expect(rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
   }, 120_000);
 });
 
