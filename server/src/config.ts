@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DEFAULT_NEW_PLAYER_PROTECTION_HOURS, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/rules";
+import { AI_ACTIONS_PER_SESSION, AI_SESSIONS_PER_DAY, DEFAULT_NEW_PLAYER_PROTECTION_HOURS, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/rules";
 
 /**
  * Typed configuration. This module is the only reader of `process.env`; every key has a
@@ -72,8 +72,15 @@ export interface Config {
   aiIntervalMs: number;
   /** Most actions all AI countries take in one round: their cost stays bounded whatever their number. @default 200 */
   aiActionsPerRound: number;
-  /** Most actions one AI country takes in one round. @default 6 */
+  /** Most actions one AI country takes in one round (one sitting). @default 8 (AI_ACTIONS_PER_SESSION, as the simulator) */
   aiActionsPerCountry: number;
+  /**
+   * Times a day each AI country sits down to play (issue 27: a person's cadence, not every
+   * round): a round plays only AI countries whose last session began at least a day / this
+   * many ago. 0: every round, as before (demos). @default 4 (AI_SESSIONS_PER_DAY, the
+   * season simulator's default, so the simulated seasons judge the AI players meet)
+   */
+  aiSessionsPerDay: number;
   /** Serve the client's source maps (`*.map`) and point browsers at them. @default false */
   serveSourceMaps: boolean;
   /**
@@ -180,7 +187,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
     aiIntervalMs: intFromEnv("AI_INTERVAL_MS", 60_000),
     aiActionsPerRound: countFromEnv("AI_ACTIONS_PER_ROUND", 200),
-    aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", 6),
+    aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", AI_ACTIONS_PER_SESSION),
+    aiSessionsPerDay: countFromEnv("AI_SESSIONS_PER_DAY", AI_SESSIONS_PER_DAY),
     cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
     seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),

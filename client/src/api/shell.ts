@@ -20,7 +20,7 @@ import { apiRequest } from "./http";
 /** Settings, rankings by metric, seasons' history and administration calls. */
 export const shellKeys = {
   settings: ["settings"] as const,
-  metric: (metric: RankingMetricId, period: RankingPeriod) => ["rankings", metric, period] as const,
+  metric: (metric: RankingMetricId, period: RankingPeriod, playersOnly = false) => ["rankings", metric, period, playersOnly ? "players" : "all"] as const,
   achievements: ["rankings", "achievements"] as const,
   seasonHistory: ["season", "history"] as const,
   seasonScores: (id: number) => ["season", "scores", id] as const,
@@ -38,8 +38,8 @@ export const shellApi = {
   async saveSettings(settings: GameSettings): Promise<SettingsJson> {
     return (await apiRequest<Data<SettingsJson>>("PUT", "/settings", { fallback: "Settings save failed", body: settings })).data;
   },
-  async metricRanking(metric: RankingMetricId, period: RankingPeriod, limit = 100): Promise<MetricRankingJson> {
-    const q = new URLSearchParams({ period, limit: String(limit) });
+  async metricRanking(metric: RankingMetricId, period: RankingPeriod, limit = 100, playersOnly = false): Promise<MetricRankingJson> {
+    const q = new URLSearchParams({ period, limit: String(limit), ...(playersOnly ? { playersOnly: "true" } : {}) });
     return (await apiRequest<Data<MetricRankingJson>>("GET", `/rankings/${metric}?${q}`, { fallback: "Failed to get rankings" })).data;
   },
   async achievements(): Promise<AchievementsJson> {

@@ -70,6 +70,12 @@ export function queryInteger(name: string, min: number, max: number, defaultValu
 }
 
 /** Optional `limit` query parameter with a default and a ceiling. */
+/**
+ * ?playersOnly=true of the rankings: AI countries left out (issue 27). "false" (the default)
+ * ranks everyone; anything else is a 400.
+ */
+export const playersOnlySchema = z.enum(["true", "false"], { error: "playersOnly must be true or false" }).default("false");
+
 export function limitSchema(defaultLimit: number, maxLimit: number) {
   return queryInteger("limit", 1, maxLimit, defaultLimit);
 }

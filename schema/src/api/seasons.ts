@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, type RankingPeriod } from "../rules/ranking.js";
 import type { AchievementRarity, RankingMetricId } from "../rules/seasons.js";
-import { idParamSchema, limitSchema } from "./common.js";
+import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
 import { lineText, plainText } from "./text.js";
 
 // --- seasons ------------------------------------------------------------------------------
@@ -54,6 +54,7 @@ export const metricRankingQuerySchema = z.object({
     })
     .default(RANKING_PERIOD_DEFAULT),
   limit: limitSchema(RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT),
+  playersOnly: playersOnlySchema,
 });
 
 /** A row of GET /rankings/{metric}. */
@@ -61,7 +62,10 @@ export interface MetricRankingRowJson {
   rank: number;
   countryId: number;
   countryName: string;
+  /** the owner's username; an AI country's own name */
   playerName: string;
+  /** an AI country */
+  isAi: boolean;
   governmentType: string;
   allianceTag: string;
   /** the metric now (population and military: a public estimate, two significant digits) */

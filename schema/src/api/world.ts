@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
 import type { ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
-import { idParamSchema, limitSchema } from "./common.js";
+import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
 
 export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
 
@@ -27,6 +27,7 @@ export const chatMessagesQuerySchema = z.object({
 /** GET /api/rankings/networth?limit= (default 100) */
 export const rankingsQuerySchema = z.object({
   limit: limitSchema(RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT),
+  playersOnly: playersOnlySchema,
 });
 
 /** A channel of GET /chat/channels/{countryId}. */
@@ -63,7 +64,10 @@ export interface RankingRowJson {
   rank: number;
   countryId: number;
   countryName: string;
+  /** the owner's username; an AI country's own name (its owner is an internal account) */
   playerName: string;
+  /** an AI country (docs/rules.md "AI countries"): rankings and lists mark it */
+  isAi: boolean;
   governmentType: string;
   allianceName: string;
   allianceTag: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, AI_FOOD_HORIZON_TURNS, AI_PRODUCE_CHUNK, aiSpyUsage, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, AI_FOOD_HORIZON_TURNS, AI_PRODUCE_CHUNK, aiSpyUsage, aiIntentTurns, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
 import { startingCountry, type BuildingType, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
@@ -229,6 +229,8 @@ describe("AI strategies", () => {
           if (intent.kind === "explore") expect(performExploration(country, intent.turns).effects.bankruptTurns).toBe(0);
           if (intent.kind === "build") expect(performConstruction(country, intent.order).effects.bankruptTurns).toBe(0);
           if (intent.kind === "produce") expect(performProduction(country, intent.turns).effects.bankruptTurns).toBe(0);
+          // nor does any other kind (research_generate, an attack's turns)
+          expect(aiIntentTurns(country, intent)?.bankruptTurns ?? 0).toBe(0);
           expect(JSON.parse(JSON.stringify(intent))).toEqual(intent);
         }
       }),
@@ -241,6 +243,78 @@ describe("AI strategies", () => {
     // carries its upkeep, which random countries seldom have, and an alliance is full only at
     // 200 members: their own tests reach them
     expect(AI_INTENT_KINDS.filter((k) => k !== "alliance_create" && k !== "store_buy" && k !== "alliance_reject" && !seen.has(k))).toEqual([]);
+  }, 60_000);
+
+  it("no AI intent, of any kind, leaves the country bankrupt during its own turns", () => {
+    // Countries on the edge: expenses near or above income (labs, bases, an army), little cash,
+    // points to research with, troops to attack with and a target in reach.
+    const edge = fc.record({
+      cash: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 400_000 })),
+      food: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 20_000, max: 200_000 })),
+      turns: fc.integer({ min: 0, max: 150 }),
+      // no army at all now and then: nothing to sell when the upkeep of buildings outruns income
+      troops: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 40_000 })),
+      turrets: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 })),
+      tanks: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1_000 })),
+      land: fc.integer({ min: 250, max: 4_000 }),
+      // shares of the land: labs, bases, farms; the rest residences and enterprise zones
+      labsPct: fc.integer({ min: 0, max: 30 }),
+      basesPct: fc.integer({ min: 0, max: 30 }),
+      farmsPct: fc.integer({ min: 0, max: 30 }),
+      // every acre built most of the time (free land is built on first)
+      builtPct: fc.oneof(fc.constant(100), fc.constant(100), fc.integer({ min: 0, max: 100 })),
+      researchPoints: fc.integer({ min: 0, max: 2_000 }),
+    });
+    const kinds = new Set<string>();
+    fc.assert(
+      fc.property(edge, fc.constantFrom(...AI_PERSONALITIES), fc.integer({ min: 0, max: 2 ** 32 - 1 }), (n, personality: AiPersonality, seed) => {
+        const base = startingCountry();
+        const built = Math.floor((n.land * n.builtPct) / 100);
+        const share = (pct: number) => Math.floor((built * pct) / 100);
+        const [labs, bases, farms] = [share(n.labsPct), share(n.basesPct), share(n.farmsPct)];
+        const residences = Math.floor((built - labs - bases - farms) / 2);
+        const zones = built - labs - bases - farms - residences;
+        const country: CountryState = {
+          ...base,
+          cash: n.cash,
+          food: n.food,
+          turns: n.turns,
+          troops: n.troops,
+          turrets: n.turrets,
+          tanks: n.tanks,
+          land: n.land,
+          researchPoints: n.researchPoints,
+          buildings: { ...base.buildings, research_labs: labs, military_bases: bases, farms, residences, enterprise_zones: zones, construction_sites: 0 },
+        };
+        const target = { id: 2, networth: Math.floor(computeNetworth(country) * 0.8), land: n.land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null, landLostToday: 0 };
+        const rng = Rng.fromSeed(seed);
+        const intent = nextAiIntent(view(country, [target]), personality, rng);
+        if (!intent) return;
+        kinds.add(intent.kind);
+        const turns = aiIntentTurns(country, intent);
+        expect(turns?.bankruptTurns ?? 0, JSON.stringify(intent)).toBe(0);
+      }),
+      { numRuns: 10_000, seed: 20_261_127 },
+    );
+    // the edge reaches the turn-spending kinds the guard is about
+    for (const kind of ["explore", "build", "produce", "research_generate", "attack"]) expect([...kinds]).toContain(kind);
+  });
+
+  it("a starving country buys food from the cheaper of the market and the store", () => {
+    // every acre built, food running out within the horizon, cash to pay
+    const land = startingCountry().land;
+    const hungry = armed({ troops: 0, tanks: 0, food: 0, cash: 2_000_000, buildings: { ...startingCountry().buildings, residences: land, farms: 0 } });
+    expect(computeProductionPerTurn(hungry).food).toBeLessThan(0);
+    const storePrice = computeStorePrices("food", hungry).buy;
+    const first = (v: AiView) => nextAiIntent(v, "raider", Rng.fromSeed(1));
+    // nobody sells below the store: the store
+    const fromStore = first(view(hungry, [], { storeStock: { food: 250_000 }, listings: [{ id: 9, sellerId: 2, item: "food", quantity: 50_000, pricePerUnit: storePrice + 1 }] }));
+    expect(fromStore).toMatchObject({ kind: "store_buy", item: "food" });
+    expect(checkStoreBuy(hungry, { item: "food", quantity: (fromStore as { quantity: number }).quantity, stock: 250_000 })).toBeNull();
+    // a listing below the store: the listing
+    expect(first(view(hungry, [], { storeStock: { food: 250_000 }, listings: [{ id: 9, sellerId: 2, item: "food", quantity: 50_000, pricePerUnit: 70 }] }))).toMatchObject({ kind: "market_buy", listingId: 9 });
+    // the store sold out today and no listing: nothing to buy food from
+    expect(first(view(hungry, [], { storeStock: { food: 0 } }))?.kind).not.toBe("store_buy");
   });
 
   it("buys an army from the store only while its income carries the upkeep", () => {

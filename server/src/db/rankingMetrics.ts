@@ -26,10 +26,11 @@ export interface MetricRankingDbRow {
   value: number;
   base: number | null;
   is_online: boolean;
+  is_ai: boolean;
 }
 
 /** Who is ranked: the spec's networth above 0, eliminated countries left out. */
-const RANKED = (c: string) => `${c}.networth > 0 AND NOT ${c}.is_eliminated`;
+const RANKED = (c: string, playersOnly = false) => `${c}.networth > 0 AND NOT ${c}.is_eliminated${playersOnly ? ` AND NOT ${c}.is_ai` : ""}`;
 
 function sinceSql(period: RankingPeriod): string {
   const days = PERIOD_DAYS[period];
@@ -48,13 +49,13 @@ function baseSql(metric: RankingMetricId, period: RankingPeriod, country: string
  * metrics take the top N of one scan (no index on land, population, force or victories):
  * docs/performance.md has the cost.
  */
-export async function topByMetric(db: Db, metric: RankingMetricId, period: RankingPeriod, limit: number): Promise<MetricRankingDbRow[]> {
+export async function topByMetric(db: Db, metric: RankingMetricId, period: RankingPeriod, limit: number, playersOnly = false): Promise<MetricRankingDbRow[]> {
   const value = METRICS[metric].now;
   const { rows } = await db.query<MetricRankingDbRow>(
     `SELECT row_number() OVER (ORDER BY r.value DESC, r.id ASC)::int AS rank, r.id, r.name, r.government_type, u.username,
-            a.tag AS alliance_tag, r.value, ${baseSql(metric, period, "r.id")} AS base, ${IS_ONLINE_SQL("r.user_id")} AS is_online
-       FROM (SELECT c.id, c.name, c.government_type, c.user_id, c.alliance_id, ${value} AS value
-               FROM countries c WHERE ${RANKED("c")} ORDER BY ${value} DESC, c.id ASC LIMIT $1) r
+            a.tag AS alliance_tag, r.value, ${baseSql(metric, period, "r.id")} AS base, ${IS_ONLINE_SQL("r.user_id")} AS is_online, r.is_ai
+       FROM (SELECT c.id, c.name, c.government_type, c.user_id, c.alliance_id, c.is_ai, ${value} AS value
+               FROM countries c WHERE ${RANKED("c", playersOnly)} ORDER BY ${value} DESC, c.id ASC LIMIT $1) r
        LEFT JOIN users u ON u.id = r.user_id
        LEFT JOIN alliances a ON a.id = r.alliance_id AND a.disbanded_at IS NULL
       ORDER BY r.value DESC, r.id ASC`,
@@ -64,13 +65,13 @@ export async function topByMetric(db: Db, metric: RankingMetricId, period: Ranki
 }
 
 /** One country's row with its rank by the metric (1 + how many rank above it), or undefined when unranked. */
-export async function metricRankOf(db: Db, metric: RankingMetricId, period: RankingPeriod, countryId: number): Promise<MetricRankingDbRow | undefined> {
+export async function metricRankOf(db: Db, metric: RankingMetricId, period: RankingPeriod, countryId: number, playersOnly = false): Promise<MetricRankingDbRow | undefined> {
   const value = METRICS[metric].now;
   const other = value.replace(/\bc\./g, "o.");
   const { rows } = await db.query<MetricRankingDbRow>(
-    `SELECT (SELECT count(*)::int + 1 FROM countries o WHERE ${RANKED("o")} AND (${other} > ${value} OR (${other} = ${value} AND o.id < c.id))) AS rank,
+    `SELECT (SELECT count(*)::int + 1 FROM countries o WHERE ${RANKED("o", playersOnly)} AND (${other} > ${value} OR (${other} = ${value} AND o.id < c.id))) AS rank,
             c.id, c.name, c.government_type, u.username, a.tag AS alliance_tag, ${value} AS value, ${baseSql(metric, period, "c.id")} AS base,
-            ${IS_ONLINE_SQL("c.user_id")} AS is_online
+            ${IS_ONLINE_SQL("c.user_id")} AS is_online, c.is_ai
        FROM countries c
        LEFT JOIN users u ON u.id = c.user_id
        LEFT JOIN alliances a ON a.id = c.alliance_id AND a.disbanded_at IS NULL

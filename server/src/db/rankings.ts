@@ -15,6 +15,7 @@ export interface RankingDbRow {
   username: string | null;
   previous_rank: number | null;
   is_online: boolean;
+  is_ai: boolean;
 }
 
 /** Who is ranked (spec: networth above 0); eliminated countries are left out. */
@@ -23,7 +24,20 @@ const RANKED = "c.networth > 0 AND NOT c.is_eliminated";
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
 const ROW_COLUMNS = `c.id, c.name, c.government_type, c.networth, c.land, c.alliance_id, c.last_active, c.user_id,
-  u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online`;
+  u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online, c.is_ai`;
+/**
+ * Players only (?playersOnly=true): AI countries left out and ranks counted among players.
+ * The daily snapshot ranks the whole world, so a players-only row has no previous rank (its
+ * change reads "same"): comparing a rank among players with one among everyone would be wrong.
+ */
+const PLAYERS_ONLY_COLUMNS = ROW_COLUMNS.replace("s.rank AS previous_rank", "NULL::int AS previous_rank");
+
+/** The players-only top-N query ($1 = limit). */
+export const TOP_PLAYERS_BY_NETWORTH_SQL = `SELECT ${PLAYERS_ONLY_COLUMNS}
+     FROM (SELECT * FROM countries c WHERE ${RANKED} AND NOT c.is_ai ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
+     LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN ranking_snapshots s ON false
+     ORDER BY c.networth DESC, c.id ASC`;
 
 /** The top-N query ($1 = limit); exported so tests can EXPLAIN it. */
 export const TOP_BY_NETWORTH_SQL = `SELECT ${ROW_COLUMNS}
@@ -37,8 +51,8 @@ export const TOP_BY_NETWORTH_SQL = `SELECT ${ROW_COLUMNS}
  * (networth DESC, id) and stops after `limit` rows, so it costs the same at 100 or 100,000
  * countries (docs/performance.md).
  */
-export async function topByNetworth(db: Db, limit: number): Promise<RankingDbRow[]> {
-  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(TOP_BY_NETWORTH_SQL, [limit]);
+export async function topByNetworth(db: Db, limit: number, playersOnly = false): Promise<RankingDbRow[]> {
+  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(playersOnly ? TOP_PLAYERS_BY_NETWORTH_SQL : TOP_BY_NETWORTH_SQL, [limit]);
   return rows.map((row, i) => ({ ...row, rank: i + 1 }));
 }
 
@@ -46,16 +60,16 @@ export async function topByNetworth(db: Db, limit: number): Promise<RankingDbRow
  * One country's row with its rank (1 + how many rank above it), or undefined when it is not
  * ranked. Counting walks the same index up to the country's position.
  */
-export async function rankedCountry(db: Db, countryId: number): Promise<RankingDbRow | undefined> {
+export async function rankedCountry(db: Db, countryId: number, playersOnly = false): Promise<RankingDbRow | undefined> {
   const { rows } = await db.query<RankingDbRow>(
-    `SELECT ${ROW_COLUMNS},
+    `SELECT ${playersOnly ? PLAYERS_ONLY_COLUMNS : ROW_COLUMNS},
        (SELECT count(*)::int + 1 FROM countries o
-         WHERE o.networth > 0 AND NOT o.is_eliminated
+         WHERE o.networth > 0 AND NOT o.is_eliminated${playersOnly ? " AND NOT o.is_ai" : ""}
            AND (o.networth > c.networth OR (o.networth = c.networth AND o.id < c.id))) AS rank
      FROM countries c
      LEFT JOIN users u ON u.id = c.user_id
      LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
-     WHERE c.id = $1 AND ${RANKED}`,
+     WHERE c.id = $1 AND ${RANKED}${playersOnly ? " AND NOT c.is_ai" : ""}`,
     [countryId],
   );
   return rows[0];

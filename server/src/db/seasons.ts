@@ -73,7 +73,7 @@ export async function seasonNames(db: Db | DbClient): Promise<string[]> {
 export async function archiveSeasonScores(db: DbClient, seasonId: number): Promise<number> {
   const result = await db.query(
     `INSERT INTO season_scores (season_id, rank, country_id, country_name, player_name, alliance_tag, networth, land, victories)
-     SELECT $1, row_number() OVER (ORDER BY c.networth DESC, c.id ASC), c.id, c.name, coalesce(u.username, ''),
+     SELECT $1, row_number() OVER (ORDER BY c.networth DESC, c.id ASC), c.id, c.name, CASE WHEN c.is_ai THEN c.name ELSE coalesce(u.username, '') END,
             coalesce(a.tag, ''), c.networth, c.land, c.victories
        FROM countries c
        LEFT JOIN users u ON u.id = c.user_id

@@ -7,7 +7,7 @@ import { findCountryByUserId } from "../db/countries.js";
 import { loadRankingOf, loadRankings, toRankingJson } from "../services/world.js";
 import { authenticate, parse, route } from "./handler.js";
 
-/** /rankings/networth?limit=[&period=], /rankings/{land,military,population,wars_won}?period=&limit=, /rankings/achievements */
+/** /rankings/networth?limit=[&period=][&playersOnly=true], /rankings/{land,military,population,wars_won}?period=&limit=[&playersOnly=true], /rankings/achievements */
 export function rankingRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
@@ -17,15 +17,16 @@ export function rankingRoutes(ctx: ServiceContext): Router {
       const claims = await authenticate(ctx, req);
       // ?period= asks for the metric ranking with the change over the period (as the other metrics answer)
       if (req.query.period !== undefined) {
-        const { period, limit } = parse(metricRankingQuerySchema, req.query);
-        return { data: await metricRanking(ctx, "networth", period, limit, claims.countryId) };
+        const { period, limit, playersOnly } = parse(metricRankingQuerySchema, req.query);
+        return { data: await metricRanking(ctx, "networth", period, limit, claims.countryId, playersOnly === "true") };
       }
-      const { limit } = parse(rankingsQuerySchema, req.query);
-      const rows = await loadRankings(ctx, limit);
+      const { limit, playersOnly } = parse(rankingsQuerySchema, req.query);
+      const onlyPlayers = playersOnly === "true";
+      const rows = await loadRankings(ctx, limit, onlyPlayers);
       // Spec: the current country is appended if it is missing from the list.
       const own = await findCountryByUserId(ctx.db, claims.userId);
       if (own && !rows.some((r) => r.countryId === own.id)) {
-        const ownRow = await loadRankingOf(ctx, own.id);
+        const ownRow = await loadRankingOf(ctx, own.id, onlyPlayers);
         if (ownRow) rows.push(ownRow);
       }
       return { data: rows.map(toRankingJson) };
@@ -38,8 +39,8 @@ export function rankingRoutes(ctx: ServiceContext): Router {
       `/rankings/${metric}`,
       route("Failed to get rankings", async (req) => {
         const claims = await authenticate(ctx, req);
-        const { period, limit } = parse(metricRankingQuerySchema, req.query);
-        return { data: await metricRanking(ctx, metric, period, limit, claims.countryId) };
+        const { period, limit, playersOnly } = parse(metricRankingQuerySchema, req.query);
+        return { data: await metricRanking(ctx, metric, period, limit, claims.countryId, playersOnly === "true") };
       }),
     );
   }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
+import { Rng } from "@game/schema/rules";
+import { createAiCountry } from "../services/ai.js";
 import { eventually, joinWorld, type WorldTestClient } from "../test/worldClients.js";
 
 let t: TestServer;
@@ -199,5 +201,35 @@ describe("GET /rankings/networth", () => {
     await sql("UPDATE countries SET networth = 500000000 WHERE id = $1", [p.countryId]);
     const row = (await t.api("GET", "/rankings/networth", undefined, p.token)).body.data.find((r: any) => r.countryId === p.countryId);
     expect(row).toMatchObject({ rank: 1, change: 399, trend: "up" });
+  });
+
+  it("marks AI countries (named by their country, never their internal owner) and ranks players only on ?playersOnly=true", async () => {
+    const player = await registerPlayer(t, "human");
+    const ai = await createAiCountry(t.server.ctx, "farmer", 7, Rng.fromSeed(7));
+    await sql("UPDATE countries SET networth = 900000000, land = 90000 WHERE id = $1", [ai.id]);
+    const all = (await t.api("GET", "/rankings/networth", undefined, player.token)).body.data;
+    expect(all[0]).toMatchObject({ countryId: ai.id, rank: 1, isAi: true, playerName: ai.name, countryName: ai.name });
+    expect(JSON.stringify(all)).not.toMatch(/ai_[0-9a-f]{12}/);
+    expect(all.find((r: any) => r.countryId === player.countryId)?.isAi ?? false).toBe(false);
+    expect(all.filter((r: any) => !r.isAi).every((r: any) => r.isAi === false)).toBe(true);
+
+    const players = await t.api("GET", "/rankings/networth?playersOnly=true&limit=500", undefined, player.token);
+    expect(players.status).toBe(200);
+    expect(players.body.data.some((r: any) => r.isAi || r.countryId === ai.id)).toBe(false);
+    // ranks among players: 1..N with no gap where the AI stood
+    expect(players.body.data.map((r: any) => r.rank)).toEqual(players.body.data.map((_: unknown, i: number) => i + 1));
+    const humans = (await sql("SELECT count(*)::int AS n FROM countries WHERE networth > 0 AND NOT is_eliminated AND NOT is_ai")).rows[0].n;
+    expect(players.body.data).toHaveLength(humans);
+
+    // the metric rankings take the same option
+    const land = await t.api("GET", "/rankings/land?playersOnly=true", undefined, player.token);
+    expect(land.status).toBe(200);
+    expect(land.body.data.rows.some((r: any) => r.countryId === ai.id)).toBe(false);
+    const landAll = await t.api("GET", "/rankings/land", undefined, player.token);
+    expect(landAll.body.data.rows[0]).toMatchObject({ countryId: ai.id, isAi: true, playerName: ai.name });
+
+    for (const bad of ["yes", "1", ""]) {
+      expect(await t.api("GET", `/rankings/networth?playersOnly=${bad}`, undefined, player.token)).toMatchObject({ status: 400, body: { success: false, error: "playersOnly must be true or false" } });
+    }
   });
 });

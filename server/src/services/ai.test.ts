@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
 import { createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
-import { DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
+import { AI_ACTIONS_PER_SESSION, AI_SESSIONS_PER_DAY, DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
 
 /**
  * AI countries against real Postgres: they are ordinary countries played through the
@@ -128,6 +128,22 @@ describe("AI countries", () => {
     const budget = t.server.ctx.config.aiActionsPerRound;
     for (const r of rounds) expect(r.actions + r.refused).toBeLessThanOrEqual(budget);
     expect(rounds.reduce((n, r) => n + r.countries, 0)).toBeGreaterThan(0);
+  });
+
+  it("plays each AI country at a person's cadence: a session, then none until a day / AI_SESSIONS_PER_DAY has passed", async () => {
+    expect(t.server.ctx.config.aiSessionsPerDay).toBe(AI_SESSIONS_PER_DAY);
+    expect(t.server.ctx.config.aiActionsPerCountry).toBe(AI_ACTIONS_PER_SESSION);
+    await sql("UPDATE ai_countries SET paused = true"); // the other tests' AI countries rest
+    const ai = await createAiCountry(t.server.ctx, "farmer", 5, Rng.fromSeed(5));
+    await sql("UPDATE countries SET turns = 150 WHERE id = $1", [ai.id]);
+    const start = Date.now();
+    expect((await playAiRound(t.server.ctx, new Date(start))).countries).toBe(1);
+    // a minute later (the live round interval) it does not sit down again
+    expect((await playAiRound(t.server.ctx, new Date(start + 60_000))).countries).toBe(0);
+    const gap = 86_400_000 / AI_SESSIONS_PER_DAY;
+    expect((await playAiRound(t.server.ctx, new Date(start + gap - 1_000))).countries).toBe(0);
+    expect((await playAiRound(t.server.ctx, new Date(start + gap))).countries).toBe(1);
+    await sql("UPDATE ai_countries SET paused = false WHERE country_id <> $1", [ai.id]);
   });
 });
 

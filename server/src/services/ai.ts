@@ -11,6 +11,7 @@ import {
   pickAiGovernment,
   pickAiPersonality,
   computeStoreStock,
+  utcDay,
   type AiArmyUnit,
   type AiIntent,
   type AiPersonality,
@@ -22,7 +23,7 @@ import {
   type RelationType,
 } from "@game/schema/rules";
 import { withTransaction, type Db } from "../db/pool.js";
-import { findCountryById, rowToState, type CountryRow } from "../db/countries.js";
+import { COUNTRY_COLUMNS, findCountryById, rowToState, type CountryRow } from "../db/countries.js";
 import { hashPassword } from "../auth/passwords.js";
 import { AppError, badRequest, isUniqueViolation, notFound } from "../errors.js";
 import { logAdminAction } from "../db/admin.js";
@@ -45,12 +46,10 @@ import { countryChangedEvents } from "./actions.js";
 import { insertAccount } from "./accounts.js";
 import { changeGovernment, constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
 import { buyListing, createListing, createStandingOrder, storeTrade } from "./market.js";
-import { readStoreStock } from "../db/market.js";
 import { launchAttack } from "./combat.js";
 import { executeSpyOperation, launchMission, trainSpies } from "./espionage.js";
 import { answerApplication, applyToAlliance, createAlliance } from "./alliances.js";
 import { answerProposal, proposeRelation } from "./diplomacy.js";
-import { findUsage } from "../db/espionage.js";
 import { brigadeOf, type BrigadeRow } from "../db/military.js";
 import type { ServiceContext } from "./context.js";
 
@@ -167,7 +166,8 @@ export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.
   if (budget <= 0 || perCountry <= 0) return result;
   const startedAt = performance.now();
   try {
-    const claimed = await claimDueAiCountries(ctx.db, Math.ceil(budget / perCountry), now);
+    const sessionGapMs = ctx.config.aiSessionsPerDay > 0 ? Math.floor(86_400_000 / ctx.config.aiSessionsPerDay) : 0;
+    const claimed = await claimDueAiCountries(ctx.db, Math.ceil(budget / perCountry), now, sessionGapMs);
     for (const ai of claimed) {
       const left = budget - result.actions - result.refused;
       if (left <= 0) break;
@@ -182,17 +182,22 @@ export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.
   return result;
 }
 
-/** Marks the longest-waiting AI countries as acting now and answers them (several rounds never share one). */
-async function claimDueAiCountries(db: Db, limit: number, now: Date): Promise<AiCountryRow[]> {
+/**
+ * Marks the longest-waiting AI countries whose next session is due (their last began at least
+ * `sessionGapMs` ago: AI_SESSIONS_PER_DAY sittings a day, as a person plays) as acting now and
+ * answers them (several rounds never share one).
+ */
+async function claimDueAiCountries(db: Db, limit: number, now: Date, sessionGapMs: number): Promise<AiCountryRow[]> {
   const { rows } = await db.query<AiCountryRow>(
     `UPDATE ai_countries a SET last_acted_at = $2
       WHERE a.country_id IN (
         SELECT d.country_id FROM ai_countries d JOIN countries c ON c.id = d.country_id
          WHERE NOT d.paused AND NOT c.is_eliminated
+           AND (d.last_acted_at IS NULL OR d.last_acted_at <= $2::timestamptz - $3 * interval '1 millisecond')
          ORDER BY d.last_acted_at NULLS FIRST, d.country_id
          LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
       RETURNING a.*`,
-    [limit, now],
+    [limit, now, sessionGapMs],
   );
   return rows.sort((a, b) => Number(a.country_id) - Number(b.country_id));
 }
@@ -209,9 +214,10 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
   let refused = 0;
   const intents: AiIntent[] = [];
   for (let i = 0; i < budget; i++) {
-    const row = await findCountryById(ctx.db, countryId);
-    if (!row || row.is_eliminated || row.user_id === null) break;
-    const intent = nextAiIntent(await aiView(ctx.db, row, now, ai.personality), ai.personality, rng);
+    const look = await aiView(ctx.db, countryId, now, ai.personality);
+    if (!look || look.row.is_eliminated || look.row.user_id === null) break;
+    const { row, view } = look;
+    const intent = nextAiIntent(view, ai.personality, rng);
     if (!intent) break;
     intents.push(intent);
     try {
@@ -238,67 +244,59 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
  * What the AI sees: its own country and the public facts of the countries around its size,
  * and, for the personalities that use them, its espionage counters, the market, its alliance
  * and its diplomacy: what its player could read over REST (each field of AiView names the call).
- * Two queries beyond the targets and wars: the daily spy usage (findUsage, as GET
- * /intelligence/status) and one of indexed sub-selects for the rest, each skipped by a flag
- * when the personality has no use for it.
+ * All of it in one round trip (`aiLook`): the country's row with one indexed sub-select per
+ * part (docs/balance.md "Speed": an AI action was six round trips before), each part skipped
+ * by a flag when the personality has no use for it. Undefined when the country is gone.
  */
-export async function aiView(db: Db, row: CountryRow, now: Date, personality?: AiPersonality): Promise<AiView> {
-  const networth = Number(row.networth);
+export async function aiView(db: Db, countryId: number, now: Date, personality?: AiPersonality): Promise<{ row: CountryRow; view: AiView } | undefined> {
   const profile = personality ? AI_PROFILES[personality] : null;
   const spying = (profile?.spyAppetite ?? 0) > 0;
   const trading = (profile?.marketAppetite ?? 0) > 0;
   const social = (profile?.allianceAppetite ?? 0) > 0 || (profile?.diplomacyAppetite ?? 0) > 0;
   const attacking = (profile?.attackAppetite ?? 0) > 0;
-  const allianceId = row.alliance_id === null ? null : Number(row.alliance_id);
-  const [targets, wars, usage, extras, storeFullAt] = await Promise.all([
-    db.query<{ id: string; networth: string; land: string; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | null; lost: string }>({
-      name: "ai_targets",
-      text: `SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
-                    (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
-                      WHERE b.defender_id = c.id AND b.created_at > $3::timestamptz - interval '24 hours') AS lost
-               FROM countries c
-              WHERE c.id <> $1 AND NOT c.is_eliminated AND c.networth BETWEEN $2 * 0.4 AND $2 * 1.2
-              ORDER BY c.land::float8 / GREATEST(c.networth, 1) DESC, c.id LIMIT 20`,
-      values: [row.id, networth, now],
-    }),
-    db.query<{ target_id: string }>({ name: "ai_wars", text: "SELECT target_id FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL", values: [row.id] }),
-    spying ? findUsage(db, row.id, now) : Promise.resolve(null),
-    spying || trading || social || attacking ? aiExtras(db, row.id, allianceId, now, { spying, trading, social, attacking }) : Promise.resolve(null),
-    readStoreStock(db, row.id),
-  ]);
-  const stockOf = (item: AiArmyUnit) => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
-  const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
+  const look = await aiLook(db, countryId, now, { spying, trading, social, attacking });
+  if (!look) return undefined;
+  const row = look;
+  const extras = look;
+  const storeFullAt = new Map((look.ai_store ?? []).map((s) => [s.item_type, new Date(s.full_at).getTime()]));
+  const stockOf = (item: AiArmyUnit | "food") => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
+  const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date | string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
     id: Number(r.id),
     networth: Number(r.networth),
     land: Number(r.land),
-    protectedUntil: r.protected_until.getTime(),
+    protectedUntil: new Date(r.protected_until).getTime(),
     gdiMember: r.gdi_protection,
     isEliminated: r.is_eliminated,
     allianceId: r.alliance_id === null ? null : Number(r.alliance_id),
   });
+  const allianceId = row.alliance_id === null ? null : Number(row.alliance_id);
   const view: AiView = {
     countryId: row.id,
     country: rowToState(row),
     self: facts(row),
-    targets: targets.rows.map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
-    atWarWith: new Set(wars.rows.map((w) => Number(w.target_id))),
+    targets: (look.ai_targets ?? []).map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
+    atWarWith: new Set((look.ai_wars ?? []).map(Number)),
     now: now.getTime(),
-    storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },
+    storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks"), food: stockOf("food") },
   };
-  if (attacking && extras) view.brigades = (extras.brigades ?? []).map(brigadeOf);
-  if (usage && extras) {
-    // as GET /intelligence/status answers them: counts today and each type's cooldown left
+  if (attacking) view.brigades = (extras.brigades ?? []).map(brigadeOf);
+  if (spying) {
+    // as GET /intelligence/status answers them (findUsage): counts today and each type's cooldown left
+    const today = utcDay(now.getTime());
+    const current = look.spy_day === today;
+    const lastAt: Partial<Record<MissionTypeId, number>> = {};
+    for (const [k, v] of Object.entries(look.spy_last_at ?? {})) lastAt[k as MissionTypeId] = new Date(v).getTime();
     const cooldowns: Partial<Record<MissionTypeId, number>> = {};
-    for (const id of MISSION_TYPE_IDS) cooldowns[id] = cooldownRemaining(MISSION_TYPES[id], usage.lastAt[id], now.getTime());
-    view.espionage = { used: usage.used, byKind: usage.byKind as Record<string, number>, cooldowns };
+    for (const id of MISSION_TYPE_IDS) cooldowns[id] = cooldownRemaining(MISSION_TYPES[id], lastAt[id], now.getTime());
+    view.espionage = { used: current ? (look.spy_used ?? 0) : 0, byKind: current ? (look.spy_by_kind ?? {}) : {}, cooldowns };
     view.scouted = new Set((extras.scouted ?? []).map(Number));
   }
-  if (trading && extras) {
+  if (trading) {
     view.listings = (extras.listings ?? []).map((l) => ({ id: Number(l.id), sellerId: Number(l.seller_id), item: l.item_type, quantity: Number(l.quantity), pricePerUnit: Number(l.price_per_unit) }));
     view.ownListings = extras.own_listings ?? 0;
     view.orderItems = extras.order_items ?? [];
   }
-  if (social && extras) {
+  if (social) {
     // a member without its member row counts as a plain member, as membershipIn reads it
     view.alliance =
       allianceId === null
@@ -318,10 +316,17 @@ export async function aiView(db: Db, row: CountryRow, now: Date, personality?: A
       outgoing: (extras.proposals ?? []).filter((p) => Number(p.from_country_id) === row.id).map((p) => ({ toCountryId: Number(p.to_country_id), type: p.relation_type })),
     };
   }
-  return view;
+  return { row, view };
 }
 
-interface AiExtrasRow {
+interface AiLookRow extends CountryRow {
+  ai_targets: Array<{ id: number; networth: number; land: number; protected_until: string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: number | null; lost: number }> | null;
+  ai_wars: string[] | null;
+  ai_store: Array<{ item_type: MarketItemType; full_at: string }> | null;
+  spy_day: number | null;
+  spy_used: number | null;
+  spy_by_kind: Record<string, number> | null;
+  spy_last_at: Record<string, string> | null;
   brigades: BrigadeRow[] | null;
   scouted: string[] | null;
   listings: Array<{ id: number; seller_id: number; item_type: MarketItemType; quantity: number; price_per_unit: number }> | null;
@@ -336,40 +341,61 @@ interface AiExtrasRow {
   proposals: Array<{ id: number; relation_type: RelationType; from_country_id: number; to_country_id: number; expires_at: string }> | null;
 }
 
+/** The longest espionage cooldown (ms): older missions never block one (as findUsage reads them). */
+const MAX_SPY_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => t.cooldownHours)) * 3_600_000;
+
 /**
- * The rest of an AI's view in one round trip: each part a sub-select on an index (brigades' key, spy_reports_known,
- * market_listings_book per item with LIMIT 1, market_listings_seller, standing_orders_buyer,
- * alliance_members' key, countries_alliance, alliance_applications_*, diplomatic_relations_from/to,
- * diplomatic_proposals_*), skipped by its flag. Open alliances (the only scan) are read only outside one.
+ * The country's row and everything else its AI reads, in one round trip: each part a
+ * sub-select on an index (targets by networth with their last 24 hours of battles, active war
+ * declarations, market_store_stock, spy_daily_counters and spy_missions as findUsage reads
+ * them, brigades' key, spy_reports_known, market_listings_book per item with LIMIT 1,
+ * market_listings_seller, standing_orders_buyer, alliance_members' key, countries_alliance,
+ * alliance_applications_*, diplomatic_relations_from/to, diplomatic_proposals_*), skipped by
+ * its flag. Open alliances (the only scan) are read only outside one.
  */
-async function aiExtras(db: Db, countryId: number, allianceId: number | null, now: Date, wants: { spying: boolean; trading: boolean; social: boolean; attacking: boolean }): Promise<AiExtrasRow> {
-  const { rows } = await db.query<AiExtrasRow>({
-    name: "ai_extras",
-    text: `SELECT
-      CASE WHEN $8 THEN (SELECT json_agg(b) FROM brigades b WHERE b.country_id = $1) END AS brigades,
-      CASE WHEN $4 THEN ARRAY(SELECT DISTINCT target_id FROM spy_reports WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $3) END AS scouted,
-      CASE WHEN $5 THEN (SELECT json_agg(l) FROM unnest($7::text[]) AS i(item) CROSS JOIN LATERAL (
+async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boolean; trading: boolean; social: boolean; attacking: boolean }): Promise<AiLookRow | undefined> {
+  const { rows } = await db.query<AiLookRow>({
+    name: "ai_look",
+    text: `SELECT ${COUNTRY_COLUMNS.split(", ").map((column) => `me.${column}`).join(", ")},
+      (SELECT json_agg(t) FROM (
+          SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
+                 (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
+                   WHERE b.defender_id = c.id AND b.created_at > $2::timestamptz - interval '24 hours') AS lost
+            FROM countries c
+           WHERE c.id <> $1 AND NOT c.is_eliminated AND c.networth BETWEEN me.networth * 0.4 AND me.networth * 1.2
+           ORDER BY c.land::float8 / GREATEST(c.networth, 1) DESC, c.id LIMIT 20) t) AS ai_targets,
+      ARRAY(SELECT target_id FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL) AS ai_wars,
+      (SELECT json_agg(s) FROM (SELECT item_type, full_at FROM market_store_stock WHERE country_id = $1) s) AS ai_store,
+      CASE WHEN $3 THEN (SELECT day FROM spy_daily_counters WHERE country_id = $1) END AS spy_day,
+      CASE WHEN $3 THEN (SELECT used FROM spy_daily_counters WHERE country_id = $1) END AS spy_used,
+      CASE WHEN $3 THEN (SELECT by_kind FROM spy_daily_counters WHERE country_id = $1) END AS spy_by_kind,
+      CASE WHEN $3 THEN (SELECT json_object_agg(operation_type, at) FROM (SELECT operation_type, max(started_at) AS at FROM spy_missions
+               WHERE country_id = $1 AND centre = 'intelligence_center' AND started_at > $8 GROUP BY operation_type) x) END AS spy_last_at,
+      CASE WHEN $7 THEN (SELECT json_agg(b) FROM brigades b WHERE b.country_id = $1) END AS brigades,
+      CASE WHEN $3 THEN ARRAY(SELECT DISTINCT target_id FROM spy_reports WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $2) END AS scouted,
+      CASE WHEN $4 THEN (SELECT json_agg(l) FROM unnest($6::text[]) AS i(item) CROSS JOIN LATERAL (
           SELECT id, seller_id, item_type, quantity, price_per_unit FROM market_listings
            WHERE status = 'open' AND item_type = i.item AND seller_id <> $1 ORDER BY price_per_unit, listed_at, id LIMIT 1) l) END AS listings,
-      CASE WHEN $5 THEN (SELECT count(*)::int FROM market_listings WHERE seller_id = $1 AND status = 'open') END AS own_listings,
-      CASE WHEN $5 THEN ARRAY(SELECT item_type FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) END AS order_items,
-      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT role FROM alliance_members WHERE country_id = $1 AND alliance_id = $2) END AS role,
-      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT count(*)::int FROM countries WHERE alliance_id = $2) END AS members,
-      CASE WHEN $6 AND $2::bigint IS NOT NULL THEN (SELECT json_agg(a ORDER BY a.id) FROM (
-          SELECT id, applicant_country_id FROM alliance_applications WHERE alliance_id = $2 AND status = 'pending' AND expires_at > $3 ORDER BY id LIMIT 10) a) END AS applications,
-      CASE WHEN $6 THEN ARRAY(SELECT alliance_id FROM alliance_applications WHERE applicant_country_id = $1 AND status = 'pending' AND expires_at > $3) END AS applied_to,
-      CASE WHEN $6 AND $2::bigint IS NULL THEN (SELECT json_agg(a) FROM (
+      CASE WHEN $4 THEN (SELECT count(*)::int FROM market_listings WHERE seller_id = $1 AND status = 'open') END AS own_listings,
+      CASE WHEN $4 THEN ARRAY(SELECT item_type FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) END AS order_items,
+      CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT role FROM alliance_members WHERE country_id = $1 AND alliance_id = me.alliance_id) END AS role,
+      CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT count(*)::int FROM countries WHERE alliance_id = me.alliance_id) END AS members,
+      CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT json_agg(a ORDER BY a.id) FROM (
+          SELECT id, applicant_country_id FROM alliance_applications WHERE alliance_id = me.alliance_id AND status = 'pending' AND expires_at > $2 ORDER BY id LIMIT 10) a) END AS applications,
+      CASE WHEN $5 THEN ARRAY(SELECT alliance_id FROM alliance_applications WHERE applicant_country_id = $1 AND status = 'pending' AND expires_at > $2) END AS applied_to,
+      CASE WHEN $5 AND me.alliance_id IS NULL THEN (SELECT json_agg(a) FROM (
           SELECT a.id, (SELECT count(*)::int FROM countries c WHERE c.alliance_id = a.id) AS members, a.min_networth, a.min_land FROM alliances a
            WHERE a.disbanded_at IS NULL AND a.accept_applications ORDER BY a.points_earned DESC, a.id LIMIT 10) a) END AS open_alliances,
-      CASE WHEN $6 THEN (SELECT json_agg(r) FROM (
+      CASE WHEN $5 THEN (SELECT json_agg(r) FROM (
           SELECT relation_type, from_country_id, to_country_id FROM diplomatic_relations WHERE status = 'active' AND from_country_id = $1
           UNION ALL SELECT relation_type, from_country_id, to_country_id FROM diplomatic_relations WHERE status = 'active' AND to_country_id = $1) r) END AS relations,
-      CASE WHEN $6 THEN (SELECT json_agg(p) FROM (
-          SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $3 AND from_country_id = $1
-          UNION ALL SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $3 AND to_country_id = $1) p) END AS proposals`,
-    values: [countryId, allianceId, now, wants.spying, wants.trading, wants.social, AI_MARKET_ITEMS, wants.attacking],
+      CASE WHEN $5 THEN (SELECT json_agg(p) FROM (
+          SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $2 AND from_country_id = $1
+          UNION ALL SELECT id, relation_type, from_country_id, to_country_id, expires_at FROM diplomatic_proposals WHERE status = 'pending' AND expires_at > $2 AND to_country_id = $1) p) END AS proposals
+      FROM countries me WHERE me.id = $1`,
+    values: [countryId, now, wants.spying, wants.trading, wants.social, AI_MARKET_ITEMS, wants.attacking, new Date(now.getTime() - MAX_SPY_COOLDOWN_MS)],
   });
-  return rows[0]!;
+  return rows[0];
 }
 
 /** An intent's body through the zod schema of the route it stands for, as the route parses a request (400 on a bad one). */

@@ -10,6 +10,7 @@ import type { AchievementsJson, MetricRankingJson, MetricRankingRowJson } from "
 import type { ServiceContext } from "./context.js";
 import { achievementCounts, metricRankOf, recentAchievements, topByMetric, type MetricRankingDbRow } from "../db/rankingMetrics.js";
 import { findCurrentSeason } from "../db/seasons.js";
+import { rankedPlayerName } from "./world.js";
 
 function toRow(metric: RankingMetricId, row: MetricRankingDbRow): MetricRankingRowJson {
   const estimated = ESTIMATED_RANKING_METRICS.includes(metric);
@@ -20,7 +21,8 @@ function toRow(metric: RankingMetricId, row: MetricRankingDbRow): MetricRankingR
     rank: row.rank,
     countryId: row.id,
     countryName: row.name,
-    playerName: row.username ?? "",
+    playerName: rankedPlayerName(row),
+    isAi: row.is_ai,
     governmentType: row.government_type,
     allianceTag: row.alliance_tag ?? "",
     value,
@@ -36,23 +38,23 @@ export const METRIC_RANKING_CACHE_MS = 15_000;
 const topCache = new Map<string, { at: number; rows: Promise<MetricRankingDbRow[]> }>();
 
 /** The top list, shared by every caller of this process for METRIC_RANKING_CACHE_MS. */
-function cachedTop(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number): Promise<MetricRankingDbRow[]> {
-  const key = `${metric}:${period}:${limit}`;
+function cachedTop(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number, playersOnly: boolean): Promise<MetricRankingDbRow[]> {
+  const key = `${metric}:${period}:${limit}:${playersOnly}`;
   const now = ctx.clock.now();
   const hit = topCache.get(key);
   if (hit && now - hit.at < METRIC_RANKING_CACHE_MS) return hit.rows;
-  const rows = topByMetric(ctx.db, metric, period, limit);
+  const rows = topByMetric(ctx.db, metric, period, limit, playersOnly);
   topCache.set(key, { at: now, rows });
   rows.catch(() => topCache.delete(key));
   return rows;
 }
 
 /** GET /rankings/{metric}: the top by the metric with each country's change over the period; the caller's own row appended. */
-export async function metricRanking(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number, ownCountryId: number | null): Promise<MetricRankingJson> {
-  const rows = await cachedTop(ctx, metric, period, limit);
+export async function metricRanking(ctx: ServiceContext, metric: RankingMetricId, period: RankingPeriod, limit: number, ownCountryId: number | null, playersOnly = false): Promise<MetricRankingJson> {
+  const rows = await cachedTop(ctx, metric, period, limit, playersOnly);
   let own: MetricRankingRowJson | null = null;
   if (ownCountryId !== null && !rows.some((r) => r.id === ownCountryId)) {
-    const mine = await metricRankOf(ctx.db, metric, period, ownCountryId);
+    const mine = await metricRankOf(ctx.db, metric, period, ownCountryId, playersOnly);
     if (mine) own = toRow(metric, mine);
   }
   return { metric, period, rows: rows.map((r) => toRow(metric, r)), own };

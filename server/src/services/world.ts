@@ -73,15 +73,24 @@ function takeDailySnapshot(ctx: ServiceContext): void {
 }
 
 /** The top `limit` countries by networth as ranking rows (change and trend since today's snapshot). */
-export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT): Promise<RankingEntry[]> {
+export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT, playersOnly = false): Promise<RankingEntry[]> {
   takeDailySnapshot(ctx);
-  return toRankingEntries(ctx.db, await topByNetworth(ctx.db, limit));
+  return toRankingEntries(ctx.db, await topByNetworth(ctx.db, limit, playersOnly));
 }
 
 /** One country's ranking row, or undefined when it is not ranked (networth 0, eliminated). */
-export async function loadRankingOf(ctx: ServiceContext, countryId: number): Promise<RankingEntry | undefined> {
-  const row = await rankedCountry(ctx.db, countryId);
+export async function loadRankingOf(ctx: ServiceContext, countryId: number, playersOnly = false): Promise<RankingEntry | undefined> {
+  const row = await rankedCountry(ctx.db, countryId, playersOnly);
   return row ? (await toRankingEntries(ctx.db, [row]))[0] : undefined;
+}
+
+/**
+ * The name a ranking shows for a country's player: its owner's username, but for an AI country
+ * its country name (its owner is an internal account, ai_<hex>, that means nothing to players;
+ * the row's isAi says it is an AI).
+ */
+export function rankedPlayerName(r: { is_ai: boolean; name: string; username: string | null }): string {
+  return r.is_ai ? r.name : (r.username ?? "");
 }
 
 async function toRankingEntries(db: Db, rows: RankingDbRow[]): Promise<RankingEntry[]> {
@@ -93,7 +102,8 @@ async function toRankingEntries(db: Db, rows: RankingDbRow[]): Promise<RankingEn
       rank: r.rank,
       countryId: r.id,
       countryName: r.name,
-      playerName: r.username ?? "",
+      playerName: rankedPlayerName(r),
+      isAi: r.is_ai,
       governmentType: r.government_type,
       allianceName: label?.name ?? "",
       allianceTag: label?.tag ?? "",

@@ -113,10 +113,11 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
   const [search, setSearch] = useState("");
   const [metric, setMetric] = useState<RankingMetric>("networth");
   const [period, setPeriod] = useState<RankingPeriod>(RANKING_PERIOD_DEFAULT);
+  const [playersOnly, setPlayersOnly] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   const ranking = useQuery({
-    queryKey: shellKeys.metric(metric, period),
-    queryFn: () => shellApi.metricRanking(metric, period, 100),
+    queryKey: shellKeys.metric(metric, period, playersOnly),
+    queryFn: () => shellApi.metricRanking(metric, period, 100, playersOnly),
     refetchInterval: 30_000,
     staleTime: 10_000,
   });
@@ -170,9 +171,12 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
             ))}
           </select>
         </div>
+        <label className="row small" style={{ gap: "0.5rem", alignSelf: "end" }}>
+          <input type="checkbox" data-testid="rankings-players-only" checked={playersOnly} onChange={(e) => setPlayersOnly(e.target.checked)} /> Players only (no AI countries)
+        </label>
       </div>
       <p className="hint" style={{ margin: 0 }}>
-        Ranked by {metricLabel.toLowerCase()}; change {periodLabel(period)}.
+        Ranked by {metricLabel.toLowerCase()}; change {periodLabel(period)}.{playersOnly ? " Players only: ranks among players, AI countries left out." : ""}
         {estimated ? " Population and military force are public as estimates (two significant digits); exact numbers stay secret." : ""} Refreshes every 30 seconds.
       </p>
 
@@ -205,8 +209,13 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                     <span className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
                     {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
+                    {row.isAi && (
+                      <span className="badge" title="A country played by the computer" data-testid="ranking-ai">
+                        AI
+                      </span>
+                    )}
                   </td>
-                  <td className="hide-sm">{row.playerName || <span className="faint">AI</span>}</td>
+                  <td className="hide-sm">{row.playerName}</td>
                   <td className="hide-sm">{isGovernmentType(row.governmentType) ? GOVERNMENTS[row.governmentType].name : titleCase(row.governmentType)}</td>
                   <td className="n">
                     {row.estimated ? "≈ " : ""}

@@ -173,7 +173,7 @@ describe("PresenceFeed", () => {
 
 describe("RankingsFeed", () => {
   const entry = (i: number, value: number): RankingEntry => ({
-    id: String(i), rank: i, countryId: i, countryName: `C${i}`, playerName: "", governmentType: "monarchy", allianceName: "", allianceTag: "", value, land: 1, change: 0, trend: "same", lastActive: 0, isOnline: false, userId: null,
+    id: String(i), rank: i, countryId: i, countryName: `C${i}`, playerName: "", isAi: false, governmentType: "monarchy", allianceName: "", allianceTag: "", value, land: 1, change: 0, trend: "same", lastActive: 0, isOnline: false, userId: null,
   });
 
   it("reloads only for a change that can move the list, and sends only the rows that differ by position", async () => {

@@ -6,7 +6,7 @@ import type { DaySample } from "./sample.js";
  */
 
 export interface BalanceCheck {
-  id: "top10_churn" | "daily_land_loss" | "government_medians" | "money_supply";
+  id: "top10_churn" | "daily_land_loss" | "government_medians" | "money_supply" | "personality_medians" | "leader_change" | "bankruptcy" | "famine";
   target: string;
   /** the measured figure, as text for the report */
   measured: string;
@@ -33,6 +33,16 @@ export const MAX_GOVERNMENT_MEDIAN_GAP = 0.25;
  * turns of income on day 30, fails either measure.
  */
 export const MONEY_BAND = { low: 0.5, high: 2 } as const;
+/** How far a personality's (style of play's) median final networth may sit from the overall median (issue 27). */
+export const MAX_PERSONALITY_MEDIAN_GAP = 0.15;
+/** The leader on the last day must differ from the leader on this day... */
+export const LEADER_EARLY_DAY = 10;
+/** ...in at least this share of the seeds judged together (2 of 3). */
+export const LEADER_CHANGE_SEED_SHARE = 2 / 3;
+/** Most bankruptcy news items a season may have (an AI action whose own turns ran out of cash). */
+export const MAX_BANKRUPTCIES = 0;
+/** Famine on fewer than this share of country-days. */
+export const MAX_FAMINE_SHARE = 0.01;
 export const MONEY_SETTLED_DAY = 5;
 
 export function median(values: readonly number[]): number {
@@ -111,6 +121,54 @@ export function moneyPerAcre(days: readonly DaySample[]): Array<{ day: number; v
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** The leaders (highest networth, ties by id) of day LEADER_EARLY_DAY and of the last day; null when the season is not longer. */
+export function seasonLeaders(days: readonly DaySample[]): { early: number; last: number } | null {
+  const last = days[days.length - 1]!;
+  const early = days.find((d) => d.day === LEADER_EARLY_DAY);
+  if (!early || last.day <= LEADER_EARLY_DAY) return null;
+  return { early: early.top10[0]!, last: last.top10[0]! };
+}
+
+/** One seed's season, for the verdicts judged over several seeds. */
+export interface SeedSeason {
+  seed: number;
+  days: readonly DaySample[];
+}
+
+/** A verdict over several seeds' seasons, beside each seed's own checks. */
+export interface SeedsVerdict {
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+/**
+ * Verdicts over several seeds (issue 27: 7, 11 and 23 in one report): the leader of the last
+ * day differs from the leader of day LEADER_EARLY_DAY in at least LEADER_CHANGE_SEED_SHARE of
+ * the seeds, and every per-seed target (all but the leader change) is met on every seed.
+ */
+export function evaluateSeeds(seasons: readonly SeedSeason[]): SeedsVerdict[] {
+  const judged = seasons.map((s) => ({ seed: s.seed, leaders: seasonLeaders(s.days), checks: evaluateBalance(s.days) }));
+  const applicable = judged.filter((j) => j.leaders !== null);
+  const changed = applicable.filter((j) => j.leaders!.early !== j.leaders!.last);
+  const needed = Math.ceil(LEADER_CHANGE_SEED_SHARE * applicable.length - 1e-9);
+  const verdicts: SeedsVerdict[] = [
+    {
+      target: `the leader of the last day is not the leader of day ${LEADER_EARLY_DAY} in at least ${needed} of ${applicable.length} seeds`,
+      measured:
+        applicable.length === 0
+          ? "no season longer than day 10: not applicable"
+          : `${changed.length} of ${applicable.length} (${applicable.map((j) => `seed ${j.seed}: ${j.leaders!.early} -> ${j.leaders!.last}`).join("; ")})`,
+      met: applicable.length === 0 || changed.length >= needed,
+    },
+  ];
+  for (const id of ["top10_churn", "daily_land_loss", "government_medians", "money_supply", "personality_medians", "bankruptcy", "famine"] as const) {
+    const missed = judged.filter((j) => !j.checks.find((c) => c.id === id)!.met).map((j) => j.seed);
+    verdicts.push({ target: `${judged[0]?.checks.find((c) => c.id === id)?.target ?? id}, on every seed`, measured: missed.length === 0 ? `met on ${judged.length} of ${judged.length}` : `missed on seed ${missed.join(", ")}`, met: missed.length === 0 });
+  }
+  return verdicts;
+}
+
 export function evaluateBalance(days: readonly DaySample[]): BalanceCheck[] {
   const last = days[days.length - 1]!;
   const checks: BalanceCheck[] = [];
@@ -137,6 +195,44 @@ export function evaluateBalance(days: readonly DaySample[]): BalanceCheck[] {
   const byGovernment = mediansBy(last, "government");
   const gaps = Object.entries(byGovernment).map(([government, g]) => ({ government, gap: overall > 0 ? g.median / overall - 1 : 0, count: g.count }));
   const widest = gaps.reduce((w, g) => (Math.abs(g.gap) > Math.abs(w.gap) ? g : w), { government: "none", gap: 0, count: 0 });
+  const byPersonality = mediansBy(last, "personality");
+  const styleGaps = Object.entries(byPersonality).map(([personality, g]) => ({ personality, gap: overall > 0 ? g.median / overall - 1 : 0, count: g.count }));
+  const widestStyle = styleGaps.reduce((w, g) => (Math.abs(g.gap) > Math.abs(w.gap) ? g : w), { personality: "none", gap: 0, count: 0 });
+  const signed = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;
+  checks.push({
+    id: "personality_medians",
+    target: `every personality's median final networth within ${pct(MAX_PERSONALITY_MEDIAN_GAP)} of the overall median`,
+    measured: `widest ${widestStyle.personality} ${signed(widestStyle.gap)}; ${styleGaps.map((g) => `${g.personality} ${signed(g.gap)} (${g.count})`).join(", ")}`,
+    met: styleGaps.length > 1 && styleGaps.every((g) => Math.abs(g.gap) <= MAX_PERSONALITY_MEDIAN_GAP + 1e-9),
+  });
+
+  const leaders = seasonLeaders(days);
+  checks.push({
+    id: "leader_change",
+    target: `the leader on the last day is not the leader of day ${LEADER_EARLY_DAY} (judged over seeds: at least ${Math.round(LEADER_CHANGE_SEED_SHARE * 3)} of 3)`,
+    measured: leaders ? `day ${LEADER_EARLY_DAY} country ${leaders.early}, day ${lastDay} country ${leaders.last}` : `season of ${lastDay} days: not applicable`,
+    met: leaders === null || leaders.early !== leaders.last,
+  });
+
+  const bankruptcies = days.reduce((n, d) => n + (d.bankruptcies ?? 0), 0);
+  const worstBankruptDay = days.reduce((w, d) => ((d.bankruptcies ?? 0) > (w?.bankruptcies ?? 0) ? d : w), null as DaySample | null);
+  checks.push({
+    id: "bankruptcy",
+    target: `no country ends an action's turns bankrupt (at most ${MAX_BANKRUPTCIES} bankruptcy items)`,
+    measured: `${bankruptcies} bankruptcy items${worstBankruptDay ? ` (most on day ${worstBankruptDay.day}: ${worstBankruptDay.bankruptcies})` : ""}`,
+    met: bankruptcies <= MAX_BANKRUPTCIES,
+  });
+
+  const countryDays = days.slice(1).reduce((n, d) => n + d.countries.length, 0);
+  const famineDays = days.slice(1).reduce((n, d) => n + (d.famineCountries ?? 0), 0);
+  const famineShare = countryDays > 0 ? famineDays / countryDays : 0;
+  checks.push({
+    id: "famine",
+    target: `famine on under ${pct(MAX_FAMINE_SHARE)} of country-days`,
+    measured: `${famineDays} of ${countryDays} country-days (${(famineShare * 100).toFixed(2)}%)`,
+    met: famineShare < MAX_FAMINE_SHARE,
+  });
+
   checks.push({
     id: "government_medians",
     target: `every government's median final networth within ${pct(MAX_GOVERNMENT_MEDIAN_GAP)} of the overall median`,

@@ -1,5 +1,5 @@
 import { escapeHtml, lineChart, PALETTE, table, type Series } from "@game/schema/report";
-import { evaluateBalance, largestDailyLandLoss, median, mediansBy, moneyInTurnsOfIncome, moneyPerAcre, top10Changes } from "./balance.js";
+import { evaluateBalance, evaluateSeeds, largestDailyLandLoss, median, mediansBy, moneyInTurnsOfIncome, moneyPerAcre, top10Changes } from "./balance.js";
 import type { SeasonRun } from "./season.js";
 
 /**
@@ -28,7 +28,40 @@ function itemSeries(run: SeasonRun, pick: (t: SeasonRun["days"][number]["trades"
   }));
 }
 
+const HEAD =
+  "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>";
+const STYLE =
+  "<style>body{font:14px system-ui,sans-serif;max-width:960px;margin:24px auto;padding:0 12px;color:#111827}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #d1d5db;padding:4px 8px;text-align:left}th{background:#f3f4f6}.met{color:#15803d;font-weight:600}.missed{color:#b91c1c;font-weight:600}pre{background:#f3f4f6;padding:8px;overflow:auto}</style></head><body>";
+
+function verdictTable(checks: ReadonlyArray<{ target: string; measured: string; met: boolean }>): string {
+  return `<table><thead><tr><th>target</th><th>measured</th><th>verdict</th></tr></thead><tbody>${checks
+    .map((c) => `<tr><td>${escapeHtml(c.target)}</td><td>${escapeHtml(c.measured)}</td><td class=${c.met ? "met" : "missed"}>${c.met ? "met" : "missed"}</td></tr>`)
+    .join("")}</tbody></table>`;
+}
+
+/** One report for several seeds' seasons: the verdicts over the seeds first, then each season's own section. */
+export function renderSeedsHtml(runs: ReadonlyArray<{ run: SeasonRun; wallSeconds: number }>, command: string): string {
+  if (runs.length === 1) return renderSeasonHtml(runs[0]!.run, command);
+  const o = runs[0]!.run.options;
+  return [
+    HEAD,
+    `<title>Season simulation, seeds ${runs.map((r) => r.run.options.seed).join(", ")}</title>`,
+    STYLE,
+    `<h1>Season simulation: ${o.countries} AI countries, ${runs[0]!.run.days.length - 1} days, seeds ${runs.map((r) => r.run.options.seed).join(", ")}</h1>`,
+    `<pre>${escapeHtml(command)}</pre>`,
+    "<h2>Verdicts over the seeds</h2>",
+    verdictTable(evaluateSeeds(runs.map((r) => ({ seed: r.run.options.seed, days: r.run.days })))),
+    table(["seed", "wall time (s)", "actions", "refused"], runs.map((r) => [r.run.options.seed, Math.round(r.wallSeconds), r.run.stats.actions, r.run.stats.refused])),
+    ...runs.map((r) => seasonSection(r.run, `Seed ${r.run.options.seed}`, "h2", "h3")),
+    "</body></html>",
+  ].join("\n");
+}
+
 export function renderSeasonHtml(run: SeasonRun, command: string): string {
+  return [HEAD, `<title>Season simulation, seed ${run.options.seed}</title>`, STYLE, `<pre>${escapeHtml(command)}</pre>`, seasonSection(run, "Season simulation", "h1", "h2"), "</body></html>"].join("\n");
+}
+
+function seasonSection(run: SeasonRun, heading: string, h1: string, h2: string): string {
   const checks = evaluateBalance(run.days);
   const last = run.days[run.days.length - 1]!;
   const churn = top10Changes(run.days);
@@ -41,22 +74,16 @@ export function renderSeasonHtml(run: SeasonRun, command: string): string {
   const o = run.options;
   const s = run.stats;
   return [
-    "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>",
-    `<title>Season simulation, seed ${o.seed}</title>`,
-    "<style>body{font:14px system-ui,sans-serif;max-width:960px;margin:24px auto;padding:0 12px;color:#111827}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #d1d5db;padding:4px 8px;text-align:left}th{background:#f3f4f6}.met{color:#15803d;font-weight:600}.missed{color:#b91c1c;font-weight:600}pre{background:#f3f4f6;padding:8px;overflow:auto}</style></head><body>",
-    `<h1>Season simulation: ${o.countries} AI countries, ${days} days, seed ${o.seed}</h1>`,
+    `<${h1}>${escapeHtml(heading)}: ${o.countries} AI countries, ${days} days, seed ${o.seed}</${h1}>`,
     `<p>Started ${escapeHtml(run.startedAt)} (simulated), a tick every ${run.turnIntervalMs / 60_000} minutes (${s.ticks} ticks); each country plays ${o.sessionsPerDay} sessions a day of up to ${o.actionsPerSession} actions. ` +
       `${s.actions} actions done, ${s.refused} refused; ${(s.tickMs / 1000).toFixed(0)} s in ticks, ${(s.playMs / 1000).toFixed(0)} s in AI play.</p>`,
-    `<pre>${escapeHtml(command)}</pre>`,
-    "<h2>Balance targets</h2>",
-    `<table><thead><tr><th>target</th><th>measured</th><th>verdict</th></tr></thead><tbody>${checks
-      .map((c) => `<tr><td>${escapeHtml(c.target)}</td><td>${escapeHtml(c.measured)}</td><td class=${c.met ? "met" : "missed"}>${c.met ? "met" : "missed"}</td></tr>`)
-      .join("")}</tbody></table>`,
-    "<h2>Final day by personality</h2>",
+    `<${h2}>Balance targets</${h2}>`,
+    verdictTable(checks),
+    `<${h2}>Final day by personality</${h2}>`,
     table(["personality", "countries", "median networth", "vs overall", "median land"], groupRows("personality")),
-    "<h2>Final day by government</h2>",
+    `<${h2}>Final day by government</${h2}>`,
     table(["government", "countries", "median networth", "vs overall", "median land"], groupRows("government")),
-    "<h2>Actions by kind</h2>",
+    `<${h2}>Actions by kind</${h2}>`,
     table(["kind", "done"], Object.entries(s.byKind).sort(([a], [b]) => a.localeCompare(b))),
     lineChart({ title: "Median networth by personality", xLabel: "day", yLabel: "networth", series: seriesByGroup(run, "personality", "networth") }),
     lineChart({ title: "Median land by personality", xLabel: "day", yLabel: "acres", series: seriesByGroup(run, "personality", "land") }),
@@ -77,6 +104,15 @@ export function renderSeasonHtml(run: SeasonRun, command: string): string {
         { name: "15% cap", color: PALETTE[8]!, points: losses.map((l) => [l.day, 15]) },
       ],
     }),
+    lineChart({
+      title: "Bankruptcy items and countries in famine per day",
+      xLabel: "day",
+      yLabel: "items / countries",
+      series: [
+        { name: "bankruptcy items", color: PALETTE[1]!, points: run.days.slice(1).map((d) => [d.day, d.bankruptcies ?? 0]) },
+        { name: "countries in famine", color: PALETTE[4]!, points: run.days.slice(1).map((d) => [d.day, d.famineCountries ?? 0]) },
+      ],
+    }),
     lineChart({ title: "Attacks per day", xLabel: "day", yLabel: "battles", series: [{ name: "battles", color: PALETTE[3]!, points: run.days.slice(1).map((d) => [d.day, d.attacks]) }] }),
     lineChart({ title: "Units traded between countries per day, by item", xLabel: "day", yLabel: "units", series: itemSeries(run, (t) => t.playerVolume) }),
     lineChart({ title: "Average price between countries, by item", xLabel: "day", yLabel: "price per unit", series: itemSeries(run, (t) => t.playerPrice) }),
@@ -85,8 +121,7 @@ export function renderSeasonHtml(run: SeasonRun, command: string): string {
     lineChart({ title: "Money supply (cash of every country and standing-order escrow)", xLabel: "day", yLabel: "cash", series: [{ name: "money supply", color: PALETTE[2]!, points: run.days.map((d) => [d.day, d.moneySupply]) }] }),
     lineChart({ title: "Cash per acre of land", xLabel: "day", yLabel: "cash per acre", series: [{ name: "cash per acre", color: PALETTE[5]!, points: money.map((m) => [m.day, m.value]) }] }),
     lineChart({ title: "Money supply in turns of the world's gross income", xLabel: "day", yLabel: "turns of income", series: [{ name: "turns of income", color: PALETTE[6 % PALETTE.length]!, points: moneyInTurnsOfIncome(run.days).map((m) => [m.day, m.value]) }] }),
-    "<h2>Top 10 changes per day</h2>",
+    `<${h2}>Top 10 changes per day</${h2}>`,
     table(["day", "entered", "left"], churn.map((c) => [c.day, c.entered.join(", ") || "-", c.left.join(", ") || "-"])),
-    "</body></html>",
   ].join("\n");
 }

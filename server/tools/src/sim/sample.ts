@@ -43,11 +43,15 @@ export interface DaySample {
   trades: ItemTrade[];
   /** cash of every country plus the budgets standing orders hold in escrow */
   moneySupply: number;
+  /** bankruptcy news items of the day (an action whose turns ran out of cash) */
+  bankruptcies: number;
+  /** countries with a famine news item that day (food ran out in an action's turns) */
+  famineCountries: number;
 }
 
 /** The world at `at` (end of day `day`), with the day's battles and trades since `from`. */
 export async function sampleDay(db: Db, day: number, from: Date, at: Date): Promise<DaySample> {
-  const [countries, battles, trades, money] = await Promise.all([
+  const [countries, battles, trades, money, troubles] = await Promise.all([
     db.query<CountryRow & { personality: string }>(
       `SELECT ${COUNTRY_COLUMNS.split(", ").map((column) => `c.${column}`).join(", ")}, a.personality
          FROM ai_countries a JOIN countries c ON c.id = a.country_id ORDER BY c.id`,
@@ -64,6 +68,11 @@ export async function sampleDay(db: Db, day: number, from: Date, at: Date): Prom
     ),
     db.query<{ money: number }>(
       "SELECT ((SELECT coalesce(sum(cash), 0) FROM countries) + (SELECT coalesce(sum(held_cash), 0) FROM standing_orders))::bigint AS money",
+    ),
+    db.query<{ bankruptcies: number; famine_countries: number }>(
+      `SELECT count(*) FILTER (WHERE kind = 'bankrupt')::int AS bankruptcies, count(DISTINCT country_id) FILTER (WHERE kind = 'starving')::int AS famine_countries
+         FROM news_items WHERE category = 'personal' AND kind IN ('bankrupt', 'starving') AND created_at > $1 AND created_at <= $2`,
+      [from, at],
     ),
   ]);
   const rows = countries.rows.map((r) => ({
@@ -95,5 +104,8 @@ export async function sampleDay(db: Db, day: number, from: Date, at: Date): Prom
     }
     byItem.set(t.item_type, item);
   }
-  return { day, countries: rows, top10, attacks, landLost, trades: [...byItem.values()].sort((a, b) => a.item.localeCompare(b.item)), moneySupply: Number(money.rows[0]!.money) };
+  return { day, countries: rows, top10, attacks, landLost, trades: [...byItem.values()].sort((a, b) => a.item.localeCompare(b.item)), moneySupply: Number(money.rows[0]!.money),
+    bankruptcies: troubles.rows[0]!.bankruptcies,
+    famineCountries: troubles.rows[0]!.famine_countries,
+  };
 }

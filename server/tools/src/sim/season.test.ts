@@ -4,7 +4,7 @@ import { loadConfig } from "@game/server/config";
 import { createTestDatabase, type TestDatabase } from "@game/server/test/harness";
 import { simulationContext } from "./context.js";
 import { nextUtcMidnight, simulateSeason, type SeasonRun } from "./season.js";
-import { evaluateBalance, largestDailyLandLoss, moneyInTurnsOfIncome, top10Changes } from "./balance.js";
+import { evaluateBalance, evaluateSeeds, largestDailyLandLoss, moneyInTurnsOfIncome, top10Changes } from "./balance.js";
 import type { CountrySample, DaySample } from "./sample.js";
 
 /**
@@ -52,6 +52,18 @@ describe("season simulator", () => {
     expect(run.stats.byKind.build).toBeGreaterThan(0);
     // governments are drawn per country at creation through the change-government service
     expect(new Set(last.countries.map((c) => c.government)).size).toBeGreaterThan(2);
+    // no AI ever signs a pact without a proposal the other side accepted: every relation comes
+    // from an accepted proposal of the same type between the same two countries
+    const db = databases[databases.length - 1]!.pool(1);
+    try {
+      const { rows } = await db.query(
+        `SELECT r.id FROM diplomatic_relations r LEFT JOIN diplomatic_proposals p ON p.id = r.proposal_id
+          WHERE p.id IS NULL OR p.status <> 'accepted' OR p.from_country_id <> r.from_country_id OR p.to_country_id <> r.to_country_id OR p.relation_type <> r.relation_type`,
+      );
+      expect(rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
   }, 120_000);
 });
 
@@ -65,6 +77,8 @@ function sample(day: number, countries: Array<Partial<CountrySample> & { id: num
     landLost: {},
     trades: [],
     moneySupply: rows.reduce((s, r) => s + r.cash, 0),
+    bankruptcies: 0,
+    famineCountries: 0,
     ...extra,
   };
 }
@@ -131,5 +145,48 @@ describe("balance verdicts", () => {
     ]);
     expect(moneyInTurnsOfIncome([day])).toEqual([{ day: 3, value: 10 }]);
     expect(evaluateBalance([day]).find((c) => c.id === "money_supply")!.measured).toContain("in turns of income median 10.0");
+  });
+
+  it("personality medians: a style 16% above the overall median fails, 14% passes", () => {
+    // five styles of three countries each; the overall median is 1000 (most countries sit there)
+    const styles = (gap: number) =>
+      ["farmer", "trader", "raider", "researcher", "turtle"].flatMap((personality, p) =>
+        [0, 1, 2].map((i) => ({ id: p * 3 + i + 1, personality, networth: personality === "farmer" ? 1000 * (1 + gap) : 1000 })),
+      );
+    const judge = (gap: number) => evaluateBalance([sample(0, styles(0)), sample(1, styles(gap))]).find((c) => c.id === "personality_medians")!;
+    expect(judge(0.16).met).toBe(false);
+    expect(judge(0.16).measured).toContain("farmer +16.0%");
+    expect(judge(0.14).met).toBe(true);
+    expect(judge(-0.16).met).toBe(false);
+    expect(judge(-0.14).met).toBe(true);
+  });
+
+  it("bankruptcy: a single bankruptcy item fails; famine must stay under 1% of country-days", () => {
+    const world = Array.from({ length: 50 }, (_, i) => ({ id: i + 1 }));
+    const days = (extra: (day: number) => Partial<DaySample>) => [0, 1, 2].map((day) => sample(day, world, extra(day)));
+    const clean = evaluateBalance(days(() => ({})));
+    expect(clean.find((c) => c.id === "bankruptcy")!.met).toBe(true);
+    expect(clean.find((c) => c.id === "famine")!.met).toBe(true);
+    const oneBankruptcy = evaluateBalance(days((day) => ({ bankruptcies: day === 2 ? 1 : 0 }))).find((c) => c.id === "bankruptcy")!;
+    expect(oneBankruptcy.met).toBe(false);
+    expect(oneBankruptcy.measured).toContain("1 bankruptcy items");
+    // 100 country-days: 1 in famine is 1% (not under it), none passes
+    expect(evaluateBalance(days((day) => ({ famineCountries: day === 1 ? 1 : 0 }))).find((c) => c.id === "famine")!.met).toBe(false);
+    // the starting world (day 0) is not a country-day of play
+    expect(evaluateBalance(days((day) => ({ famineCountries: day === 0 ? 5 : 0 }))).find((c) => c.id === "famine")!.met).toBe(true);
+  });
+
+  it("the leader of the last day must differ from day 10's in at least 2 of 3 seeds", () => {
+    // a season of 12 days whose leader on day 12 is `last` and on day 10 is country 1
+    const season = (last: number) =>
+      Array.from({ length: 13 }, (_, day) => sample(day, [1, 2, 3].map((id) => ({ id, networth: id === (day <= 10 ? 1 : last) ? 5_000 : 1_000 }))));
+    const verdict = (lasts: number[]) => evaluateSeeds(lasts.map((last, i) => ({ seed: [7, 11, 23][i]!, days: season(last) })))[0]!;
+    expect(verdict([2, 3, 1]).met).toBe(true);
+    expect(verdict([2, 3, 1]).measured).toContain("2 of 3");
+    expect(verdict([2, 1, 1]).met).toBe(false);
+    expect(evaluateBalance(season(1)).find((c) => c.id === "leader_change")!.met).toBe(false);
+    expect(evaluateBalance(season(2)).find((c) => c.id === "leader_change")!.met).toBe(true);
+    // a season that ends before day 10 has no leader change to judge
+    expect(evaluateBalance(season(2).slice(0, 5)).find((c) => c.id === "leader_change")!.measured).toContain("not applicable");
   });
 });

@@ -22,6 +22,13 @@ export interface SeasonOptions {
   sessionsPerDay: number;
   /** most actions an AI country takes in one session */
   actionsPerSession: number;
+  /**
+   * AI countries playing at once within a session (a pool of workers, each on its own
+   * country, each action its own transaction as the service runs it). 1 replays a seed
+   * exactly; more interleave countries' actions as players' requests do, so two runs of one
+   * seed differ in detail (docs/balance.md "Speed").
+   */
+  concurrency?: number;
   /** called after each simulated day with its sample (progress output) */
   onDay?: (sample: DaySample, stats: SeasonStats) => void;
 }
@@ -77,7 +84,7 @@ export async function simulateSeason(ctx: SimulationContext, options: SeasonOpti
       stats.ticks += 1;
       stats.tickMs += performance.now() - started;
       started = performance.now();
-      await playSession(ctx, tick % ticksPerSession, ticksPerSession, options.actionsPerSession, stats);
+      await playSession(ctx, tick % ticksPerSession, ticksPerSession, options.actionsPerSession, options.concurrency ?? 1, stats);
       stats.playMs += performance.now() - started;
     }
     const sample = await sampleDay(ctx.db, day, new Date(startAt + (day - 1) * DAY_MS), new Date(startAt + day * DAY_MS));
@@ -93,17 +100,22 @@ export async function simulateSeason(ctx: SimulationContext, options: SeasonOpti
  * each play up to `budget` actions, in id order, through playAiCountry: the same code the
  * server's AI rounds run.
  */
-async function playSession(ctx: SimulationContext, slot: number, slots: number, budget: number, stats: SeasonStats): Promise<void> {
+async function playSession(ctx: SimulationContext, slot: number, slots: number, budget: number, concurrency: number, stats: SeasonStats): Promise<void> {
   const { rows } = await ctx.db.query<AiCountryRow>(
     `SELECT a.* FROM ai_countries a JOIN countries c ON c.id = a.country_id
       WHERE NOT a.paused AND NOT c.is_eliminated AND a.country_id % $1 = $2 ORDER BY a.country_id`,
     [slots, slot],
   );
   const now = new Date(ctx.clock.now());
-  for (const ai of rows) {
-    const played = await playAiCountry(ctx, ai, budget, now);
-    stats.actions += played.actions;
-    stats.refused += played.refused;
-    for (const intent of played.intents.slice(0, played.actions)) stats.byKind[intent.kind] = (stats.byKind[intent.kind] ?? 0) + 1;
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const ai = rows[next++]!;
+      const played = await playAiCountry(ctx, ai, budget, now);
+      stats.actions += played.actions;
+      stats.refused += played.refused;
+      for (const intent of played.intents.slice(0, played.actions)) stats.byKind[intent.kind] = (stats.byKind[intent.kind] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, rows.length)) }, worker));
 }
