@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, screenshotter } from "./browser";
+import { launchChromium, openMenu, screenshotter } from "./browser";
 import { startServer, type E2EServer, type Player } from "./harness";
 
 const DESKTOP = { width: 1366, height: 860 };
@@ -18,6 +18,8 @@ let server: E2EServer;
 let browser: Browser;
 let a: Player;
 let b: Player;
+/** a country far below A's networth (out of A's attack band) */
+let small: Player;
 const contexts: BrowserContext[] = [];
 const consoleErrors: string[] = [];
 const shot = screenshotter("defects-");
@@ -44,7 +46,9 @@ beforeAll(async () => {
   server = await startServer({ NEW_PLAYER_PROTECTION_HOURS: "0" });
   a = await server.registerPlayer("raider");
   b = await server.registerPlayer("holder");
-  for (const p of [a, b]) await server.api("POST", "/user/tutorial-complete", undefined, p.token);
+  small = await server.registerPlayer("tiny");
+  for (const p of [a, b, small]) await server.api("POST", "/user/tutorial-complete", undefined, p.token);
+  await server.sql("UPDATE countries SET networth = 100 WHERE id = $1", [small.countryId]);
   await server.sql("UPDATE countries SET troops = 5000, turns = 150 WHERE id = $1", [a.countryId]);
   browser = await launchChromium();
 });
@@ -108,5 +112,73 @@ describe("what a player ran into", () => {
     }
     expect(under, "a menu entry under the toast").not.toBeNull();
     await expect.poll(() => page.locator(".sidebar.open").count()).toBe(0);
+  });
+
+  it("#16 target lists and the war room leave out what the launch would refuse; #5 the preview names a public band; #13 a war declaration asks first", async () => {
+    const page = await pageOf(a, "military?targets");
+    await page.getByTestId("target-selection").waitFor({ timeout: 20_000 });
+    await page.getByLabel("Protection").selectOption("any");
+    await page.getByLabel("Search").fill(small.body.countryName);
+    await expect.poll(() => page.getByTestId(`target-refusal-${small.countryId}`).isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.getByTestId(`target-${small.countryId}`).click();
+    expect(await page.getByTestId("target-refusal").textContent()).toBe("Target is too small to attack: its networth is under 40% of yours");
+    expect(await page.getByTestId("select-target").isDisabled()).toBe(true);
+    await shot(page, "16-out-of-reach");
+
+    // an equal in reach: the preview says its chance is a band that does not follow the force
+    await page.getByLabel("Search").fill(b.body.countryName);
+    await page.getByTestId(`target-${b.countryId}`).click();
+    await page.getByTestId("select-target").click();
+    await page.getByTestId("attack-type-guerrilla_strike").click();
+    await page.getByLabel(/^Troops \(/).fill("100");
+    await expect.poll(() => page.getByTestId("preview-band-note").isVisible(), { timeout: 15_000 }).toBe(true);
+    const band = await page.getByTestId("preview-chance").textContent();
+    await page.getByLabel(/^Troops \(/).fill("1000");
+    await expect.poll(() => page.getByTestId("preview-chance").textContent()).toBe(band);
+    await shot(page, "05-preview-band");
+
+    await openMenu(page, "War Room");
+    await page.getByTestId("war-room").waitFor({ timeout: 15_000 });
+    const row = page.getByTestId(`wr-target-${b.countryId}`);
+    await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await page.getByTestId(`wr-target-${small.countryId}`).count()).toBe(0);
+    // declining the question declares nothing
+    const asked = new Promise<string>((resolve) => page.once("dialog", (d) => void d.dismiss().then(() => resolve(d.message()))));
+    await row.getByRole("button", { name: /^Declare war/ }).click();
+    expect(await asked).toMatch(new RegExp(`^Declare war on ${b.body.countryName}\\? It costs \\$[\\d,]+ per turn and lasts at least 48 hours\\.$`));
+    expect((await server.api("GET", "/war/declarations", undefined, a.token)).body.declarations ?? []).toHaveLength(0);
+    await shot(page, "16-war-room");
+  });
+
+  it("#14 a listing is bought in part, as much as the cash pays for; #18 on the phone its Buy button is on screen", async () => {
+    const listed = await server.api("POST", "/market/listings", { countryId: a.countryId, itemType: "troops", quantity: 2000, pricePerUnit: 150 }, a.token);
+    expect(listed.status, JSON.stringify(listed.body)).toBeLessThan(300);
+    const cash = Number((await server.sql("SELECT cash FROM countries WHERE id = $1", [b.countryId]))[0].cash);
+    const affordable = Math.floor(cash / 150);
+    expect(affordable).toBeLessThan(2000);
+    const page = await pageOf(b, "market", PHONE);
+    await page.getByTestId("public-market").waitFor({ timeout: 20_000 });
+    const buy = page.getByTestId("listings").getByRole("button", { name: `Buy ${affordable.toLocaleString("en-US")}` });
+    await expect.poll(() => buy.isVisible(), { timeout: 15_000 }).toBe(true);
+    const box = (await buy.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, "18-market-phone");
+    page.once("dialog", (d) => void d.accept());
+    await buy.click();
+    await expect.poll(() => page.getByTestId("market-message").textContent(), { timeout: 15_000 }).toBe(`Bought ${affordable.toLocaleString("en-US")} troops for $${(affordable * 150).toLocaleString("en-US")}.`);
+  });
+
+  it("#8 #21 font size, compact mode and theme change the screen", async () => {
+    const saved = (await server.api("GET", "/settings", undefined, small.token)).body;
+    const settings = saved.settings ?? saved.data?.settings;
+    const put = await server.api("PUT", "/settings", { ...settings, display: { ...settings.display, fontSize: "large", compactMode: true, theme: "light" } }, small.token);
+    expect(put.status).toBe(200);
+    const page = await pageOf(small, "overview");
+    await page.getByTestId("overview").waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).fontSize)).toBe("17px");
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector(".panel")!).paddingTop)).not.toBe("16px");
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(238, 241, 232)");
+    await shot(page, "08-light-large-compact");
   });
 });

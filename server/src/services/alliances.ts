@@ -42,7 +42,7 @@ import type {
 } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
 import { runCountriesAction, type ActionTransaction, type LockedCountry, type StepOutcome } from "./actions.js";
-import { allianceTopic, countryTopic, type AllianceLeaveReason } from "../events.js";
+import { allianceTopic, countryTopic, WORLD_TOPIC, type AllianceLeaveReason } from "../events.js";
 import { conflict, forbidden, isUniqueViolation, notFound } from "../errors.js";
 import { findCountryByUserId, type CountryRow, type CountryRowPatch } from "../db/countries.js";
 import type { Db, DbClient } from "../db/pool.js";
@@ -93,6 +93,7 @@ import { loadOperations, removeFromOpenOperations } from "../db/allianceWarfare.
 import { ensure, refusal } from "./allianceErrors.js";
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { recordNews } from "./news.js";
+import { peaceNews } from "./warNews.js";
 
 /**
  * Alliances: one service function per action (create, leave, invite and answer, apply and
@@ -134,6 +135,38 @@ function techLevels(row: CountryRow): number[] {
 
 const NOTHING = new Map();
 
+/**
+ * Joining an alliance makes peace with its members: every active war between the newcomer and
+ * a member (either side declared it) ends at once, charged nothing more, and both sides and the
+ * world are told (issue 30: a war went on, and was charged, after both sides joined the same
+ * alliance). The war costs phase ends any that slipped past (docs/rules.md, "War declarations").
+ */
+async function endWarsWithAllies(tx: ActionTransaction, countryId: number, alliance: AllianceRow): Promise<void> {
+  const { rows } = await tx.client.query<{ id: number; declarer_id: number; declarer_name: string; target_id: number; target_name: string }>(
+    `WITH ended AS (
+       UPDATE war_declarations w SET ended_at = $3, end_reason = 'declared_peace'
+        WHERE w.ended_at IS NULL
+          AND ((w.declarer_id = $1 AND w.target_id IN (SELECT id FROM countries WHERE alliance_id = $2))
+            OR (w.target_id = $1 AND w.declarer_id IN (SELECT id FROM countries WHERE alliance_id = $2)))
+        RETURNING w.id, w.declarer_id, w.target_id)
+     SELECT e.id::int, e.declarer_id::int, d.name AS declarer_name, e.target_id::int, t.name AS target_name
+       FROM ended e JOIN countries d ON d.id = e.declarer_id JOIN countries t ON t.id = e.target_id`,
+    [countryId, alliance.id, tx.now],
+  );
+  const at = tx.now.getTime();
+  for (const war of rows) {
+    const body = `Both of you are in ${alliance.name} now: the war has ended.`;
+    for (const [side, other] of [
+      [war.declarer_id, war.target_name],
+      [war.target_id, war.declarer_name],
+    ] as const) {
+      tx.emit(countryTopic(side), { type: "notice", countryId: side, notice: { id: `war-${war.id}-allied-${side}`, kind: "war_ended", severity: "info", title: `Peace with ${other}`, body, at, view: "war-room", refId: war.id } });
+    }
+    tx.emit(WORLD_TOPIC, { type: "warEnded", war: { declarationId: war.id, declarerId: war.declarer_id, declarerName: war.declarer_name, targetId: war.target_id, targetName: war.target_name, at }, reason: "declared_peace" });
+    await recordNews(tx, peaceNews(war));
+  }
+}
+
 /** What the step of a membership action gathers: row patches and the emitted events' helpers. */
 class MembershipChanges {
   readonly patches = new Map<number, CountryRowPatch>();
@@ -143,6 +176,7 @@ class MembershipChanges {
   async join(row: CountryRow, alliance: AllianceRow, role: AllianceRole): Promise<void> {
     await insertMember(this.tx.client, { countryId: row.id, allianceId: alliance.id, role, techLevels: techLevels(row), now: this.tx.now });
     this.patches.set(row.id, { alliance_id: alliance.id });
+    await endWarsWithAllies(this.tx, row.id, alliance);
     for (const other of await withdrawApplicationsOf(this.tx.client, row.id, this.tx.now)) {
       if (other !== alliance.id) this.tx.emit(allianceTopic(other), { type: "leadershipQueueChanged", allianceId: other });
     }

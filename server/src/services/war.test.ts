@@ -160,6 +160,45 @@ describe("war costs (tick phase)", () => {
     expect(list.body.declarations.find((d: WarDeclarationJson) => d.id === decl.id)).toMatchObject({ totalCost: 9_000, status: "active" });
   });
 
+  it("joining the alliance of the other side makes peace: the war ends at once, both are told, nothing more is charged (issue 30 #20)", async () => {
+    const a = await player("allyA", { cash: 1_000_000 });
+    const b = await player("allyB", { land: 800 });
+    const decl: WarDeclarationJson = (await declare(a.token, b.countryId)).body.declaration;
+    const { rows: last } = await sql("SELECT coalesce(max(tick_number), 0)::bigint AS n FROM turn_ticks");
+    const declared = Number(last[0].n) + 10;
+    await sql("UPDATE war_declarations SET declared_tick = $2, charged_through_tick = $2 WHERE id = $1", [decl.id, declared]);
+    const got: GameEvent[] = [];
+    const offs = [a.countryId, b.countryId].map((id) => t.server.ctx.events.subscribe(countryTopic(id), (e) => got.push(e)));
+    await t.server.ctx.events.ready();
+    await buildAlliance(t, b, [], [a]); // the declarer joins the target's alliance
+    const ended = (await sql("SELECT ended_at, end_reason FROM war_declarations WHERE id = $1", [decl.id])).rows[0];
+    expect(ended.ended_at).not.toBeNull();
+    expect(ended.end_reason).toBe("declared_peace");
+    await waitFor(() => got.filter((e) => e.type === "notice" && e.notice.kind === "war_ended").length === 2);
+    offs.forEach((off) => off());
+    const cash = Number((await row(a.countryId)).cash);
+    await runTick(t.server.ctx, declared + 1);
+    expect(Number((await row(a.countryId)).cash)).toBe(cash);
+    const list = await t.api("GET", "/war/declarations", undefined, a.token);
+    expect(list.body.declarations.find((d: WarDeclarationJson) => d.id === decl.id)).toMatchObject({ totalCost: 0 });
+    expect(list.body.declarations.find((d: WarDeclarationJson) => d.id === decl.id).status).not.toBe("active");
+  });
+
+  it("the war costs phase ends, uncharged, a war whose two sides are in one alliance however they got there", async () => {
+    const a = await player("netA", { cash: 1_000_000 });
+    const b = await player("netB", { land: 800 });
+    const decl: WarDeclarationJson = (await declare(a.token, b.countryId)).body.declaration;
+    const alliance = await buildAlliance(t, a, [], []);
+    await sql("UPDATE countries SET alliance_id = $1 WHERE id = $2", [alliance.id, b.countryId]);
+    const { rows: last } = await sql("SELECT coalesce(max(tick_number), 0)::bigint AS n FROM turn_ticks");
+    const declared = Number(last[0].n) + 10;
+    await sql("UPDATE war_declarations SET declared_tick = $2, charged_through_tick = $2 WHERE id = $1", [decl.id, declared]);
+    const cash = Number((await row(a.countryId)).cash);
+    await runTick(t.server.ctx, declared + 1);
+    expect(Number((await row(a.countryId)).cash)).toBe(cash);
+    expect((await sql("SELECT end_reason FROM war_declarations WHERE id = $1", [decl.id])).rows[0].end_reason).toBe("declared_peace");
+  });
+
   it("automatic peace when the declarer cannot pay: the war ends, nothing is charged, both are told", async () => {
     const a = await player("poorA", { cash: 20_000 });
     const b = await player("poorB", { land: 1_500 });

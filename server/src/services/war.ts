@@ -9,6 +9,7 @@ import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { recordNews } from "./news.js";
+import { peaceNews } from "./warNews.js";
 import { creditWarVictory } from "./allianceCombat.js";
 
 /**
@@ -31,17 +32,7 @@ function publicWar(row: Pick<WarRow, "id" | "declarer_id" | "declarer_name" | "t
   return { declarationId: row.id, declarerId: row.declarer_id, declarerName: row.declarer_name, targetId: row.target_id, targetName: row.target_name, at };
 }
 
-/** The global news of a war's end. */
-export function peaceNews(row: Pick<WarRow, "declarer_id" | "declarer_name" | "target_id" | "target_name">) {
-  return {
-    kind: "peace_made" as const,
-    params: { a: { id: row.declarer_id, name: row.declarer_name }, b: { id: row.target_id, name: row.target_name } },
-    participants: [
-      { id: row.declarer_id, name: row.declarer_name, type: "country" as const, role: "declarer" },
-      { id: row.target_id, name: row.target_name, type: "country" as const, role: "target" },
-    ],
-  };
-}
+export { peaceNews } from "./warNews.js";
 
 /** GET /war/declarations: the caller's wars, declared and received. */
 export async function warsOf(ctx: ServiceContext, countryId: number): Promise<WarDeclarationJson[]> {

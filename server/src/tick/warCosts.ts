@@ -14,6 +14,7 @@ interface DueWar {
   charged_through_tick: number;
   target_land: number;
   target_name: string;
+  target_alliance_id: number | null;
 }
 
 /**
@@ -28,7 +29,8 @@ interface DueWar {
  * so a member who left meanwhile pays nothing. Wars are charged oldest first per declarer; a
  * war whose declarer cannot pay its part ends at once (automatic peace when bankrupt, the
  * spec's rule), charged nothing, and both sides are told. Every payer's charge goes to its
- * `war_expenses`; networth is recomputed by the shared rule.
+ * `war_expenses`; networth is recomputed by the shared rule. A war whose two sides are in the
+ * same alliance ends in peace, charged nothing (joining ends it already; this is the net).
  */
 export const warCostsPhase: CollapsingPhase = {
   name: "war_costs",
@@ -36,7 +38,7 @@ export const warCostsPhase: CollapsingPhase = {
   async run({ client, ticks, at, emit }) {
     const lastTick = ticks[ticks.length - 1]!;
     const { rows: wars } = await client.query<DueWar>(
-      `SELECT w.id, w.declarer_id, w.target_id, w.declared_tick, w.charged_through_tick, t.land AS target_land, t.name AS target_name
+      `SELECT w.id, w.declarer_id, w.target_id, w.declared_tick, w.charged_through_tick, t.land AS target_land, t.name AS target_name, t.alliance_id AS target_alliance_id
          FROM war_declarations w JOIN countries t ON t.id = w.target_id
         WHERE w.ended_at IS NULL AND GREATEST(w.declared_tick, w.charged_through_tick) < $1
         ORDER BY w.declarer_id, w.id`,
@@ -60,6 +62,13 @@ export const warCostsPhase: CollapsingPhase = {
       const allies = allianceId === null ? [] : [...states.values()].filter((p) => p.row.id !== declarerId && p.row.alliance_id === allianceId && !p.row.is_eliminated);
       const payer = (p: { row: CountryRow; state: CountryState; spent: number }) => ({ countryId: p.row.id, networth: Number(p.row.networth), available: p.state.cash - p.spent });
       for (const war of wars.filter((w) => w.declarer_id === declarerId)) {
+        if (allianceId !== null && war.target_alliance_id !== null && Number(war.target_alliance_id) === Number(allianceId)) {
+          // allies now (joining ends such wars; this catches any that slipped past): peace, nothing charged
+          statements.push(`UPDATE war_declarations SET ended_at = ${sqlLiteral(endedAt)}, end_reason = 'declared_peace' WHERE id = ${sqlLiteral(war.id)}`);
+          emit(WORLD_TOPIC, { type: "warEnded", war: { declarationId: war.id, declarerId, declarerName: declarer.row.name, targetId: war.target_id, targetName: war.target_name, at }, reason: "declared_peace" });
+          peace.push(peaceNews({ declarer_id: declarerId, declarer_name: declarer.row.name, target_id: war.target_id, target_name: war.target_name }));
+          continue;
+        }
         const turns = warTurnsToCharge(war.declared_tick, war.charged_through_tick, lastTick);
         const cost = computeWarCost(war.target_land, turns);
         const split = splitWarCost(cost, payer(declarer), allies.map(payer));

@@ -1,4 +1,3 @@
-import { useConfirmAction } from "../../components/confirm";
 import { useEffect, useState } from "react";
 import {
   DEFAULT_COUNTRY_OPTIONS,
@@ -19,6 +18,7 @@ import { useTurnHistory } from "../../api/queries";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { decimal2, fmt, money } from "../../components/format";
 import type { Route } from "../shell/navigation";
+import { useConfirmAction } from "../../components/confirm";
 
 type ManageTab = "overview" | "government" | "settings" | "statistics";
 const TAB_IDS: readonly ManageTab[] = ["overview", "government", "settings", "statistics"];

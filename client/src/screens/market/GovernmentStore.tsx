@@ -1,4 +1,3 @@
-import { useConfirmAction } from "../../components/confirm";
 import { useState } from "react";
 import type { StoreItemJson } from "@game/schema/api";
 import { STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
@@ -6,6 +5,7 @@ import { marketApi, useStore } from "../../api/market";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, money } from "../../components/format";
 import { ActionMessage, shortDate, useMarketAction } from "./common";
+import { useConfirmAction } from "../../components/confirm";
 
 type Category = "military" | "resources";
 

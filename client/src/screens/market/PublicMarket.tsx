@@ -1,4 +1,3 @@
-import { useConfirmAction } from "../../components/confirm";
 import { useState } from "react";
 import {
   DEFAULT_MARKET_ITEM,
@@ -18,6 +17,7 @@ import { marketApi, useHistory, useListings, useOrderBook } from "../../api/mark
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { daysText, fmt, money } from "../../components/format";
 import { useNow } from "../../components/Clock";
+import { useConfirmAction } from "../../components/confirm";
 import { ActionMessage, ItemSelect, itemName, marketTypeName, shortDate, useMarketAction, wholeNumber } from "./common";
 
 type PublicTab = "buy" | "sell" | "orders" | "history";
@@ -62,6 +62,11 @@ export function PublicMarket({ countryId, country }: Props) {
 
 type Action = ReturnType<typeof useMarketAction>;
 
+/** How many of a listing `cash` pays for (a partial buy: docs/rules.md, "Markets"), at most the listing. */
+export function affordableQuantity(l: Pick<ListingJson, "quantity" | "pricePerUnit">, cash: number): number {
+  return Math.max(0, Math.min(l.quantity, Math.floor(cash / Math.max(1, l.pricePerUnit))));
+}
+
 function BuyTab({ item, countryId, country, action }: Props & { item: MarketItemType; action: Action }) {
   const confirmAction = useConfirmAction();
   const listings = useListings(item);
@@ -76,7 +81,7 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
   const cancel = (l: ListingJson) => action.run(`cancel-${l.id}`, () => marketApi.cancelListing(countryId, l.id), () => `Listing cancelled: ${fmt(l.quantity)} ${item} returned.`);
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="listings">
+      <table className="table listings-table" data-testid="listings">
         <thead>
           <tr>
             <th>Seller</th>
@@ -90,18 +95,20 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
         <tbody>
           {listings.data.map((l) => {
             const text = amounts[l.id] ?? "";
-            const quantity = text === "" ? l.quantity : wholeNumber(text);
+            // a listing may be bought in part: by default as much as the cash pays for
+            const affordable = affordableQuantity(l, country.cash);
+            const quantity = text === "" ? Math.max(1, affordable) : wholeNumber(text);
             const refusal = l.isOwnListing ? null : checkBuyListing(country, countryId, { sellerId: l.sellerId, item, quantity: l.quantity, pricePerUnit: l.pricePerUnit, status: l.status }, quantity);
             return (
               <tr key={l.id} className={l.isOwnListing ? "me" : undefined} data-testid={`listing-${l.id}`}>
-                <td>
+                <td data-label="Seller">
                   {l.sellerName} {l.isOwnListing ? <span className="badge warn">{MARKET_MESSAGES.yourListing}</span> : null}
                 </td>
-                <td className="n">{fmt(l.quantity)}</td>
-                <td className="n">{money(l.pricePerUnit)}</td>
-                <td className="n">{money(l.totalPrice)}</td>
-                <td className="n">{daysText(l.expiresAt - now)} d</td>
-                <td>
+                <td className="n" data-label="Quantity">{fmt(l.quantity)}</td>
+                <td className="n" data-label="Price">{money(l.pricePerUnit)}</td>
+                <td className="n" data-label="Total">{money(l.totalPrice)}</td>
+                <td className="n" data-label="Expires">{daysText(l.expiresAt - now)} d</td>
+                <td data-label="">
                   {l.isOwnListing ? (
                     <ActionButton variant="ghost" className="small" busy={action.busy === `cancel-${l.id}`} busyLabel="Cancelling..." onClick={() => void cancel(l)}>
                       Cancel
@@ -112,9 +119,10 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
                         className="input"
                         aria-label={`Quantity to buy from ${l.sellerName}`}
                         inputMode="numeric"
-                        placeholder={String(l.quantity)}
+                        placeholder={String(Math.max(1, affordable))}
                         value={text}
                         onChange={(e) => setAmounts((a) => ({ ...a, [l.id]: e.target.value }))}
+                        data-testid={`buy-quantity-${l.id}`}
                       />
                       <ActionButton
                         className="small"
@@ -124,7 +132,7 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
                         disabled={action.busy !== null}
                         onClick={() => void buy(l, quantity)}
                       >
-                        Buy
+                        {quantity > 0 && quantity < l.quantity ? `Buy ${fmt(quantity)}` : "Buy"}
                       </ActionButton>
                     </div>
                   )}

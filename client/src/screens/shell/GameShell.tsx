@@ -10,6 +10,7 @@ import { ADMIN_VIEWS, AVAILABLE_VIEWS, availableMenu, useRoute, type Route } fro
 import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
+import { useDisplaySettings } from "../../components/displaySettings";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -154,6 +155,7 @@ export function GameShell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
   useSeasonResetRefetch();
+  useDisplaySettings();
 
   useEffect(() => {
     if (!menuOpen) return;
