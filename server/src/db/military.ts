@@ -1,4 +1,4 @@
-import type { AllyFacts, AttackTypeId, BrigadeRecord, CombatPosture, GdiFacts, RehabUnits, TechLevels, WarDeclarationFacts } from "@game/schema/rules";
+import type { AllyFacts, AttackTypeId, BattleReplayInput, BrigadeRecord, CombatPosture, GdiFacts, RehabUnits, TechLevels, WarDeclarationFacts } from "@game/schema/rules";
 import { DEFAULT_ALERT_LEVEL, DEFAULT_DEFENSE_ALLOCATION, DEFAULT_DEPLOYMENT, TECHNOLOGY_IDS, type AlertLevel, type GovernmentType } from "@game/schema/rules";
 import type { BattleReportJson, StrikeJson, WarDeclarationJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
@@ -283,12 +283,14 @@ export interface BattleRow {
   strike_id: number | null;
   report: Omit<BattleReportJson, "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId">;
   economy: Record<string, unknown>;
+  /** what the rules were given (replay; null for battles fought before migration 022) */
+  replay_input: BattleReplayInput | null;
   created_at: Date;
 }
 
 /** The INSERT of a battle report with its reserved id, as SQL text. */
 export function battleInsertStatement(b: Omit<BattleRow, "created_at">, createdAt: Date): string {
-  const cols = ["id", "attacker_id", "defender_id", "attacker_name", "defender_name", "attack_type", "outcome", "land_captured", "land_destroyed", "seed", "strike_id", "report", "economy", "created_at"];
+  const cols = ["id", "attacker_id", "defender_id", "attacker_name", "defender_name", "attack_type", "outcome", "land_captured", "land_destroyed", "seed", "strike_id", "report", "economy", "replay_input", "created_at"];
   const values = [
     sqlLiteral(b.id),
     sqlLiteral(b.attacker_id),
@@ -303,6 +305,7 @@ export function battleInsertStatement(b: Omit<BattleRow, "created_at">, createdA
     sqlLiteral(b.strike_id),
     jsonbLiteral(b.report),
     jsonbLiteral(b.economy),
+    b.replay_input === null ? "NULL" : jsonbLiteral(b.replay_input),
     sqlLiteral(createdAt),
   ];
   return `INSERT INTO battles (${cols.join(", ")}) OVERRIDING SYSTEM VALUE VALUES (${values.join(", ")})`;

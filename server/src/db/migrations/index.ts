@@ -19,6 +19,7 @@ import { sql as actionPath } from "./018_action_path.js";
 import { sql as authEpoch } from "./019_auth_epoch.js";
 import { sql as bonusInputsTouch } from "./020_bonus_inputs_touch.js";
 import { sql as worldIdentity } from "./021_world_identity.js";
+import { sql as battleReplay } from "./022_battle_replay.js";
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: "auth_epoch", sql: authEpoch },
   { version: 20, name: "bonus_inputs_touch", sql: bonusInputsTouch },
   { version: 21, name: "world_identity", sql: worldIdentity },
+  { version: 22, name: "battle_replay", sql: battleReplay },
 ];
