@@ -54,6 +54,8 @@ export interface NewsItemJson {
   category: NewsCategory;
   location: string;
   impact: NewsImpact;
+  /** the battle a battle item reports (its report and replay), else null */
+  battleId: number | null;
 }
 
 /** GET /news */

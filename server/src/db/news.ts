@@ -17,11 +17,13 @@ export interface NewsRow {
   location: string;
   alliance_id: number | null;
   country_id: number | null;
+  /** the battle it reports (battle news), from params.battleId */
+  battle_id: number | null;
   created_at: Date;
 }
 
 const NEWS_COLUMNS = `id, kind, type, category, priority, impact, title, description, content, participants, tags, location,
-  alliance_id, country_id, created_at`;
+  alliance_id, country_id, battle_id, created_at`;
 
 /** An item to insert: the catalogue's draft, who it is about and who it is for. */
 export interface NewsInsert {

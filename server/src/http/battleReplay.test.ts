@@ -72,6 +72,16 @@ describe("battle replay", () => {
     }
   });
 
+  it("the news items of both sides name the battle, so the news screen opens its replay", async () => {
+    const p = await pair("rpnews");
+    const id = await fight("standard_strike", p);
+    for (const side of [p.a, p.d]) {
+      const news = await t.api("GET", "/news?type=war", undefined, side.token);
+      const items = news.body.data.filter((n: { kind: string }) => n.kind.startsWith("battle_"));
+      expect(items.map((n: { battleId: number }) => n.battleId)).toEqual([id]);
+    }
+  });
+
   it("units that deserted while the attack was prepared open the log, in the replay too", async () => {
     // no cash and a large army: upkeep cannot be paid during the attack's turns
     const p = await pair("rpdes", { cash: 0, troops: 40_000 });

@@ -538,15 +538,15 @@ async function recordBattleNews(tx: ActionTransaction, row: BattleRow, defenderL
   const records: Parameters<typeof recordNewsBatch>[1][number][] =
     row.outcome === "attacker_victory"
       ? [
-          { kind: "battle_won", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants, countryId: attacker.id },
-          { kind: "battle_lost", params: { attacker, defender, landLost: land, landBefore: defenderLandBefore, role: "defender" }, participants, countryId: defender.id },
+          { kind: "battle_won", params: { attacker, defender, landCaptured: land, defenderLandBefore, battleId: row.id }, participants, countryId: attacker.id },
+          { kind: "battle_lost", params: { attacker, defender, landLost: land, landBefore: defenderLandBefore, role: "defender", battleId: row.id }, participants, countryId: defender.id },
         ]
       : [
-          { kind: "battle_lost", params: { attacker, defender, landLost: 0, landBefore: defenderLandBefore, role: "attacker" }, participants, countryId: attacker.id },
-          { kind: "battle_repelled", params: { attacker, defender }, participants, countryId: defender.id },
+          { kind: "battle_lost", params: { attacker, defender, landLost: 0, landBefore: defenderLandBefore, role: "attacker", battleId: row.id }, participants, countryId: attacker.id },
+          { kind: "battle_repelled", params: { attacker, defender, battleId: row.id }, participants, countryId: defender.id },
         ];
   if (row.outcome === "attacker_victory" && (land >= MAJOR_BATTLE_ACRES || land * 100 >= defenderLandBefore * MAJOR_BATTLE_SHARE_PCT)) {
-    records.push({ kind: "major_battle", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants });
+    records.push({ kind: "major_battle", params: { attacker, defender, landCaptured: land, defenderLandBefore, battleId: row.id }, participants });
   }
   await recordNewsBatch(tx, records);
 }

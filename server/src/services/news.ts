@@ -81,6 +81,7 @@ export function toNewsEventItem(row: NewsRow): NewsEventItem {
     category: row.category,
     location: row.location,
     impact: row.impact,
+    battleId: row.battle_id,
     allianceId: row.alliance_id,
     countryId: row.country_id,
   };
