@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
@@ -10,6 +10,7 @@ import { ADMIN_VIEWS, AVAILABLE_VIEWS, availableMenu, useRoute, type Route } fro
 import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
+import { Loading } from "../../components/ui";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -193,7 +194,7 @@ export function GameShell() {
       <main className="main" aria-busy={loggingOut || undefined}>
         <div className="page">
           <ShellBanners />
-          {screen}
+          <Suspense fallback={<Loading text="Loading..." />}>{screen}</Suspense>
         </div>
       </main>
       {/* a column of its own (desktop) or a strip above the page (phone): never over the controls */}
