@@ -202,7 +202,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                 <tr key={row.countryId} className={isMe ? "me" : undefined} data-testid={isMe ? "ranking-me" : "ranking-row"}>
                   <td className="n">{row.rank}</td>
                   <td>
-                    <span className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
+                    <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
                     {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
                   </td>

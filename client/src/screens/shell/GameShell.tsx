@@ -47,7 +47,7 @@ export function StatusBar() {
       </div>
       <div className="status-item">
         <span className="k">
-          Networth <span className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
+          Networth <span role="img" className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
         </span>
         <span className="v" data-testid="status-networth">{country ? fmt(country.networth) : dash}</span>
       </div>
