@@ -366,6 +366,17 @@ export async function listBattles(db: Queryable, countryId: number, filter: Batt
   return { rows: list.rows, total: count.rows[0]!.total };
 }
 
+/** A country's battles (either side) after `since`, newest first. */
+export async function battlesSince(db: Queryable, countryId: number, since: Date, limit: number): Promise<BattleRow[]> {
+  const { rows } = await db.query<BattleRow>(
+    `SELECT * FROM (SELECT * FROM battles WHERE attacker_id = $1 AND created_at > $2
+                    UNION ALL SELECT * FROM battles WHERE defender_id = $1 AND attacker_id <> $1 AND created_at > $2) b
+      ORDER BY id DESC LIMIT $3`,
+    [countryId, since, limit],
+  );
+  return rows;
+}
+
 export async function findBattle(db: Queryable, id: number): Promise<BattleRow | undefined> {
   const { rows } = await db.query<BattleRow>("SELECT * FROM battles WHERE id = $1", [id]);
   return rows[0];
