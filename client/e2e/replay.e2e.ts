@@ -32,7 +32,7 @@ async function keep(p: Page, name: string) {
   await shot(p, name);
   if (EXTRA_SHOTS) {
     fs.mkdirSync(EXTRA_SHOTS, { recursive: true });
-    await p.screenshot({ path: path.join(EXTRA_SHOTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
+    await p.screenshot({ path: path.join(EXTRA_SHOTS, `replay-${name}-${p.viewportSize()!.width}.png`), fullPage: true });
   }
 }
 

@@ -4,6 +4,8 @@ import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
 import { useAuth } from "./auth/AuthContext";
 import { GameProvider } from "./game/GameContext";
 import { useWorldConnection } from "./realtime/hooks";
+import { useBrowserNotifications, useUnreadTitle } from "./realtime/browserNotifications";
+import { PRODUCT_TITLE } from "./screens/entry/EntryScreen";
 import { world } from "./realtime/worldRoom";
 import { Tutorial } from "./screens/entry/Tutorial";
 import { GameShell } from "./screens/shell/GameShell";
@@ -16,6 +18,8 @@ import { GameShell } from "./screens/shell/GameShell";
 export default function GameApp() {
   const auth = useAuth();
   useWorldConnection(auth.token);
+  useBrowserNotifications();
+  useUnreadTitle(PRODUCT_TITLE);
   const { signedOutByServer } = auth;
   // The server closed the live session because its token was revoked: signed out at once.
   useEffect(() => world.onClosedForGood((code) => code === SESSION_CLOSE_SIGNED_OUT && signedOutByServer()), [signedOutByServer]);

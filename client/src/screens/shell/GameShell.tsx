@@ -11,6 +11,7 @@ import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { Loading } from "../../components/ui";
+import { AwaySummary } from "../../components/AwaySummary";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -145,7 +146,7 @@ export function ShellBanners() {
 }
 
 export function GameShell() {
-  const { logout } = useAuth();
+  const { logout, user } = useAuth();
   const game = useGame();
   const [route, navigate] = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -194,6 +195,7 @@ export function GameShell() {
       <main className="main" aria-busy={loggingOut || undefined}>
         <div className="page">
           <ShellBanners />
+          {user && <AwaySummary userId={user.id} />}
           <Suspense fallback={<Loading text="Loading..." />}>{screen}</Suspense>
         </div>
       </main>
