@@ -15,7 +15,7 @@ const OverviewScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => impo
 const ExploreScreen = lazyScreen(() => import("../explore/ExploreScreen"), "ExploreScreen");
 const BuildingsScreen = lazyScreen(() => import("../build/BuildingsScreen"), "BuildingsScreen");
 const ChatScreen = lazyScreen(() => import("../chat/ChatScreen"), "ChatScreen");
-const RankingsScreen = lazyScreen<{ focusSearch: boolean }>(() => import("../rankings/RankingsScreen"), "RankingsScreen");
+const RankingsScreen = lazyScreen<{ focusSearch: boolean; initialTab?: "season" }>(() => import("../rankings/RankingsScreen"), "RankingsScreen");
 const MilitaryScreen = lazyScreen<{ intent: string | undefined }>(() => import("../military/MilitaryScreen"), "MilitaryScreen");
 const WarRoomScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../warroom/WarRoomScreen"), "WarRoomScreen");
 const NewsScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../news/NewsScreen"), "NewsScreen");
@@ -45,7 +45,7 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   explore: () => <ExploreScreen />,
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
-  rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  rankings: ({ route }) => <RankingsScreen key={route.intent ?? ""} focusSearch={route.intent === "search"} initialTab={route.intent === "season" ? "season" : undefined} />,
   military: ({ route }) => <MilitaryScreen intent={route.intent} />,
   "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,
