@@ -1,22 +1,18 @@
+import { lazy, Suspense } from "react";
 import { useAuth } from "./auth/AuthContext";
-import { GameProvider } from "./game/GameContext";
-import { useWorldConnection } from "./realtime/hooks";
 import { AuthErrorScreen, EmpireCreationScreen, LoadingScreen } from "./screens/startup/StartupScreens";
 import { EntryScreen } from "./screens/entry/EntryScreen";
-import { Tutorial } from "./screens/entry/Tutorial";
-import { GameShell } from "./screens/shell/GameShell";
+
+/** The game (world room, tutorial, shell and screens) loads once there is a country to play. */
+const GameApp = lazy(() => import("./GameApp"));
 
 /**
  * Start-up gating (spec): loading, then the authentication error or the entry screen, then
  * the empire-creation wait while the account has no country, then the tutorial after a
- * registration, then the game shell.
+ * registration, then the game shell. Only the first three are in the first chunk.
  */
 export function App() {
   const auth = useAuth();
-  const inGame = auth.phase === "authenticated" && Boolean(auth.user?.hasCountry);
-  // the world room is joined as soon as there is a country to play (tutorial included)
-  useWorldConnection(inGame ? auth.token : null);
-
   switch (auth.phase) {
     case "loading":
       return <LoadingScreen />;
@@ -26,10 +22,9 @@ export function App() {
       return <EntryScreen />;
   }
   if (!auth.user?.hasCountry) return <EmpireCreationScreen />;
-  if (auth.tutorialPending) return <Tutorial username={auth.user.username} onComplete={auth.completeTutorial} />;
   return (
-    <GameProvider>
-      <GameShell />
-    </GameProvider>
+    <Suspense fallback={<LoadingScreen />}>
+      <GameApp />
+    </Suspense>
   );
 }

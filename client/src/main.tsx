@@ -1,8 +1,7 @@
-import "./zodConfig"; // first: before any module parses
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { createQueryClient } from "./api/queries";
+import { createQueryClient } from "./api/queryClient";
 import { AuthProvider } from "./auth/AuthContext";
 import { App } from "./App";
 import "./styles.css";

@@ -1,5 +1,4 @@
 import type {
-  AuthResponse,
   BuildingProductionJson,
   ConstructResponse,
   CountryListResponse,
@@ -7,38 +6,16 @@ import type {
   ExploreResponse,
   ProductionStatusResponse,
   PublicCountryJson,
-  RegisterRequest,
   TurnHistoryResponse,
   TurnResultJson,
-  UserJson,
-  UserResponse,
 } from "@game/schema/api";
 import { toTurnResultJson } from "@game/schema/api";
-import { STARTING_RESOURCES, type ProductionPerTurn } from "@game/schema/rules";
+import type { ProductionPerTurn } from "@game/schema/rules";
 import { ApiError, apiRequest } from "./http";
 import { mapCountry, type Country } from "./country";
+import { authApi, FALLBACK } from "./auth";
 
-/** The spec's fallback messages (document 1, section 8), one per call. */
-export const FALLBACK = {
-  login: "Login failed",
-  register: "Registration failed",
-  logout: "Logout failed",
-  me: "Failed to get user data",
-  country: "Failed to get country data",
-  countries: "Failed to get rankings",
-  explore: "Exploration failed",
-  construct: "Building construction failed",
-  buildingCosts: "Failed to get building costs",
-  buildingProduction: "Failed to get building production data",
-  productionStatus: "Failed to get production status",
-  turnHistory: "Failed to get turn history",
-  chatChannels: "Failed to get chat channels",
-  chatMessages: "Failed to get chat messages",
-  onlineUsers: "Failed to get online users",
-  sendChat: "Failed to send chat message",
-  rankings: "Failed to get rankings",
-  season: "Failed to get season data",
-} as const;
+export { FALLBACK, REGISTRATION_STARTING_RESOURCES, type AuthResult, type RegisterInput } from "./auth";
 
 /** 'Invalid response format' when no country object is returned (spec). */
 export const INVALID_RESPONSE_FORMAT = "Invalid response format";
@@ -46,62 +23,13 @@ export const INVALID_RESPONSE_FORMAT = "Invalid response format";
 export const COUNTRY_LOAD_TIMEOUT_MS = 10_000;
 export const COUNTRY_TIMEOUT_MESSAGE = "Country data fetch timeout";
 
-/**
- * Starting resources sent with registration (spec: fixed table). The server ignores them and
- * uses the same shared table; sending them keeps the spec's payload shape.
- */
-export const REGISTRATION_STARTING_RESOURCES = STARTING_RESOURCES;
-
-/** A login or registration: the token and the user (AuthResponse without its envelope). */
-export type AuthResult = Omit<AuthResponse, "success">;
-
-/** What the registration form collects; the rest of RegisterRequest is filled in here. */
-export type RegisterInput = Pick<RegisterRequest, "email" | "username" | "password" | "countryName">;
-
 /** A turn result as the server sent it, or kept in history before a field existed. */
 export function readTurnResult(raw: unknown): TurnResultJson {
   return toTurnResultJson(raw, Date.now());
 }
 
 export const api = {
-  async login(email: string, password: string): Promise<AuthResult> {
-    const res = await apiRequest<AuthResult>("POST", "/auth/login", {
-      fallback: FALLBACK.login,
-      body: { email, password },
-    });
-    return { token: res.token, user: res.user };
-  },
-
-  async register(input: RegisterInput): Promise<AuthResult> {
-    const res = await apiRequest<AuthResult>("POST", "/auth/register", {
-      fallback: FALLBACK.register,
-      body: {
-        email: input.email,
-        username: input.username,
-        password: input.password,
-        countryName: input.countryName,
-        governmentType: "monarchy",
-        startingResources: REGISTRATION_STARTING_RESOURCES,
-      } satisfies RegisterRequest,
-    });
-    return { token: res.token, user: res.user };
-  },
-
-  async logout(): Promise<void> {
-    await apiRequest("POST", "/auth/logout", { fallback: FALLBACK.logout });
-  },
-
-  /** Records on the server that the tutorial was finished or skipped. */
-  async completeTutorial(): Promise<UserJson> {
-    const res = await apiRequest<UserResponse>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
-    return res.user;
-  },
-
-  async me(signal?: AbortSignal): Promise<UserJson> {
-    const res = await apiRequest<Partial<UserResponse>>("GET", "/user/me", { fallback: FALLBACK.me, signal });
-    if (!res.user) throw new ApiError(FALLBACK.me, 200, "/user/me");
-    return res.user;
-  },
+  ...authApi,
 
   /** GET /country/:id, abandoned after 10 s with 'Country data fetch timeout'. */
   async country(id: number, signal?: AbortSignal): Promise<Country> {

@@ -4,6 +4,7 @@ import type {
   AlliesResponse,
   AttackLaunchResponse,
   AttackPreviewResponse,
+  BattleReplayResponse,
   BattleReportsResponse,
   BattleReportJson,
   BrigadeActionResponse,
@@ -37,6 +38,7 @@ export const MILITARY_FALLBACK = {
   reduceReadiness: "Failed to reduce readiness",
   attack: "Attack failed",
   reports: "Failed to get battle reports",
+  replay: "Failed to replay the battle",
   wars: "Failed to get war declarations",
   declare: "Failed to declare war",
   endWar: "Failed to end the war",
@@ -55,6 +57,7 @@ export const militaryKeys = {
   brigades: (id: number) => ["military-brigades", id] as const,
   reports: (filter: string) => ["battle-reports", filter] as const,
   reportsAll: ["battle-reports"] as const,
+  replay: (id: number) => ["battle-replay", id] as const,
   wars: ["war-declarations"] as const,
   strikes: ["strikes"] as const,
   targets: ["target-countries"] as const,
@@ -131,6 +134,10 @@ export const militaryApi = {
   async report(id: number): Promise<BattleReportJson> {
     return (await apiRequest<{ report: BattleReportJson }>("GET", `/battle-reports/${id}`, { fallback: MILITARY_FALLBACK.reports })).report;
   },
+  /** The battle recomputed step by step on the server from its stored seed (issue 30). */
+  async replay(id: number): Promise<BattleReplayResponse["replay"]> {
+    return (await apiRequest<BattleReplayResponse>("GET", `/battle-reports/${id}/replay`, { fallback: MILITARY_FALLBACK.replay })).replay;
+  },
   async wars(): Promise<WarDeclarationJson[]> {
     return (await apiRequest<WarDeclarationsResponse>("GET", "/war/declarations", { fallback: MILITARY_FALLBACK.wars })).declarations;
   },
@@ -198,4 +205,9 @@ export function useMilitaryRefresh(countryId: number | null | undefined) {
     void queryClient.invalidateQueries({ queryKey: militaryKeys.targets });
     void queryClient.invalidateQueries({ queryKey: queryKeys.turnHistory });
   }, [countryId, queryClient]);
+}
+
+/** A battle's replay; a battle never changes, so it is fetched once. */
+export function useBattleReplay(battleId: number) {
+  return useQuery({ queryKey: militaryKeys.replay(battleId), queryFn: () => militaryApi.replay(battleId), staleTime: Infinity, retry: false });
 }

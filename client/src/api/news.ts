@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import type { NewsListResponse, NewsReadResponse } from "@game/schema/api";
+import type { AwaySummaryResponse, NewsListResponse, NewsReadResponse } from "@game/schema/api";
 import type { NewsCategory, NewsType } from "@game/schema/rules";
 import { apiRequest } from "./http";
 
 /** The news calls' fallback messages. */
-export const NEWS_FALLBACK = { list: "Failed to get news", read: "Failed to mark news read" } as const;
+export const NEWS_FALLBACK = { list: "Failed to get news", read: "Failed to mark news read", away: "Failed to get the away summary" } as const;
 
 export interface NewsFilter {
   category: NewsCategory | "all";
@@ -19,6 +19,10 @@ export const newsKeys = {
 };
 
 export const newsApi = {
+  /** What happened since `since` (the last visit): GET /news/away-summary. */
+  awaySummary(since: Date): Promise<AwaySummaryResponse> {
+    return apiRequest<AwaySummaryResponse>("GET", `/news/away-summary?since=${encodeURIComponent(since.toISOString())}`, { fallback: NEWS_FALLBACK.away });
+  },
   async list(f: NewsFilter): Promise<Omit<NewsListResponse, "success">> {
     const q = new URLSearchParams({ category: f.category, type: f.type, page: String(f.page), limit: String(f.limit) });
     return apiRequest<NewsListResponse>("GET", `/news?${q}`, { fallback: NEWS_FALLBACK.list });

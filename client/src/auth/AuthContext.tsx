@@ -1,12 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, clearToken, getToken, onApiEvent, setToken } from "../api/http";
-import { api, type RegisterInput } from "../api/endpoints";
-import { queryKeys } from "../api/queries";
+import { authApi as api, type RegisterInput } from "../api/auth";
+import { queryKeys } from "../api/queryClient";
 import type { UserJson } from "@game/schema/api";
 import { debugLog } from "./debugLog";
-import { world } from "../realtime/worldRoom";
-import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
 
 /** Shown on the login screen after the server closed this session (issue 15, finding 2). */
 export const SIGNED_OUT_NOTICE = "You were signed out: this session ended (logout, password change or account deletion elsewhere).";
@@ -41,6 +39,8 @@ export interface AuthState {
   retry(): void;
   skipToLogin(): void;
   completeTutorial(): void;
+  /** The server closed the live session because its token was revoked: signed out at once (GameApp calls it). */
+  signedOutByServer(): void;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -85,20 +85,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  // The server closed the live session because its token was revoked: signed out at once.
-  useEffect(
-    () =>
-      world.onClosedForGood((code) => {
-        if (code !== SESSION_CLOSE_SIGNED_OUT) return;
-        clearToken();
-        setTokenState(null);
-        setTutorialPending(false);
-        setSignedOutNotice(SIGNED_OUT_NOTICE);
-        queryClient.clear();
-        debugLog("Signed out by the server");
-      }),
-    [queryClient],
-  );
+  const signedOutByServer = useCallback(() => {
+    clearToken();
+    setTokenState(null);
+    setTutorialPending(false);
+    setSignedOutNotice(SIGNED_OUT_NOTICE);
+    queryClient.clear();
+    debugLog("Signed out by the server");
+  }, [queryClient]);
 
   const me = useQuery({
     queryKey: queryKeys.me,
@@ -235,8 +229,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       retry,
       skipToLogin,
       completeTutorial,
+      signedOutByServer,
     }),
-    [phase, token, me.data, error, statusLine, loadingSince, tutorialPending, signedOutNotice, login, register, logout, retry, skipToLogin, completeTutorial],
+    [phase, token, me.data, error, statusLine, loadingSince, tutorialPending, signedOutNotice, login, register, logout, retry, skipToLogin, completeTutorial, signedOutByServer],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type AttackTypeId, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
+import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type BattlePhase, type AttackTypeId, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
 import type { BuildingCounts, UnitType } from "../rules/country.js";
 import {
   ALERT_LEVELS,
@@ -328,6 +328,19 @@ export interface BattleReportsResponse {
 
 export interface BattleReportResponse {
   report: BattleReportJson;
+}
+
+/**
+ * GET /api/battle-reports/{id}/replay: the battle step by step, recomputed on the server from
+ * the stored inputs and seed with the same pure rules (issue 30). `report` is the recomputed
+ * report; the server answers only when it equals the stored one.
+ */
+export interface BattleReplayResponse {
+  replay: {
+    report: BattleReportJson;
+    /** the resolution's steps in order; their lines are report.combatLog */
+    phases: BattlePhase[];
+  };
 }
 
 /** A planned strike or scheduled attack. */

@@ -54,6 +54,62 @@ export interface NewsItemJson {
   category: NewsCategory;
   location: string;
   impact: NewsImpact;
+  /** the battle a battle item reports (its report and replay), else null */
+  battleId: number | null;
+}
+
+/** GET /api/news/away-summary?since=ISO: what happened to the caller since its last visit (issue 30). */
+export const awaySummaryQuerySchema = z.object({
+  since: z.iso.datetime({ offset: true, error: "since must be an ISO 8601 date and time" }),
+});
+
+/** The away summary looks back at most this far (days); an older `since` is cut to it. */
+export const AWAY_SUMMARY_MAX_DAYS = 30;
+
+/** One battle of the caller's while it was away. */
+export interface AwayBattleJson {
+  battleId: number;
+  role: "attacker" | "defender";
+  /** the other side's name */
+  opponentName: string;
+  attackType: string;
+  /** from the caller's side */
+  won: boolean;
+  /** acres the caller gained (attacker) or lost (defender) */
+  land: number;
+  /** ISO time */
+  at: string;
+}
+
+/** GET /news/away-summary: counts since `since` (from the news items, trades and alliance records kept), and the latest items. */
+export interface AwaySummaryResponse {
+  /** ISO time the summary starts from (the request's, cut to AWAY_SUMMARY_MAX_DAYS) */
+  since: string;
+  /** ISO time it was made */
+  until: string;
+  attacksReceived: number;
+  attacksRepelled: number;
+  landLost: number;
+  attacksMade: number;
+  attacksWon: number;
+  landGained: number;
+  /** the latest battles (at most 10), newest first */
+  battles: AwayBattleJson[];
+  /** spies caught at work against the caller, sabotage suffered */
+  spyDetections: number;
+  /** the caller's listings bought and standing orders filled */
+  tradesFilled: number;
+  /** what those trades came to, dollars */
+  tradeValue: number;
+  /** operations of the caller's alliance planned or carried out */
+  allianceOperations: number;
+  /** defense requests of the caller's allies (not its own) */
+  defenseRequests: number;
+  /** rank by networth at the last daily snapshot before `since`, and now (null: not ranked) */
+  rankBefore: number | null;
+  rankNow: number | null;
+  /** the caller's personal and alliance news since, newest first (at most 20) */
+  items: NewsItemJson[];
 }
 
 /** GET /news */

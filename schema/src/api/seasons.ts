@@ -163,3 +163,32 @@ export interface AdminLogEntryJson {
 export interface AdminMeJson {
   isAdmin: boolean;
 }
+
+/** One daily snapshot of a country as the season chart draws it (issue 30). */
+export interface SeasonPointJson {
+  /** the snapshot's day, YYYY-MM-DD (UTC) */
+  date: string;
+  networth: number;
+  land: number;
+  /** rank by networth among that day's snapshots (ties by id) */
+  rank: number;
+}
+
+/** One country's line on the season chart. */
+export interface SeasonSeriesJson {
+  countryId: number;
+  name: string;
+  /** its current rank by networth (the top 10's order) */
+  currentRank: number | null;
+  points: SeasonPointJson[];
+}
+
+/** GET /api/season/progress: the caller's country and today's top 10 over the season, from the daily snapshots. */
+export interface SeasonProgressResponse {
+  seasonName: string;
+  /** ISO time the season started */
+  startsAt: string;
+  own: SeasonSeriesJson | null;
+  /** today's top 10 by networth, best first (the caller's own included when it is one) */
+  top: SeasonSeriesJson[];
+}

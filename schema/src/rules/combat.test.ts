@@ -10,6 +10,7 @@ import {
   ATTACK_TYPES,
   ATTACK_TYPE_IDS,
   DAILY_LAND_LOSS_CAP_PCT,
+  DESERTION_LINE,
   PUBLIC_PREVIEW_NOTE,
   THREAT_SUCCESS,
   analyzeTarget,
@@ -279,6 +280,32 @@ describe("resolveBattle", () => {
     expect(first.result.combatLog.length).toBeGreaterThan(3);
     const other = resolveBattle(attackerInput(big), defenderInput(small), { attackType: "standard_strike", units: { troops: 4_000, tanks: 400, jets: 100 } }, Rng.fromSeed(43));
     expect(other.result).not.toEqual(first.result);
+  });
+
+  it.each(ATTACK_TYPE_IDS)("%s: the phases write the combat log in order and end in the report's numbers (the replay)", (attackType) => {
+    const armed = { ...big, missiles: 10, spies: 2_000, tech: { ...big.tech, weapons: 10 } };
+    const units = isMissileAttack(attackType) ? { missiles: ATTACK_TYPES[attackType].maxUnits! } : Object.fromEntries(ATTACK_TYPES[attackType].allowedUnits.map((u) => [u, Math.floor(armed[u] / 2)]));
+    for (const seed of [1, 2, 3]) {
+      const out = resolveBattle(attackerInput(armed, { brigadeReadiness: isMissileAttack(attackType) ? null : 100, desertedBeforeBattle: seed === 2 }), defenderInput(small), { attackType, units }, Rng.fromSeed(seed));
+      const r = out.result;
+      expect(out.phases.flatMap((p) => p.lines)).toEqual(r.combatLog);
+      expect(r.combatLog[0] === DESERTION_LINE).toBe(seed === 2);
+      const last = out.phases.at(-1)!;
+      expect(last).toMatchObject({
+        attackPower: r.attackPower,
+        defensePower: r.defensePower,
+        attackerLosses: r.attackerCasualties,
+        defenderLosses: r.defenderCasualties,
+        landTaken: r.landCaptured + r.landDestroyed,
+        buildingsLost: BUILDING_TYPES.reduce((s, t) => s + r.buildingsLost[t], 0),
+        populationKilled: r.populationKilled,
+        plunder: r.resourcesGained,
+        missilesHit: r.missilesLaunched - r.missilesIntercepted,
+        missilesIntercepted: r.missilesIntercepted,
+      });
+      // totals only grow from one step to the next
+      for (let i = 1; i < out.phases.length; i++) expect(out.phases[i]!.landTaken).toBeGreaterThanOrEqual(out.phases[i - 1]!.landTaken);
+    }
   });
 
   it("a weak attack on a strong defence fails, takes nothing and costs the attacker more", () => {

@@ -621,7 +621,19 @@ export interface AttackerInput {
   allies: readonly AllyFacts[];
   /** attack bonus from outside the country, percent: alliance bonuses and diplomatic relations (alliance work) @default 0 */
   bonusPct?: number;
+  /** units deserted during the attack's economy turns (the treasury ran dry): the log says so first @default false */
+  desertedBeforeBattle?: boolean;
 }
+
+/** Everything resolveBattle was given for one battle: stored with the battle, so its seed replays it (issue 30). */
+export interface BattleReplayInput {
+  attacker: AttackerInput;
+  defender: DefenderInput;
+  order: { attackType: AttackTypeId; units: AttackUnits };
+}
+
+/** The first log line of a battle whose attacker lost units while preparing it. */
+export const DESERTION_LINE = "Units deserted while the attack was prepared (the treasury ran dry).";
 
 /**
  * Units an ally committed to this defence by answering a defense request (alliance work): they
@@ -720,6 +732,8 @@ export interface BattleOutcome {
   defender: CountryState;
   /** attacking units that came home (for a planned strike's rehabilitation) */
   survivors: UnitTally;
+  /** the resolution step by step (the replay); their lines are result.combatLog */
+  phases: BattlePhase[];
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -826,92 +840,156 @@ function tallyStrength(t: UnitTally): number {
   return UNIT_TYPES.reduce((s, u) => s + t[u] * UNIT_STATS[u].strength, 0);
 }
 
+/** One step of a battle's resolution, as the replay shows it. */
+export type BattlePhaseKind = "forces" | "attack" | "defense" | "clash" | "casualties" | "outcome" | "land" | "plunder" | "destruction" | "launch" | "interception" | "impact" | "damage";
+
+/**
+ * What one step of the resolution did (the battle replay, issue 30): the combat log lines it
+ * wrote and the running totals after it. Everything in it is in the report too (the report's
+ * log is these lines in order), so a replay shows either side nothing its report does not.
+ */
+export interface BattlePhase {
+  kind: BattlePhaseKind;
+  title: string;
+  /** the combat log lines this step wrote (possibly none) */
+  lines: string[];
+  /** attack power once the attack is counted, else null */
+  attackPower: number | null;
+  /** defence power once the defence is counted, else null */
+  defensePower: number | null;
+  /** the attacker's units lost so far */
+  attackerLosses: UnitTally;
+  /** the defender's units lost so far */
+  defenderLosses: UnitTally;
+  /** acres captured or destroyed so far */
+  landTaken: number;
+  /** the defender's buildings lost so far (captured, razed or destroyed) */
+  buildingsLost: number;
+  populationKilled: number;
+  /** cash, food and oil carried off so far */
+  plunder: ResourceTally;
+  /** missiles that got through so far (missile strikes) */
+  missilesHit: number;
+  missilesIntercepted: number;
+}
+
+/** The running totals of a battle, from which each phase is a snapshot. */
+type PhaseTotals = Omit<BattlePhase, "kind" | "title" | "lines">;
+
+/** Collects the phases of one battle; the combat log is their lines in order. */
+class PhaseLog {
+  readonly phases: BattlePhase[] = [];
+  readonly totals: PhaseTotals = {
+    attackPower: null,
+    defensePower: null,
+    attackerLosses: emptyTally(),
+    defenderLosses: emptyTally(),
+    landTaken: 0,
+    buildingsLost: 0,
+    populationKilled: 0,
+    plunder: { cash: 0, food: 0, oil: 0 },
+    missilesHit: 0,
+    missilesIntercepted: 0,
+  };
+  add(kind: BattlePhaseKind, title: string, lines: string[]): void {
+    const t = this.totals;
+    this.phases.push({ kind, title, lines, ...t, attackerLosses: { ...t.attackerLosses }, defenderLosses: { ...t.defenderLosses }, plunder: { ...t.plunder } });
+  }
+  get combatLog(): string[] {
+    return this.phases.flatMap((p) => p.lines);
+  }
+}
+
 /**
  * Resolves a battle: a pure function of (attacker, defender, order, rng); docs/rules.md
  * "Combat" gives every step and its anchor. `order.units` must already have passed
  * checkAttackUnits against the attacker's available units, and the target checkAttackTarget.
+ * The same inputs and the same seed give the same outcome, phases included: the server replays
+ * a stored battle by calling it again (services/combat.ts battleReplayFor).
  */
 export function resolveBattle(attacker: AttackerInput, defender: DefenderInput, order: { attackType: AttackTypeId; units: AttackUnits }, rng: Rng): BattleOutcome {
   return isMissileAttack(order.attackType) ? resolveMissileStrike(attacker, defender, order, rng) : resolveUnitBattle(attacker, defender, order, rng);
 }
 
-function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, order: { attackType: AttackTypeId; units: AttackUnits }, rng: Rng): BattleOutcome {
+type PostureEffects = ReturnType<typeof computePostureEffects>;
+
+/** The attack's strength: the units sent, allies, readiness, posture, war, planning, bonuses and luck (one draw). */
+function attackStrength(attacker: AttackerInput, order: { attackType: AttackTypeId; units: AttackUnits }, ap: PostureEffects, rng: Rng) {
   const type = ATTACK_TYPES[order.attackType];
-  const log: string[] = [];
+  const lines: string[] = [];
   const sent = orderUnits(order.units);
   const committed = emptyTally();
   for (const u of type.allowedUnits) committed[u] = sent[u];
   const a = attacker.state;
-  const d = defender.state;
-  const ap = computePostureEffects(attacker.posture.deployment, attacker.posture.defense, attacker.posture.alertLevel);
-  const dp = computePostureEffects(defender.posture.deployment, defender.posture.defense, defender.posture.alertLevel);
-
-  log.push(`${type.name}: ${attacker.name} sends ${unitList(committed)} against ${defender.name}.`);
-
-  // --- attack power
   const ownPower = computeForcePower(a, committed);
-  const allyAttack = computeAllySupport(attacker.allies, type.allowedUnits, ownPower);
-  const attackerReadiness = computeReadiness(a.cash, computeMilitaryUpkeep(a));
-  const effectiveReadiness = attacker.brigadeReadiness === null ? attackerReadiness : Math.min(attacker.brigadeReadiness, attackerReadiness);
-  let attackPower = (ownPower + allyAttack.power) * readinessFactor(effectiveReadiness) * (ap.attackPct / 100);
-  if (attacker.brigadeReadiness !== null) log.push(`The leading brigade fights at ${effectiveReadiness}% readiness.`);
-  if (allyAttack.contributions.length > 0) log.push(`${allyAttack.contributions.length} allied ${allyAttack.contributions.length === 1 ? "country lends" : "countries lend"} ${fmt(allyAttack.power)} strength.`);
+  const allies = computeAllySupport(attacker.allies, type.allowedUnits, ownPower);
+  const countryReadiness = computeReadiness(a.cash, computeMilitaryUpkeep(a));
+  const readiness = attacker.brigadeReadiness === null ? countryReadiness : Math.min(attacker.brigadeReadiness, countryReadiness);
+  let power = (ownPower + allies.power) * readinessFactor(readiness) * (ap.attackPct / 100);
+  if (attacker.brigadeReadiness !== null) lines.push(`The leading brigade fights at ${readiness}% readiness.`);
+  if (allies.contributions.length > 0) lines.push(`${allies.contributions.length} allied ${allies.contributions.length === 1 ? "country lends" : "countries lend"} ${fmt(allies.power)} strength.`);
   if (attacker.atWar) {
-    attackPower *= 1 + WAR_ATTACK_BONUS_PCT / 100;
-    log.push(`War declaration in force: +${WAR_ATTACK_BONUS_PCT}% attack strength.`);
+    power *= 1 + WAR_ATTACK_BONUS_PCT / 100;
+    lines.push(`War declaration in force: +${WAR_ATTACK_BONUS_PCT}% attack strength.`);
   }
   if (order.attackType === "planned_strike") {
-    attackPower *= 1 + PLANNED_STRIKE_BONUS_PCT / 100;
-    log.push(`Twelve hours of planning: +${PLANNED_STRIKE_BONUS_PCT}% attack strength.`);
+    power *= 1 + PLANNED_STRIKE_BONUS_PCT / 100;
+    lines.push(`Twelve hours of planning: +${PLANNED_STRIKE_BONUS_PCT}% attack strength.`);
   }
   if ((attacker.bonusPct ?? 0) > 0) {
-    attackPower *= 1 + attacker.bonusPct! / 100;
-    log.push(`Alliance and treaty bonuses: +${attacker.bonusPct}% attack strength.`);
+    power *= 1 + attacker.bonusPct! / 100;
+    lines.push(`Alliance and treaty bonuses: +${attacker.bonusPct}% attack strength.`);
   }
-  const luck = rng.between(ATTACK_LUCK_MIN, ATTACK_LUCK_MAX);
-  attackPower *= luck;
+  power *= rng.between(ATTACK_LUCK_MIN, ATTACK_LUCK_MAX);
+  return { committed, allies, power, lines };
+}
 
-  // --- defence power
+/** The defence's strength against an attack type: the units that counter it, allies, committed help, readiness, posture, brigades on duty, bonuses, militia. */
+function defenseStrength(defender: DefenderInput, attackType: AttackTypeId, dp: PostureEffects) {
+  const type = ATTACK_TYPES[attackType];
+  const lines: string[] = [];
+  const d = defender.state;
   const defending = emptyTally();
   for (const u of type.countersFrom) defending[u] = d[u];
   const ownDefense = computeForcePower(d, defending);
-  const allyDefense = computeAllySupport(defender.allies, type.countersFrom, ownDefense);
+  const allies = computeAllySupport(defender.allies, type.countersFrom, ownDefense);
   const committedPower = computeCommittedPower(defender.committed ?? [], type.countersFrom, ownDefense);
   const defenseBonus = 1 + (defender.bonusPct ?? 0) / 100;
-  const defenderReadiness = computeReadiness(d.cash, computeMilitaryUpkeep(d));
-  const categoryPct = order.attackType === "spy" ? dp.spyDefensePct : type.category === "air" ? dp.airDefensePct : dp.groundDefensePct;
-  let defensePower =
-    (ownDefense + allyDefense.power + committedPower) *
-      readinessFactor(defenderReadiness) *
+  const readiness = computeReadiness(d.cash, computeMilitaryUpkeep(d));
+  const categoryPct = attackType === "spy" ? dp.spyDefensePct : type.category === "air" ? dp.airDefensePct : dp.groundDefensePct;
+  const power =
+    (ownDefense + allies.power + committedPower) *
+      readinessFactor(readiness) *
       (dp.defensePct / 100) *
       (categoryPct / 100) *
       (1 + (BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades) / 100) *
       defenseBonus +
-    (order.attackType === "spy" ? 0 : d.population * MILITIA_PER_PERSON);
-  defensePower = Math.max(defensePower, 1);
-  if (committedPower > 0) log.push(`Allied units answering the call for help add ${fmt(committedPower)} strength to the defence.`);
-  if ((defender.bonusPct ?? 0) > 0) log.push(`Alliance and treaty bonuses: +${defender.bonusPct}% defence strength.`);
-  if (allyDefense.contributions.length > 0) log.push(`${allyDefense.contributions.length} allied ${allyDefense.contributions.length === 1 ? "country reinforces" : "countries reinforce"} the defence with ${fmt(allyDefense.power)} strength.`);
-  if (defender.deployedBrigades > 0) log.push(`${defender.deployedBrigades} defending brigade(s) on duty: +${BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades}% defence.`);
+    (attackType === "spy" ? 0 : d.population * MILITIA_PER_PERSON);
+  if (committedPower > 0) lines.push(`Allied units answering the call for help add ${fmt(committedPower)} strength to the defence.`);
+  if ((defender.bonusPct ?? 0) > 0) lines.push(`Alliance and treaty bonuses: +${defender.bonusPct}% defence strength.`);
+  if (allies.contributions.length > 0) lines.push(`${allies.contributions.length} allied ${allies.contributions.length === 1 ? "country reinforces" : "countries reinforce"} the defence with ${fmt(allies.power)} strength.`);
+  if (defender.deployedBrigades > 0) lines.push(`${defender.deployedBrigades} defending brigade(s) on duty: +${BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades}% defence.`);
+  return { defending, allies, power: Math.max(power, 1), lines };
+}
 
+/**
+ * Units lost on both sides. A victory costs the share of the force needed to break the defence
+ * (OpenDominion's overkill reduction: 1.05 / ratio of the units sent fight); a defeat grows
+ * with the square root of defence over attack (QM Promisance), more when overwhelmed.
+ */
+function battleCasualties(committed: UnitTally, defending: UnitTally, attackPower: number, defensePower: number, won: boolean, ap: PostureEffects, dp: PostureEffects, rng: Rng) {
   const ratio = attackPower / defensePower;
-  const won = attackPower > defensePower * VICTORY_THRESHOLD;
-  log.push(`Attack power ${fmt(attackPower)} against defence power ${fmt(defensePower)} (ratio ${ratio.toFixed(2)}; victory needs more than ${VICTORY_THRESHOLD.toFixed(2)}).`);
-
-  // --- casualties. A victory costs the share of the force needed to break the defence
-  // (OpenDominion's overkill reduction: 1.05 / ratio of the units sent fight); a defeat grows
-  // with the square root of defence over attack (QM Promisance), more when overwhelmed.
   const attackerLossScale =
     (won ? Math.max(MIN_ENGAGED_SHARE, Math.min(1, VICTORY_THRESHOLD / ratio)) : Math.min(2, Math.max(1, Math.sqrt(defensePower / attackPower))) * FAILED_ATTACK_CASUALTY_FACTOR) *
     (ratio < OVERWHELMED_RATIO ? 2 : 1) *
     (ap.casualtiesPct / 100);
   const defenderLossScale = Math.min(2, Math.max(0.5, Math.sqrt(ratio))) * (won ? 1 : 0.75) * (dp.casualtiesPct / 100) * (dp.defendingCasualtiesPct / 100);
-  const attackerCasualties = emptyTally();
-  const defenderCasualties = emptyTally();
+  const attacker = emptyTally();
+  const defender = emptyTally();
   for (const u of UNIT_TYPES) {
     if (committed[u] > 0) {
       const rate = Math.min(0.5, ATTACKER_CASUALTY_RATE * attackerLossScale * rng.between(0.8, 1.2));
-      attackerCasualties[u] = Math.min(committed[u], randomRound(committed[u] * rate, rng));
+      attacker[u] = Math.min(committed[u], randomRound(committed[u] * rate, rng));
     }
   }
   const attackersSent = UNIT_TYPES.reduce((s, u) => s + committed[u], 0);
@@ -920,118 +998,168 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
       const rate = Math.min(0.5, DEFENDER_CASUALTY_RATE * defenderLossScale * (u === "turrets" ? TURRET_CASUALTY_FACTOR : 1) * rng.between(0.8, 1.2));
       // QM Promisance: the defender never loses more units than 90-110% of the units sent
       const maxKill = Math.round(attackersSent * rng.between(0.9, 1.1));
-      defenderCasualties[u] = Math.min(defending[u], maxKill, randomRound(defending[u] * rate, rng));
+      defender[u] = Math.min(defending[u], maxKill, randomRound(defending[u] * rate, rng));
     }
   }
-  log.push(`${attacker.name} lost ${unitList(attackerCasualties)}.`);
-  log.push(`${defender.name} lost ${unitList(defenderCasualties)}.`);
+  return { attacker, defender };
+}
 
-  // --- land, buildings, people, plunder
-  let landCaptured = 0;
-  let buildingsLost = emptyBuildings();
+/** What a victory takes: land with its buildings (some kept), the people on it, plunder. */
+function victorySpoils(attacker: AttackerInput, defender: DefenderInput, type: AttackTypeDefinition, dp: PostureEffects, rng: Rng) {
+  const a = attacker.state;
+  const d = defender.state;
+  const landLines: string[] = [];
+  const plunderLines: string[] = [];
   const buildingsCaptured = emptyBuildings();
-  let populationKilled = 0;
-  let populationCaptured = 0;
   const plunder: ResourceTally = { cash: 0, food: 0, oil: 0 };
-  if (won) {
-    log.push(`Victory: ${attacker.name} broke through the defence of ${defender.name}.`);
-    if (type.landFactorPct > 0) {
-      const grabPct = computeLandGrabPct(a.land, d.land);
-      const dr = repeatHitFactor(defender.hitsToday);
-      const wanted = Math.floor((d.land * grabPct * type.landFactorPct * dp.landLossPct * dr * rng.between(0.9, 1.1)) / (100 * 100 * 100));
-      const allowance = computeDailyLandAllowance(d.land, defender.landLostToday);
-      const target = Math.min(Math.max(1, wanted), allowance);
-      if (defender.hitsToday > 0) log.push(`${defender.name} has been hit ${defender.hitsToday} time(s) today: land taken x${dr.toFixed(2)}.`);
-      if (target < Math.max(1, wanted)) log.push(`${defender.name} has lost ${fmt(defender.landLostToday)} acres in 24 hours: no more than ${DAILY_LAND_LOSS_CAP_PCT}% can be taken in a day.`);
-      const loss = selectLandLoss(d.land, d.buildings, target, rng);
-      landCaptured = loss.acres;
-      buildingsLost = loss.lost;
-      for (const t of BUILDING_TYPES) {
-        buildingsCaptured[t] = Math.min(buildingsLost[t], randomRound((buildingsLost[t] * BUILDING_KEEP_PCT[t] * type.keepFactorPct) / (100 * 100), rng));
-      }
-      const share = d.land > 0 ? landCaptured / d.land : 0;
-      const displaced = Math.floor(d.population * share);
-      populationKilled = Math.floor(displaced / 2);
-      populationCaptured = displaced - populationKilled;
-      if (type.plunders) {
-        const plunderShare = Math.min(PLUNDER_MAX_PCT / 100, share / 2);
-        plunder.cash = Math.floor(d.cash * plunderShare);
-        plunder.food = Math.floor(d.food * plunderShare);
-        plunder.oil = Math.floor(d.oil * plunderShare);
-      }
-      log.push(`Captured ${fmt(landCaptured)} acres with ${fmt(sumBuildings(buildingsCaptured))} buildings standing; ${fmt(sumBuildings(buildingsLost) - sumBuildings(buildingsCaptured))} buildings razed.`);
-      if (populationKilled > 0) log.push(`${fmt(populationKilled)} people died; ${fmt(populationCaptured)} now live under ${attacker.name}.`);
-      if (plunder.cash + plunder.food + plunder.oil > 0) log.push(`Plundered $${fmt(plunder.cash)}, ${fmt(plunder.food)} bushels and ${fmt(plunder.oil)} barrels.`);
-    }
-  } else {
-    log.push(`Defeat: the defence of ${defender.name} held.`);
+  const grabPct = computeLandGrabPct(a.land, d.land);
+  const dr = repeatHitFactor(defender.hitsToday);
+  const wanted = Math.floor((d.land * grabPct * type.landFactorPct * dp.landLossPct * dr * rng.between(0.9, 1.1)) / (100 * 100 * 100));
+  const allowance = computeDailyLandAllowance(d.land, defender.landLostToday);
+  const target = Math.min(Math.max(1, wanted), allowance);
+  if (defender.hitsToday > 0) landLines.push(`${defender.name} has been hit ${defender.hitsToday} time(s) today: land taken x${dr.toFixed(2)}.`);
+  if (target < Math.max(1, wanted)) landLines.push(`${defender.name} has lost ${fmt(defender.landLostToday)} acres in 24 hours: no more than ${DAILY_LAND_LOSS_CAP_PCT}% can be taken in a day.`);
+  const loss = selectLandLoss(d.land, d.buildings, target, rng);
+  for (const t of BUILDING_TYPES) {
+    buildingsCaptured[t] = Math.min(loss.lost[t], randomRound((loss.lost[t] * BUILDING_KEEP_PCT[t] * type.keepFactorPct) / (100 * 100), rng));
+  }
+  const share = d.land > 0 ? loss.acres / d.land : 0;
+  const displaced = Math.floor(d.population * share);
+  const populationKilled = Math.floor(displaced / 2);
+  const populationCaptured = displaced - populationKilled;
+  if (type.plunders) {
+    const plunderShare = Math.min(PLUNDER_MAX_PCT / 100, share / 2);
+    plunder.cash = Math.floor(d.cash * plunderShare);
+    plunder.food = Math.floor(d.food * plunderShare);
+    plunder.oil = Math.floor(d.oil * plunderShare);
+  }
+  landLines.push(`Captured ${fmt(loss.acres)} acres with ${fmt(sumBuildings(buildingsCaptured))} buildings standing; ${fmt(sumBuildings(loss.lost) - sumBuildings(buildingsCaptured))} buildings razed.`);
+  if (populationKilled > 0) landLines.push(`${fmt(populationKilled)} people died; ${fmt(populationCaptured)} now live under ${attacker.name}.`);
+  if (plunder.cash + plunder.food + plunder.oil > 0) plunderLines.push(`Plundered $${fmt(plunder.cash)}, ${fmt(plunder.food)} bushels and ${fmt(plunder.oil)} barrels.`);
+  return { landCaptured: loss.acres, buildingsLost: loss.lost, buildingsCaptured, populationKilled, populationCaptured, plunder, landLines, plunderLines };
+}
+
+/** Nothing taken (a defeat, or a type that takes no land). */
+function noSpoils() {
+  return { landCaptured: 0, buildingsLost: emptyBuildings(), buildingsCaptured: emptyBuildings(), populationKilled: 0, populationCaptured: 0, plunder: { cash: 0, food: 0, oil: 0 }, landLines: [] as string[], plunderLines: [] as string[] };
+}
+
+/** Both countries after a unit battle: units lost, buildings and land moved, people and plunder carried off. */
+function unitBattleStates(a: CountryState, d: CountryState, casualties: { attacker: UnitTally; defender: UnitTally }, spoils: ReturnType<typeof noSpoils>, defenderBuildingsLost: BuildingCounts) {
+  const attacker: CountryState = { ...a, buildings: addBuildings(a.buildings, spoils.buildingsCaptured) };
+  const defender: CountryState = { ...d, buildings: subtractBuildings(d.buildings, defenderBuildingsLost) };
+  for (const u of UNIT_TYPES) {
+    attacker[u] = a[u] - casualties.attacker[u];
+    defender[u] = d[u] - casualties.defender[u];
+  }
+  attacker.land = a.land + spoils.landCaptured;
+  defender.land = d.land - spoils.landCaptured;
+  defender.population = d.population - spoils.populationKilled - spoils.populationCaptured;
+  attacker.population = a.population + spoils.populationCaptured;
+  attacker.cash = a.cash + spoils.plunder.cash;
+  attacker.food = a.food + spoils.plunder.food;
+  attacker.oil = a.oil + spoils.plunder.oil;
+  defender.cash = d.cash - spoils.plunder.cash;
+  defender.food = d.food - spoils.plunder.food;
+  defender.oil = d.oil - spoils.plunder.oil;
+  return { attacker, defender };
+}
+
+function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, order: { attackType: AttackTypeId; units: AttackUnits }, rng: Rng): BattleOutcome {
+  const type = ATTACK_TYPES[order.attackType];
+  const log = new PhaseLog();
+  const a = attacker.state;
+  const d = defender.state;
+  const ap = computePostureEffects(attacker.posture.deployment, attacker.posture.defense, attacker.posture.alertLevel);
+  const dp = computePostureEffects(defender.posture.deployment, defender.posture.defense, defender.posture.alertLevel);
+
+  const attack = attackStrength(attacker, order, ap, rng);
+  const committed = attack.committed;
+  log.add("forces", "Forces", [
+    ...(attacker.desertedBeforeBattle ? [DESERTION_LINE] : []),
+    `${type.name}: ${attacker.name} sends ${unitList(committed)} against ${defender.name}.`,
+  ]);
+  log.totals.attackPower = Math.round(attack.power);
+  log.add("attack", "Attack strength", attack.lines);
+
+  const defense = defenseStrength(defender, order.attackType, dp);
+  const defending = defense.defending;
+  log.totals.defensePower = Math.round(defense.power);
+  log.add("defense", "Defence strength", defense.lines);
+
+  const ratio = attack.power / defense.power;
+  const won = attack.power > defense.power * VICTORY_THRESHOLD;
+  log.add("clash", "The clash", [`Attack power ${fmt(attack.power)} against defence power ${fmt(defense.power)} (ratio ${ratio.toFixed(2)}; victory needs more than ${VICTORY_THRESHOLD.toFixed(2)}).`]);
+
+  const casualties = battleCasualties(committed, defending, attack.power, defense.power, won, ap, dp, rng);
+  log.totals.attackerLosses = casualties.attacker;
+  log.totals.defenderLosses = casualties.defender;
+  log.add("casualties", "Casualties", [`${attacker.name} lost ${unitList(casualties.attacker)}.`, `${defender.name} lost ${unitList(casualties.defender)}.`]);
+
+  log.add("outcome", won ? "Victory" : "Defeat", [won ? `Victory: ${attacker.name} broke through the defence of ${defender.name}.` : `Defeat: the defence of ${defender.name} held.`]);
+  const spoils = won && type.landFactorPct > 0 ? victorySpoils(attacker, defender, type, dp, rng) : noSpoils();
+  if (spoils.landLines.length > 0) {
+    log.totals.landTaken = spoils.landCaptured;
+    log.totals.buildingsLost = sumBuildings(spoils.buildingsLost);
+    log.totals.populationKilled = spoils.populationKilled;
+    log.add("land", "Land taken", spoils.landLines);
+  }
+  if (spoils.plunderLines.length > 0) {
+    log.totals.plunder = { ...spoils.plunder };
+    log.add("plunder", "Plunder", spoils.plunderLines);
   }
 
   // Buildings destroyed beyond the land taken (bombing, artillery), only on a victory.
-  const remaining = subtractBuildings(d.buildings, buildingsLost);
+  const remaining = subtractBuildings(d.buildings, spoils.buildingsLost);
   const razedInPlace = won ? extraDestruction(remaining, type.extraDestroyPermille, rng) : emptyBuildings();
-  if (sumBuildings(razedInPlace) > 0) log.push(`${fmt(sumBuildings(razedInPlace))} more buildings destroyed on land ${defender.name} keeps.`);
-  const defenderBuildingsLost = addBuildings(buildingsLost, razedInPlace);
-  const buildingsDestroyed = sumBuildings(defenderBuildingsLost) - sumBuildings(buildingsCaptured);
-
-  // --- next states
-  const nextAttacker: CountryState = { ...a, buildings: addBuildings(a.buildings, buildingsCaptured) };
-  const nextDefender: CountryState = { ...d, buildings: subtractBuildings(d.buildings, defenderBuildingsLost) };
-  for (const u of UNIT_TYPES) {
-    nextAttacker[u] = a[u] - attackerCasualties[u];
-    nextDefender[u] = d[u] - defenderCasualties[u];
+  const defenderBuildingsLost = addBuildings(spoils.buildingsLost, razedInPlace);
+  if (sumBuildings(razedInPlace) > 0) {
+    log.totals.buildingsLost = sumBuildings(defenderBuildingsLost);
+    log.add("destruction", "Destruction", [`${fmt(sumBuildings(razedInPlace))} more buildings destroyed on land ${defender.name} keeps.`]);
   }
-  nextAttacker.land = a.land + landCaptured;
-  nextDefender.land = d.land - landCaptured;
-  nextDefender.population = d.population - populationKilled - populationCaptured;
-  nextAttacker.population = a.population + populationCaptured;
-  nextAttacker.cash = a.cash + plunder.cash;
-  nextAttacker.food = a.food + plunder.food;
-  nextAttacker.oil = a.oil + plunder.oil;
-  nextDefender.cash = d.cash - plunder.cash;
-  nextDefender.food = d.food - plunder.food;
-  nextDefender.oil = d.oil - plunder.oil;
+  const buildingsDestroyed = sumBuildings(defenderBuildingsLost) - sumBuildings(spoils.buildingsCaptured);
 
+  const next = unitBattleStates(a, d, casualties, spoils, defenderBuildingsLost);
   const survivors = emptyTally();
-  for (const u of UNIT_TYPES) survivors[u] = committed[u] - attackerCasualties[u];
+  for (const u of UNIT_TYPES) survivors[u] = committed[u] - casualties.attacker[u];
 
-  const enemyLoss = tallyStrength(defenderCasualties);
-  const ownLoss = tallyStrength(attackerCasualties);
+  const enemyLoss = tallyStrength(casualties.defender);
+  const ownLoss = tallyStrength(casualties.attacker);
   const efficiency = enemyLoss + ownLoss > 0 ? Math.round((100 * enemyLoss) / (enemyLoss + ownLoss)) : won ? 100 : 0;
-  const unitPctAvg = weaponsEffectivenessPct(a, committed);
   return {
     result: {
       attackType: order.attackType,
       outcome: won ? "attacker_victory" : "defender_victory",
       attackerForces: committed,
       defenderForces: defending,
-      attackerCasualties,
-      defenderCasualties,
-      landCaptured,
+      attackerCasualties: casualties.attacker,
+      defenderCasualties: casualties.defender,
+      landCaptured: spoils.landCaptured,
       landDestroyed: 0,
-      resourcesGained: { ...plunder },
-      resourcesLost: { ...plunder },
+      resourcesGained: { ...spoils.plunder },
+      resourcesLost: { ...spoils.plunder },
       buildingsDestroyed,
-      buildingsCaptured,
+      buildingsCaptured: spoils.buildingsCaptured,
       buildingsLost: defenderBuildingsLost,
-      populationKilled,
-      populationCaptured,
-      attackPower: Math.round(attackPower),
-      defensePower: Math.round(defensePower),
+      populationKilled: spoils.populationKilled,
+      populationCaptured: spoils.populationCaptured,
+      attackPower: Math.round(attack.power),
+      defensePower: Math.round(defense.power),
       powerRatio: Math.round(ratio * 100) / 100,
       efficiencyRating: efficiency,
-      strategicValue: computeStrategicGain(a.land, landCaptured, sumBuildings(buildingsCaptured)),
+      strategicValue: computeStrategicGain(a.land, spoils.landCaptured, sumBuildings(spoils.buildingsCaptured)),
       attackerTechBonus: computeTechBonusPct(a, committed),
       defenderTechBonus: computeTechBonusPct(d, defending),
-      weaponsEffectiveness: unitPctAvg,
-      allianceSupport: { attackerAllies: allyAttack.contributions.map(roundContribution), defenderAllies: allyDefense.contributions.map(roundContribution) },
+      weaponsEffectiveness: weaponsEffectivenessPct(a, committed),
+      allianceSupport: { attackerAllies: attack.allies.contributions.map(roundContribution), defenderAllies: defense.allies.contributions.map(roundContribution) },
       missilesLaunched: 0,
       missilesIntercepted: 0,
-      combatLog: log,
+      combatLog: log.combatLog,
     },
-    attacker: nextAttacker,
-    defender: nextDefender,
+    attacker: next.attacker,
+    defender: next.defender,
     survivors,
+    phases: log.phases,
   };
 }
 
@@ -1067,18 +1195,27 @@ export function computeInterceptChance(defender: Pick<CountryState, "tech" | "tu
 function resolveMissileStrike(attacker: AttackerInput, defender: DefenderInput, order: { attackType: AttackTypeId; units: AttackUnits }, rng: Rng): BattleOutcome {
   const type = ATTACK_TYPES[order.attackType];
   const warhead = WARHEADS[order.attackType as keyof typeof WARHEADS];
-  const log: string[] = [];
+  const log = new PhaseLog();
   const launched = orderUnits(order.units).missiles;
   const d = defender.state;
   const intercept = computeInterceptChance(d, defender.posture);
-  log.push(`${type.name}: ${attacker.name} launches ${launched} missile(s) at ${defender.name}.`);
-  log.push(`Interception chance per missile: ${Math.round(intercept * 100)}% (SDI research, air defense, turrets).`);
+  const attackPower = launched * warhead.power;
+  log.totals.attackPower = attackPower;
+  log.add("launch", "Launch", [
+    ...(attacker.desertedBeforeBattle ? [DESERTION_LINE] : []),
+    `${type.name}: ${attacker.name} launches ${launched} missile(s) at ${defender.name}.`,
+    `Interception chance per missile: ${Math.round(intercept * 100)}% (SDI research, air defense, turrets).`,
+  ]);
   const dp = computePostureEffects(defender.posture.deployment, defender.posture.defense, defender.posture.alertLevel);
 
   let hits = 0;
   for (let i = 0; i < launched; i++) if (!rng.chance(intercept)) hits++;
   const intercepted = launched - hits;
-  log.push(`${intercepted} intercepted, ${hits} hit${hits === 1 ? "" : "s"}.`);
+  const defensePower = intercepted * warhead.power;
+  log.totals.defensePower = defensePower;
+  log.totals.missilesHit = hits;
+  log.totals.missilesIntercepted = intercepted;
+  log.add("interception", "Interception", [`${intercepted} intercepted, ${hits} hit${hits === 1 ? "" : "s"}.`]);
 
   let land = d.land;
   let buildings = { ...d.buildings };
@@ -1091,9 +1228,11 @@ function resolveMissileStrike(attacker: AttackerInput, defender: DefenderInput, 
   let allowance = computeDailyLandAllowance(d.land, defender.landLostToday);
   const dr = repeatHitFactor(defender.hitsToday);
   for (let h = 0; h < hits; h++) {
+    let acres = 0;
     if (warhead.landPct > 0 && allowance > 0) {
       const want = Math.max(1, Math.floor((land * warhead.landPct * dp.landLossPct * dr) / (100 * 100)));
       const loss = selectLandLoss(land, buildings, Math.min(want, allowance), rng);
+      acres = loss.acres;
       land -= loss.acres;
       landDestroyed += loss.acres;
       allowance -= loss.acres;
@@ -1108,18 +1247,24 @@ function resolveMissileStrike(attacker: AttackerInput, defender: DefenderInput, 
       units[u] -= k;
       casualties[u] += k;
     }
+    // one step per missile that got through (no log line: the damage is summed below)
+    log.totals.landTaken = landDestroyed;
+    log.totals.buildingsLost = sumBuildings(lostBuildings);
+    log.totals.populationKilled = populationKilled;
+    log.totals.defenderLosses = { ...casualties };
+    log.add("impact", `Missile ${h + 1} of ${hits} strikes: ${fmt(acres)} acres, ${fmt(killed)} people`, []);
   }
-  if (landDestroyed > 0) log.push(`${fmt(landDestroyed)} acres destroyed with ${fmt(sumBuildings(lostBuildings))} buildings.`);
-  if (warhead.landPct > 0 && hits > 0 && allowance === 0) log.push(`${defender.name} has lost ${DAILY_LAND_LOSS_CAP_PCT}% of its land in 24 hours: no more land can be destroyed today.`);
-  if (populationKilled > 0) log.push(`${fmt(populationKilled)} people killed.`);
-  if (UNIT_TYPES.some((u) => casualties[u] > 0)) log.push(`${defender.name} lost ${unitList(casualties)}.`);
+  const damage: string[] = [];
+  if (landDestroyed > 0) damage.push(`${fmt(landDestroyed)} acres destroyed with ${fmt(sumBuildings(lostBuildings))} buildings.`);
+  if (warhead.landPct > 0 && hits > 0 && allowance === 0) damage.push(`${defender.name} has lost ${DAILY_LAND_LOSS_CAP_PCT}% of its land in 24 hours: no more land can be destroyed today.`);
+  if (populationKilled > 0) damage.push(`${fmt(populationKilled)} people killed.`);
+  if (UNIT_TYPES.some((u) => casualties[u] > 0)) damage.push(`${defender.name} lost ${unitList(casualties)}.`);
+  if (damage.length > 0) log.add("damage", "Damage", damage);
   const won = hits > 0;
-  log.push(won ? `The strike hit ${defender.name}.` : `Every missile was intercepted.`);
+  log.add("outcome", won ? "Strike hit" : "All intercepted", [won ? `The strike hit ${defender.name}.` : `Every missile was intercepted.`]);
 
   const nextAttacker: CountryState = { ...attacker.state, missiles: attacker.state.missiles - launched };
   const nextDefender: CountryState = { ...d, land, buildings, population, ...units };
-  const attackPower = launched * warhead.power;
-  const defensePower = intercepted * warhead.power;
   return {
     result: {
       attackType: order.attackType,
@@ -1148,11 +1293,12 @@ function resolveMissileStrike(attacker: AttackerInput, defender: DefenderInput, 
       allianceSupport: { attackerAllies: [], defenderAllies: [] },
       missilesLaunched: launched,
       missilesIntercepted: intercepted,
-      combatLog: log,
+      combatLog: log.combatLog,
     },
     attacker: nextAttacker,
     defender: nextDefender,
     survivors: emptyTally(),
+    phases: log.phases,
   };
 }
 

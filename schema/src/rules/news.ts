@@ -165,7 +165,7 @@ export function itemQuantity(item: string, quantity: number): string {
  */
 export const NEWS_CATALOGUE = {
   // --- war ------------------------------------------------------------------------------
-  battle_won: news<{ attacker: Named; defender: Named; landCaptured: number; defenderLandBefore: number }>({
+  battle_won: news<{ attacker: Named; defender: Named; landCaptured: number; defenderLandBefore: number; battleId?: number }>({
     type: "war",
     category: "personal",
     priority: "medium",
@@ -174,7 +174,7 @@ export const NEWS_CATALOGUE = {
     description: (p) => `Your forces defeated ${p.defender.name} and captured ${plural(p.landCaptured, "acre")}.`,
     tags: ["battle", "victory"],
   }),
-  battle_lost: news<{ attacker: Named; defender: Named; landLost: number; landBefore: number; role: "attacker" | "defender" }>({
+  battle_lost: news<{ attacker: Named; defender: Named; landLost: number; landBefore: number; role: "attacker" | "defender"; battleId?: number }>({
     type: "war",
     category: "personal",
     priority: (p) => battleLostPriority(p.landLost, p.landBefore),
@@ -186,7 +186,7 @@ export const NEWS_CATALOGUE = {
         : `Your attack on ${p.defender.name} was repelled${p.landLost > 0 ? ` and ${plural(p.landLost, "acre")} were lost` : ""}.`,
     tags: ["battle", "defeat"],
   }),
-  battle_repelled: news<{ attacker: Named; defender: Named }>({
+  battle_repelled: news<{ attacker: Named; defender: Named; battleId?: number }>({
     type: "war",
     category: "personal",
     priority: "medium",
@@ -196,7 +196,7 @@ export const NEWS_CATALOGUE = {
     tags: ["battle", "defense"],
   }),
   /** a battle large enough for everyone's feed (the military domain decides when) */
-  major_battle: news<{ attacker: Named; defender: Named; landCaptured: number; defenderLandBefore: number }>({
+  major_battle: news<{ attacker: Named; defender: Named; landCaptured: number; defenderLandBefore: number; battleId?: number }>({
     type: "war",
     category: "global",
     priority: "high",

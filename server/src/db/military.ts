@@ -1,4 +1,4 @@
-import type { AllyFacts, AttackTypeId, BrigadeRecord, CombatPosture, GdiFacts, RehabUnits, TechLevels, WarDeclarationFacts } from "@game/schema/rules";
+import type { AllyFacts, AttackTypeId, BattleReplayInput, BrigadeRecord, CombatPosture, GdiFacts, RehabUnits, TechLevels, WarDeclarationFacts } from "@game/schema/rules";
 import { DEFAULT_ALERT_LEVEL, DEFAULT_DEFENSE_ALLOCATION, DEFAULT_DEPLOYMENT, TECHNOLOGY_IDS, type AlertLevel, type GovernmentType } from "@game/schema/rules";
 import type { BattleReportJson, StrikeJson, WarDeclarationJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
@@ -285,12 +285,14 @@ export interface BattleRow {
   strike_id: number | null;
   report: Omit<BattleReportJson, "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId">;
   economy: Record<string, unknown>;
+  /** what the rules were given (replay; null for battles fought before migration 022) */
+  replay_input: BattleReplayInput | null;
   created_at: Date;
 }
 
 /** The INSERT of a battle report with its reserved id, as SQL text. */
 export function battleInsertStatement(b: Omit<BattleRow, "created_at">, createdAt: Date): string {
-  const cols = ["id", "attacker_id", "defender_id", "attacker_name", "defender_name", "attack_type", "outcome", "land_captured", "land_destroyed", "seed", "strike_id", "report", "economy", "created_at"];
+  const cols = ["id", "attacker_id", "defender_id", "attacker_name", "defender_name", "attack_type", "outcome", "land_captured", "land_destroyed", "seed", "strike_id", "report", "economy", "replay_input", "created_at"];
   const values = [
     sqlLiteral(b.id),
     sqlLiteral(b.attacker_id),
@@ -305,6 +307,7 @@ export function battleInsertStatement(b: Omit<BattleRow, "created_at">, createdA
     sqlLiteral(b.strike_id),
     jsonbLiteral(b.report),
     jsonbLiteral(b.economy),
+    b.replay_input === null ? "NULL" : jsonbLiteral(b.replay_input),
     sqlLiteral(createdAt),
   ];
   return `INSERT INTO battles (${cols.join(", ")}) OVERRIDING SYSTEM VALUE VALUES (${values.join(", ")})`;
@@ -363,6 +366,17 @@ export async function listBattles(db: Queryable, countryId: number, filter: Batt
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM battles WHERE ${clause}`, values),
   ]);
   return { rows: list.rows, total: count.rows[0]!.total };
+}
+
+/** A country's battles (either side) after `since`, newest first. */
+export async function battlesSince(db: Queryable, countryId: number, since: Date, limit: number): Promise<BattleRow[]> {
+  const { rows } = await db.query<BattleRow>(
+    `SELECT * FROM (SELECT * FROM battles WHERE attacker_id = $1 AND created_at > $2
+                    UNION ALL SELECT * FROM battles WHERE defender_id = $1 AND attacker_id <> $1 AND created_at > $2) b
+      ORDER BY id DESC LIMIT $3`,
+    [countryId, since, limit],
+  );
+  return rows;
 }
 
 export async function findBattle(db: Queryable, id: number): Promise<BattleRow | undefined> {

@@ -17,11 +17,13 @@ export interface NewsRow {
   location: string;
   alliance_id: number | null;
   country_id: number | null;
+  /** the battle it reports (battle news), from params.battleId */
+  battle_id: number | null;
   created_at: Date;
 }
 
 const NEWS_COLUMNS = `id, kind, type, category, priority, impact, title, description, content, participants, tags, location,
-  alliance_id, country_id, created_at`;
+  alliance_id, country_id, battle_id, created_at`;
 
 /** An item to insert: the catalogue's draft, who it is about and who it is for. */
 export interface NewsInsert {
@@ -189,4 +191,65 @@ export async function latestGlobalNews(db: Db, limit: number): Promise<NewsRow[]
 export async function deleteNewsBefore(client: DbClient, before: Date): Promise<number> {
   const { rowCount } = await client.query("DELETE FROM news_items WHERE created_at < $1", [before]);
   return rowCount ?? 0;
+}
+
+/** The away summary's counts for a reader between `since` and now (services/news.ts awaySummary). */
+export interface AwayCountsRow {
+  attacks_received: number;
+  attacks_repelled: number;
+  land_lost: number;
+  attacks_made: number;
+  attacks_won: number;
+  land_gained: number;
+  spy_detections: number;
+  trades_filled: number;
+  trade_value: number;
+  alliance_operations: number;
+  defense_requests: number;
+  rank_before: number | null;
+}
+
+/**
+ * Counts what happened to the reader's country since $4: battles and spy detections from its
+ * personal news, alliance operations from its alliance's, trades filled from market_trades
+ * (its listings bought, its standing orders filled), defense requests of its allies, and its
+ * rank at the last daily snapshot on or before $4's day.
+ */
+export async function awayCounts(db: Db, reader: NewsReader, since: Date): Promise<AwayCountsRow> {
+  const { rows } = await db.query<AwayCountsRow>(
+    `WITH mine AS (SELECT n.kind, n.params FROM news_items n
+                    WHERE n.category = 'personal' AND n.country_id = $1 AND n.created_at > $3)
+     SELECT
+       (SELECT count(*) FROM mine WHERE (kind = 'battle_lost' AND params->>'role' = 'defender') OR kind = 'battle_repelled')::int AS attacks_received,
+       (SELECT count(*) FROM mine WHERE kind = 'battle_repelled')::int AS attacks_repelled,
+       (SELECT coalesce(sum((params->>'landLost')::bigint), 0) FROM mine WHERE kind = 'battle_lost' AND params->>'role' = 'defender')::bigint AS land_lost,
+       (SELECT count(*) FROM mine WHERE kind = 'battle_won' OR (kind = 'battle_lost' AND params->>'role' = 'attacker'))::int AS attacks_made,
+       (SELECT count(*) FROM mine WHERE kind = 'battle_won')::int AS attacks_won,
+       (SELECT coalesce(sum((params->>'landCaptured')::bigint), 0) FROM mine WHERE kind = 'battle_won')::bigint AS land_gained,
+       (SELECT count(*) FROM mine WHERE kind IN ('spy_detected', 'sabotage_suffered'))::int AS spy_detections,
+       (SELECT count(*) FROM market_trades t WHERE t.created_at > $3
+          AND ((t.seller_id = $1 AND t.listing_id IS NOT NULL) OR (t.buyer_id = $1 AND t.order_id IS NOT NULL)))::int AS trades_filled,
+       (SELECT coalesce(sum(t.total), 0) FROM market_trades t WHERE t.created_at > $3
+          AND ((t.seller_id = $1 AND t.listing_id IS NOT NULL) OR (t.buyer_id = $1 AND t.order_id IS NOT NULL)))::bigint AS trade_value,
+       (SELECT count(*) FROM news_items n WHERE n.category = 'alliance' AND n.alliance_id = $2 AND n.kind = 'alliance_operation_completed' AND n.created_at > $3)::int
+         + (SELECT count(*) FROM alliance_operations o WHERE o.alliance_id = $2 AND o.created_at > $3 AND o.status IN ('planning', 'active'))::int AS alliance_operations,
+       (SELECT count(*) FROM alliance_defense_requests r WHERE r.alliance_id = $2 AND r.requester_id <> $1 AND r.requested_at > $3)::int AS defense_requests,
+       (SELECT s.rank FROM ranking_snapshots s WHERE s.country_id = $1 AND s.taken_on <= ($3::timestamptz AT TIME ZONE 'UTC')::date
+          ORDER BY s.taken_on DESC LIMIT 1) AS rank_before`,
+    [reader.countryId, reader.allianceId, since],
+  );
+  return rows[0]!;
+}
+
+/** The reader's personal and alliance items since `since`, newest first. */
+export async function awayItems(db: Db, reader: NewsReader, since: Date, limit: number): Promise<Array<NewsRow & { is_read: boolean }>> {
+  const { rows } = await db.query<NewsRow & { is_read: boolean }>(
+    `SELECT ${NEWS_COLUMNS.split(",").map((c) => `n.${c.trim()}`).join(", ")}, ${IS_READ} AS is_read
+       FROM news_items n, ${READER}
+      WHERE ((n.category = 'alliance' AND n.alliance_id = rd.alliance_id) OR (n.category = 'personal' AND n.country_id = rd.country_id))
+        AND n.created_at > $5
+      ORDER BY n.id DESC LIMIT $6`,
+    [...readerParams(reader), since, limit],
+  );
+  return rows;
 }

@@ -183,3 +183,36 @@ export async function pastSeasons(db: Db, limit: number): Promise<PastSeasonRow[
   );
   return rows;
 }
+
+/** One row of the season chart: a country's snapshot on one day, with its rank that day. */
+export interface SeasonPointRow {
+  country_id: number;
+  name: string;
+  taken_on: string;
+  networth: number;
+  land: number;
+  rank: number;
+}
+
+/**
+ * The daily snapshots (country_snapshots) since `from` of the country $1 and of today's top
+ * `topN` by networth, each with its rank that day among the day's snapshots (networth, ties by
+ * id; countries without networth are not ranked), oldest first.
+ */
+export async function seasonPoints(db: Db, countryId: number, from: Date, topN: number): Promise<SeasonPointRow[]> {
+  const { rows } = await db.query<SeasonPointRow>(
+    `WITH ranked AS (
+       SELECT s.taken_on, s.country_id, s.networth, s.land,
+              row_number() OVER (PARTITION BY s.taken_on ORDER BY s.networth DESC, s.country_id)::int AS rank
+         FROM country_snapshots s
+        WHERE s.networth > 0 AND s.taken_on >= ($2::timestamptz AT TIME ZONE 'UTC')::date),
+     shown AS (
+       SELECT $1::bigint AS id
+       UNION SELECT id FROM (SELECT c.id FROM countries c WHERE c.networth > 0 AND NOT c.is_eliminated ORDER BY c.networth DESC, c.id LIMIT $3) t)
+     SELECT r.country_id, c.name, to_char(r.taken_on, 'YYYY-MM-DD') AS taken_on, r.networth, r.land, r.rank
+       FROM ranked r JOIN shown ON shown.id = r.country_id JOIN countries c ON c.id = r.country_id
+      ORDER BY r.taken_on, r.rank`,
+    [countryId, from, topN],
+  );
+  return rows;
+}

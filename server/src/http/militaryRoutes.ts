@@ -17,6 +17,7 @@ import {
   militaryCountryParamsSchema,
   validateTurnsRequestSchema,
   type AttackPreviewResponse,
+  type BattleReplayResponse,
   type BattleReportResponse,
   type BattleReportsResponse,
   type BrigadesResponse,
@@ -26,6 +27,7 @@ import {
 } from "@game/schema/api";
 import {
   allianceSupportOffers,
+  battleReplayFor,
   battleReportFor,
   battleReportsOf,
   cancelStrike,
@@ -165,6 +167,15 @@ export function militaryRoutes(ctx: ServiceContext, direct: DirectRoutes): Route
       const { id } = parse(battleReportParamsSchema, req.params);
       const { country } = await ownCountry(ctx, req);
       return { report: await battleReportFor(ctx, country.id, id) } satisfies BattleReportResponse;
+    }),
+  );
+
+  router.get(
+    "/battle-reports/:id/replay",
+    route("Failed to replay the battle", async (req) => {
+      const { id } = parse(battleReportParamsSchema, req.params);
+      const { country } = await ownCountry(ctx, req);
+      return { replay: await battleReplayFor(ctx, country.id, id) } satisfies BattleReplayResponse;
     }),
   );
 

@@ -1,10 +1,10 @@
 import { Router } from "express";
-import { newsIdParamsSchema, newsQuerySchema, type NewsListResponse, type NewsReadResponse } from "@game/schema/api";
+import { awaySummaryQuerySchema, newsIdParamsSchema, newsQuerySchema, type AwaySummaryResponse, type NewsListResponse, type NewsReadResponse } from "@game/schema/api";
 import type { ServiceContext } from "../services/context.js";
-import { listNews, markAllRead, markNewsRead } from "../services/news.js";
+import { awaySummary, listNews, markAllRead, markNewsRead } from "../services/news.js";
 import { authenticate, parse, route } from "./handler.js";
 
-/** /news, /news/{id}/read, /news/read-all */
+/** /news, /news/away-summary, /news/{id}/read, /news/read-all */
 export function newsRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
@@ -13,6 +13,15 @@ export function newsRoutes(ctx: ServiceContext): Router {
     route("Failed to get news", async (req) => {
       const claims = await authenticate(ctx, req);
       return (await listNews(ctx, claims.userId, parse(newsQuerySchema, req.query))) satisfies Omit<NewsListResponse, "success">;
+    }),
+  );
+
+  router.get(
+    "/news/away-summary",
+    route("Failed to get the away summary", async (req) => {
+      const claims = await authenticate(ctx, req);
+      const { since } = parse(awaySummaryQuerySchema, req.query);
+      return (await awaySummary(ctx, claims.userId, new Date(since))) satisfies AwaySummaryResponse;
     }),
   );
 

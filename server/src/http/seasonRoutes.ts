@@ -1,10 +1,11 @@
 import { Router } from "express";
 import type { ServiceContext } from "../services/context.js";
 import { seasonScoresQuerySchema } from "@game/schema/api";
-import { archivedSeasonScores, currentSeason, seasonHistory, seasonScores, toSeasonJson } from "../services/season.js";
-import { authenticate, parse, route } from "./handler.js";
+import type { SeasonProgressResponse } from "@game/schema/api";
+import { archivedSeasonScores, currentSeason, seasonHistory, seasonProgress, seasonScores, toSeasonJson } from "../services/season.js";
+import { authenticate, ownCountry, parse, route } from "./handler.js";
 
-/** /season/current, /season/scores[?season=], /season/history */
+/** /season/current, /season/scores[?season=], /season/history, /season/progress */
 export function seasonRoutes(ctx: ServiceContext): Router {
   const router = Router();
 
@@ -32,6 +33,14 @@ export function seasonRoutes(ctx: ServiceContext): Router {
     route("Failed to get season data", async (req) => {
       await authenticate(ctx, req);
       return { data: await seasonHistory(ctx) };
+    }),
+  );
+
+  router.get(
+    "/season/progress",
+    route("Failed to get the season's progress", async (req) => {
+      const { country } = await ownCountry(ctx, req);
+      return (await seasonProgress(ctx, country.id)) satisfies SeasonProgressResponse;
     }),
   );
 

@@ -1,4 +1,5 @@
-import type { AttackLaunchResponse, AttackPreviewResponse, AllySupportOfferJson, AlliesResponse, BattleReportJson, StrikeJson, ValidateTurnsResponse } from "@game/schema/api";
+import { isDeepStrictEqual } from "node:util";
+import type { AttackLaunchResponse, AttackPreviewResponse, AllySupportOfferJson, AlliesResponse, BattleReplayResponse, BattleReportJson, StrikeJson, ValidateTurnsResponse } from "@game/schema/api";
 import {
   ATTACK_TYPES,
   MAX_SCHEDULE_AHEAD_MS,
@@ -27,9 +28,12 @@ import {
   resolveBattle,
   runEconomyTurns,
   reject,
+  Rng,
   type AllyFacts,
   type AttackTypeId,
   type AttackUnits,
+  type BattleOutcome as ResolvedBattle,
+  type BattleReplayInput,
   type BattleResult,
   type BrigadeRecord,
   type CountryState,
@@ -60,16 +64,17 @@ import {
   toBattleReportJson,
   toStrikeJson,
   type BattleFilter,
+  type AttackContextRow,
   type BattleRow,
   type StrikeRow,
 } from "../db/military.js";
 import { knownIntelligence } from "../db/knownIntelligence.js";
 import { allianceLabels } from "../db/alliances.js";
-import { allianceAfterBattle, attackBonusOf, combatSupportFor } from "./allianceCombat.js";
+import { allianceAfterBattle, attackBonusOf, combatSupportFor, type CombatSupport } from "./allianceCombat.js";
 import { withTransaction } from "../db/pool.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type PublicBattleEvent } from "../events.js";
-import { runCountriesAction, type ActionTransaction } from "./actions.js";
+import { runCountriesAction, type ActionTransaction, type LockedCountry, type StepOutcome } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { buildTurnResult } from "./turnResults.js";
@@ -153,24 +158,17 @@ type BattleOutcome =
   | { kind: "skipped" }
   | { kind: "failed"; reason: RuleRejection };
 
-/** Rule refusals inside a strike's execution are recorded instead of thrown. */
-class StrikeRefusal extends Error {
-  constructor(readonly rejection: RuleRejection) {
-    super(rejection.message);
-  }
-}
-
 /**
- * The battle: lock both countries (ascending ids), read the context (posture, brigades,
- * rehabilitation, war, the defender's day, allies) in one round trip, check everything,
- * spend the turns (the economy runs for them), resolve, and write the report, the brigade,
- * the rehabilitation, the strike and both countries with COMMIT in one batch.
+ * The battle: lock both countries (ascending ids), then three steps. loadBattleContext reads
+ * the context (posture, brigades, rehabilitation, war, the defender's day, allies) in one round
+ * trip; decideBattle, pure, checks everything, spends the turns (the economy runs for them) and
+ * resolves; writeBattle sends the report (with the inputs a replay needs), the brigade, the
+ * rehabilitation, the strike and both countries with COMMIT in one batch, and queues the
+ * events and news.
  */
 async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: AttackOrderInput, strike: StrikeRow | null, seed?: number): Promise<BattleOutcome> {
-  const { targetId, attackType } = precheck(order);
+  const { targetId } = precheck(order);
   const attackerId = order.countryId;
-  const type = ATTACK_TYPES[attackType];
-  const planned = attackType === "planned_strike";
   // Alliance and treaty bonuses and allies' committed units (alliance work), read beside the locks.
   const support = combatSupportFor(ctx.db, attackerId, targetId, new Date(ctx.clock.now()));
   support.catch(() => undefined);
@@ -181,179 +179,220 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
     notFoundMessage: "Country not found",
     seed,
     async step(countries, tx) {
-      const a = countries.get(attackerId)!;
-      const d = countries.get(targetId)!;
-      const now = tx.now;
-      const refuse = (rejection: RuleRejection | null) => {
-        if (!rejection) return;
-        if (strike) throw new StrikeRefusal(rejection);
-        throw ruleError(rejection);
-      };
+      const attacker = countries.get(attackerId)!;
+      const defender = countries.get(targetId)!;
       if (strike) {
         // Exactly once: the strike row is locked after the countries (every execution of this
         // strike locks the same countries first, so they queue) and must still be pending.
         const { rows } = await tx.client.query<{ state: string }>("SELECT state FROM strikes WHERE id = $1 FOR UPDATE", [strike.id]);
         if (rows[0]?.state !== "pending") return { next: new Map(), result: { kind: "skipped" } };
       }
-      try {
-        const context = await loadAttackContext(tx.client, attackerId, targetId, now, supportAsked(order.allianceSupport) ? a.row.alliance_id : null, d.row.alliance_id);
-        const atWar = context.war !== null;
-        const nowMs = now.getTime();
-        const brigades = context.brigades.map(brigadeOf);
-        const attackerBrigades = completeBrigades(brigades.filter((_, i) => context.brigades[i]!.country_id === attackerId));
-        const defenderBrigades = completeBrigades(brigades.filter((_, i) => context.brigades[i]!.country_id === targetId));
-
-        refuse(checkAttackUnits(attackType, order.units, availableForAttack(a.state, context.rehab)));
-        refuse(checkAttackTech(attackType, a.state.tech));
-        refuse(checkAttackTurns(attackType, a.state.turns));
-        refuse(checkAttackTarget(factsOf(a.row), factsOf(d.row), { now: nowMs, atWar }));
-        let brigade: BrigadeRecord | null = null;
-        if (needsBrigade(attackType)) {
-          const picked = pickAttackBrigade(attackerBrigades, nowMs, order.brigadeId ?? null);
-          if ("code" in picked) refuse(picked);
-          else brigade = picked;
-        }
-
-        // The turns are spent first and the economy runs for them (as exploring does).
-        const spent: CountryState = { ...a.state, turns: a.state.turns - type.turnCost };
-        const economy = runEconomyTurns(spent, type.turnCost);
-        const units = clampToAvailable(attackType, order.units, economy.next, context.rehab);
-
-        const attackerAllies: AllyFacts[] = context.attacker_allies
-          .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
-          .filter((ally) => allyTicked(order.allianceSupport, ally.id) && allyAvailability(ally, d.row.networth, nowMs).available);
-        const defenderAllies: AllyFacts[] = context.defender_allies
-          .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
-          .filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
-
-        const alliance = await support;
-        const outcome = resolveBattle(
-          {
-            id: attackerId,
-            name: a.row.name,
-            state: economy.next,
-            posture: postureOf(context.attacker_settings),
-            brigadeReadiness: brigade ? computeBrigadeReadiness(brigade, nowMs) : null,
-            atWar,
-            allies: attackerAllies,
-            bonusPct: alliance.attackerBonusPct,
-          },
-          {
-            id: targetId,
-            name: d.row.name,
-            state: d.state,
-            posture: postureOf(context.defender_settings),
-            deployedBrigades: countDeployedBrigades(defenderBrigades, nowMs),
-            allies: defenderAllies,
-            landLostToday: Number(context.recent.land),
-            hitsToday: Number(context.recent.hits),
-            bonusPct: alliance.defenderBonusPct,
-            committed: alliance.committed,
-          },
-          { attackType, units },
-          tx.rng,
-        );
-        const battleId = Number(context.battle_id);
-        const r = outcome.result;
-        if (economy.effects.unitsLost.troops + economy.effects.unitsLost.jets + economy.effects.unitsLost.tanks > 0) {
-          r.combatLog.unshift(`Units deserted while the attack was prepared (the treasury ran dry).`);
-        }
-
-        const statements: string[] = [];
-        const won = r.outcome === "attacker_victory";
-        const row: NewBattleRow = {
-          id: battleId,
-          attacker_id: attackerId,
-          defender_id: targetId,
-          attacker_name: a.row.name,
-          defender_name: d.row.name,
-          attack_type: attackType,
-          outcome: r.outcome,
-          land_captured: r.landCaptured,
-          land_destroyed: r.landDestroyed,
-          seed: tx.seed,
-          strike_id: strike?.id ?? null,
-          report: reportBody(r, atWar),
-          economy: {
-            turnsSpent: type.turnCost,
-            netCashChange: economy.effects.netCashChange,
-            netFoodChange: economy.effects.netFoodChange,
-            netOilChange: economy.effects.netOilChange,
-            populationChange: economy.effects.populationChange,
-            militaryProduced: economy.effects.militaryProduced,
-            unitsLost: economy.effects.unitsLost,
-          },
-          created_at: now,
-        };
-        statements.push(battleInsertStatement(row, now));
-        if (brigade) statements.push(brigadeWriteStatement(attackerId, applyAttackFatigue(brigade, nowMs, planned)));
-        if (planned && outcome.survivors.troops + outcome.survivors.jets + outcome.survivors.tanks > 0) {
-          const s = outcome.survivors;
-          statements.push(
-            `INSERT INTO rehabilitation (country_id, troops, jets, tanks, until, battle_id) VALUES (${sqlLiteral(attackerId)}, ${sqlLiteral(s.troops)}, ${sqlLiteral(s.jets)}, ${sqlLiteral(s.tanks)}, ${sqlLiteral(new Date(nowMs + PLANNED_STRIKE_REHAB_MS))}, ${sqlLiteral(battleId)})`,
-          );
-        }
-        if (strike) statements.push(strikeFinishStatement(strike.id, "executed", battleId, null, now));
-
-        const patches = new Map<number, CountryRowPatch>([
-          [attackerId, recordPatch(a.row, won, r.landCaptured, r.efficiencyRating, nowMs)],
-          [targetId, recordPatch(d.row, !won, 0, 100 - r.efficiencyRating, null)],
-        ]);
-
-        tx.turnResult(
-          attackerId,
-          buildTurnResult({
-            actionType: "attack",
-            turnsConsumed: type.turnCost,
-            turnsRemaining: outcome.attacker.turns,
-            effects: economy.effects,
-            actionResults: [
-              {
-                id: "combat",
-                title: won ? `Victory over ${d.row.name}` : `Defeat against ${d.row.name}`,
-                description: `${type.name}: ${won ? `${fmt(r.landCaptured + r.landDestroyed)} acres ${r.landDestroyed > 0 ? "destroyed" : "captured"}` : "the defence held"}.`,
-                icon: won ? "trending-up" : "trending-down",
-                details: [`Attack ${fmt(r.attackPower)} vs defence ${fmt(r.defensePower)}`, `Battle report #${battleId}`],
-              },
-            ],
-          }),
-        );
-
-        const report = toBattleReportJson(row, attackerId);
-        emitBattleEvents(tx, row, a.row, d.row, r, strike);
-        await allianceAfterBattle(tx, { id: battleId, attacker: a.row, defender: d.row, attackType, attackerWon: won, landLost: r.landCaptured + r.landDestroyed, powerRatio: r.powerRatio, committed: alliance.committed });
-        await recordBattleNews(tx, row, d.row.land);
-        return {
-          next: new Map([
-            [attackerId, outcome.attacker],
-            [targetId, outcome.defender],
-          ]),
-          patches,
-          statements,
-          result: { kind: "fought", report, row: a.row },
-        };
-      } catch (err) {
-        if (!(err instanceof StrikeRefusal) || !strike) throw err;
-        // A strike the rules refuse at execution time fails, with the reason, and changes nothing else.
-        tx.emit(countryTopic(attackerId), {
-          type: "notice",
-          countryId: attackerId,
-          notice: {
-            id: `strike-${strike.id}-failed`,
-            kind: "strike_failed",
-            severity: "warning",
-            title: `${strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on ${d.row.name} called off`,
-            body: err.rejection.message,
-            at: now.getTime(),
-            view: "military",
-          },
-        });
-        return { next: new Map(), statements: [strikeFinishStatement(strike.id, "failed", null, err.rejection.message, now)], result: { kind: "failed", reason: err.rejection } };
+      const context = await loadBattleContext(tx, attacker, defender, order, strike, support);
+      const decision = decideBattle(context, tx.rng);
+      if ("code" in decision) {
+        if (!strike) throw ruleError(decision);
+        return strikeRefused(tx, strike, defender.row, decision);
       }
+      return writeBattle(tx, context, decision);
     },
   });
   // the attacker's row as written
   return result.kind === "fought" ? { ...result, row: rows.get(attackerId)! } : result;
+}
+
+/** Everything a battle's decision reads: the two locked countries, the order, the time and the context row. */
+interface BattleContext {
+  attacker: LockedCountry;
+  defender: LockedCountry;
+  order: AttackOrderInput;
+  attackType: AttackTypeId;
+  strike: StrikeRow | null;
+  now: Date;
+  seed: number;
+  context: AttackContextRow;
+  alliance: CombatSupport;
+}
+
+async function loadBattleContext(tx: ActionTransaction, attacker: LockedCountry, defender: LockedCountry, order: AttackOrderInput, strike: StrikeRow | null, support: Promise<CombatSupport>): Promise<BattleContext> {
+  const { attackType } = precheck(order);
+  const context = await loadAttackContext(tx.client, attacker.row.id, defender.row.id, tx.now, supportAsked(order.allianceSupport) ? attacker.row.alliance_id : null, defender.row.alliance_id);
+  return { attacker, defender, order, attackType, strike, now: tx.now, seed: tx.seed, context, alliance: await support };
+}
+
+/** What decideBattle decided: the inputs it gave the rules (kept for the replay), their outcome, the economy of the turns spent, the brigade that led. */
+interface BattleDecision {
+  inputs: BattleReplayInput;
+  outcome: ResolvedBattle;
+  economy: ReturnType<typeof runEconomyTurns<CountryState>>;
+  brigade: BrigadeRecord | null;
+  atWar: boolean;
+}
+
+/** Pure: the first refusal of the rules, or the battle fought. */
+function decideBattle(c: BattleContext, rng: Rng): BattleDecision | RuleRejection {
+  const { attacker: a, defender: d, order, attackType, context } = c;
+  const type = ATTACK_TYPES[attackType];
+  const atWar = context.war !== null;
+  const nowMs = c.now.getTime();
+  const brigades = context.brigades.map(brigadeOf);
+  const attackerBrigades = completeBrigades(brigades.filter((_, i) => context.brigades[i]!.country_id === a.row.id));
+  const defenderBrigades = completeBrigades(brigades.filter((_, i) => context.brigades[i]!.country_id === d.row.id));
+
+  const refusal =
+    checkAttackUnits(attackType, order.units, availableForAttack(a.state, context.rehab)) ??
+    checkAttackTech(attackType, a.state.tech) ??
+    checkAttackTurns(attackType, a.state.turns) ??
+    checkAttackTarget(factsOf(a.row), factsOf(d.row), { now: nowMs, atWar });
+  if (refusal) return refusal;
+  let brigade: BrigadeRecord | null = null;
+  if (needsBrigade(attackType)) {
+    const picked = pickAttackBrigade(attackerBrigades, nowMs, order.brigadeId ?? null);
+    if ("code" in picked) return picked;
+    brigade = picked;
+  }
+
+  // The turns are spent first and the economy runs for them (as exploring does).
+  const spent: CountryState = { ...a.state, turns: a.state.turns - type.turnCost };
+  const economy = runEconomyTurns(spent, type.turnCost);
+  const units = clampToAvailable(attackType, order.units, economy.next, context.rehab);
+  const deserted = economy.effects.unitsLost.troops + economy.effects.unitsLost.jets + economy.effects.unitsLost.tanks > 0;
+
+  const attackerAllies: AllyFacts[] = context.attacker_allies
+    .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
+    .filter((ally) => allyTicked(order.allianceSupport, ally.id) && allyAvailability(ally, d.row.networth, nowMs).available);
+  const defenderAllies: AllyFacts[] = context.defender_allies
+    .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
+    .filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
+
+  const inputs: BattleReplayInput = {
+    attacker: {
+      id: a.row.id,
+      name: a.row.name,
+      state: economy.next,
+      posture: postureOf(context.attacker_settings),
+      brigadeReadiness: brigade ? computeBrigadeReadiness(brigade, nowMs) : null,
+      atWar,
+      allies: attackerAllies,
+      bonusPct: c.alliance.attackerBonusPct,
+      desertedBeforeBattle: deserted,
+    },
+    defender: {
+      id: d.row.id,
+      name: d.row.name,
+      state: d.state,
+      posture: postureOf(context.defender_settings),
+      deployedBrigades: countDeployedBrigades(defenderBrigades, nowMs),
+      allies: defenderAllies,
+      landLostToday: Number(context.recent.land),
+      hitsToday: Number(context.recent.hits),
+      bonusPct: c.alliance.defenderBonusPct,
+      committed: c.alliance.committed,
+    },
+    order: { attackType, units },
+  };
+  const outcome = resolveBattle(inputs.attacker, inputs.defender, inputs.order, rng);
+  return { inputs, outcome, economy, brigade, atWar };
+}
+
+/** A strike the rules refuse at execution time fails, with the reason, and changes nothing else. */
+function strikeRefused(tx: ActionTransaction, strike: StrikeRow, defender: CountryRow, rejection: RuleRejection): StepOutcome<BattleOutcome> {
+  tx.emit(countryTopic(strike.attacker_id), {
+    type: "notice",
+    countryId: strike.attacker_id,
+    notice: {
+      id: `strike-${strike.id}-failed`,
+      kind: "strike_failed",
+      severity: "warning",
+      title: `${strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on ${defender.name} called off`,
+      body: rejection.message,
+      at: tx.now.getTime(),
+      view: "military",
+    },
+  });
+  return { next: new Map(), statements: [strikeFinishStatement(strike.id, "failed", null, rejection.message, tx.now)], result: { kind: "failed", reason: rejection } };
+}
+
+/** The writes of a battle fought: report, brigade, rehabilitation, strike, both countries' records, the turn result, events and news. */
+async function writeBattle(tx: ActionTransaction, c: BattleContext, decision: BattleDecision): Promise<StepOutcome<BattleOutcome>> {
+  const { attacker: a, defender: d, attackType, strike, now } = c;
+  const { outcome, economy, brigade } = decision;
+  const type = ATTACK_TYPES[attackType];
+  const nowMs = now.getTime();
+  const battleId = Number(c.context.battle_id);
+  const r = outcome.result;
+  const won = r.outcome === "attacker_victory";
+  const row: NewBattleRow = {
+    id: battleId,
+    attacker_id: a.row.id,
+    defender_id: d.row.id,
+    attacker_name: a.row.name,
+    defender_name: d.row.name,
+    attack_type: attackType,
+    outcome: r.outcome,
+    land_captured: r.landCaptured,
+    land_destroyed: r.landDestroyed,
+    seed: c.seed,
+    strike_id: strike?.id ?? null,
+    report: reportBody(r, decision.atWar),
+    economy: {
+      turnsSpent: type.turnCost,
+      netCashChange: economy.effects.netCashChange,
+      netFoodChange: economy.effects.netFoodChange,
+      netOilChange: economy.effects.netOilChange,
+      populationChange: economy.effects.populationChange,
+      militaryProduced: economy.effects.militaryProduced,
+      unitsLost: economy.effects.unitsLost,
+    },
+    replay_input: decision.inputs,
+    created_at: now,
+  };
+  const statements: string[] = [battleInsertStatement(row, now)];
+  if (brigade) statements.push(brigadeWriteStatement(a.row.id, applyAttackFatigue(brigade, nowMs, attackType === "planned_strike")));
+  if (attackType === "planned_strike" && outcome.survivors.troops + outcome.survivors.jets + outcome.survivors.tanks > 0) {
+    const s = outcome.survivors;
+    statements.push(
+      `INSERT INTO rehabilitation (country_id, troops, jets, tanks, until, battle_id) VALUES (${sqlLiteral(a.row.id)}, ${sqlLiteral(s.troops)}, ${sqlLiteral(s.jets)}, ${sqlLiteral(s.tanks)}, ${sqlLiteral(new Date(nowMs + PLANNED_STRIKE_REHAB_MS))}, ${sqlLiteral(battleId)})`,
+    );
+  }
+  if (strike) statements.push(strikeFinishStatement(strike.id, "executed", battleId, null, now));
+
+  const patches = new Map<number, CountryRowPatch>([
+    [a.row.id, recordPatch(a.row, won, r.landCaptured, r.efficiencyRating, nowMs)],
+    [d.row.id, recordPatch(d.row, !won, 0, 100 - r.efficiencyRating, null)],
+  ]);
+
+  tx.turnResult(
+    a.row.id,
+    buildTurnResult({
+      actionType: "attack",
+      turnsConsumed: type.turnCost,
+      turnsRemaining: outcome.attacker.turns,
+      effects: economy.effects,
+      actionResults: [
+        {
+          id: "combat",
+          title: won ? `Victory over ${d.row.name}` : `Defeat against ${d.row.name}`,
+          description: `${type.name}: ${won ? `${fmt(r.landCaptured + r.landDestroyed)} acres ${r.landDestroyed > 0 ? "destroyed" : "captured"}` : "the defence held"}.`,
+          icon: won ? "trending-up" : "trending-down",
+          details: [`Attack ${fmt(r.attackPower)} vs defence ${fmt(r.defensePower)}`, `Battle report #${battleId}`],
+        },
+      ],
+    }),
+  );
+
+  const report = toBattleReportJson(row, a.row.id);
+  emitBattleEvents(tx, row, a.row, d.row, r, strike);
+  await allianceAfterBattle(tx, { id: battleId, attacker: a.row, defender: d.row, attackType, attackerWon: won, landLost: r.landCaptured + r.landDestroyed, powerRatio: r.powerRatio, committed: c.alliance.committed });
+  await recordBattleNews(tx, row, d.row.land);
+  return {
+    next: new Map([
+      [a.row.id, outcome.attacker],
+      [d.row.id, outcome.defender],
+    ]),
+    patches,
+    statements,
+    result: { kind: "fought", report, row: a.row },
+  };
 }
 
 /** The units of an order, cut to what is left after the attack's economy turns (desertion). */
@@ -502,15 +541,15 @@ async function recordBattleNews(tx: ActionTransaction, row: NewBattleRow, defend
   const records: Parameters<typeof recordNewsBatch>[1][number][] =
     row.outcome === "attacker_victory"
       ? [
-          { kind: "battle_won", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants, countryId: attacker.id },
-          { kind: "battle_lost", params: { attacker, defender, landLost: land, landBefore: defenderLandBefore, role: "defender" }, participants, countryId: defender.id },
+          { kind: "battle_won", params: { attacker, defender, landCaptured: land, defenderLandBefore, battleId: row.id }, participants, countryId: attacker.id },
+          { kind: "battle_lost", params: { attacker, defender, landLost: land, landBefore: defenderLandBefore, role: "defender", battleId: row.id }, participants, countryId: defender.id },
         ]
       : [
-          { kind: "battle_lost", params: { attacker, defender, landLost: 0, landBefore: defenderLandBefore, role: "attacker" }, participants, countryId: attacker.id },
-          { kind: "battle_repelled", params: { attacker, defender }, participants, countryId: defender.id },
+          { kind: "battle_lost", params: { attacker, defender, landLost: 0, landBefore: defenderLandBefore, role: "attacker", battleId: row.id }, participants, countryId: attacker.id },
+          { kind: "battle_repelled", params: { attacker, defender, battleId: row.id }, participants, countryId: defender.id },
         ];
   if (row.outcome === "attacker_victory" && (land >= MAJOR_BATTLE_ACRES || land * 100 >= defenderLandBefore * MAJOR_BATTLE_SHARE_PCT)) {
-    records.push({ kind: "major_battle", params: { attacker, defender, landCaptured: land, defenderLandBefore }, participants });
+    records.push({ kind: "major_battle", params: { attacker, defender, landCaptured: land, defenderLandBefore, battleId: row.id }, participants });
   }
   await recordNewsBatch(tx, records);
 }
@@ -744,6 +783,28 @@ export async function battleReportFor(ctx: ServiceContext, countryId: number, id
   if (!row) throw notFound("Battle report not found", "combat/report_not_found");
   if (row.attacker_id !== countryId && row.defender_id !== countryId) throw forbidden("Only the two sides of a battle can read its report", "combat/not_a_party");
   return toBattleReportJson(row, countryId);
+}
+
+/**
+ * GET /battle-reports/{id}/replay: the battle run again from its stored inputs and seed with
+ * the same pure rules, step by step; only for the two sides (403 for anyone else). A battle
+ * fought before replays were recorded, or whose rerun no longer gives the stored report (the
+ * rules changed since), is refused with 409 rather than shown wrong.
+ */
+export async function battleReplayFor(ctx: ServiceContext, countryId: number, id: number): Promise<BattleReplayResponse["replay"]> {
+  const row = await findBattle(ctx.db, id);
+  if (!row) throw notFound("Battle report not found", "combat/report_not_found");
+  if (row.attacker_id !== countryId && row.defender_id !== countryId) throw forbidden("Only the two sides of a battle can replay it", "combat/not_a_party");
+  const input = row.replay_input;
+  if (!input) throw conflict("This battle was fought before replays were recorded", "combat/replay_unavailable");
+  const rerun = resolveBattle(input.attacker, input.defender, input.order, Rng.fromSeed(row.seed));
+  const report = toBattleReportJson({ ...row, report: reportBody(rerun.result, row.report.warDeclared) }, countryId);
+  const stored = toBattleReportJson(row, countryId);
+  if (!isDeepStrictEqual(report, stored)) {
+    ctx.logger.warn({ battleId: id }, "battle replay diverged from the stored report");
+    throw conflict("This battle was fought under earlier rules and cannot be replayed", "combat/replay_diverged");
+  }
+  return { report, phases: rerun.phases };
 }
 
 /** The answer of POST /attack/launch. */

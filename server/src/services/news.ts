@@ -1,7 +1,11 @@
-import type { NewsItemJson, NewsListResponse, NewsQuery } from "@game/schema/api";
+import { AWAY_SUMMARY_MAX_DAYS, type AwaySummaryResponse, type NewsItemJson, type NewsListResponse, type NewsQuery } from "@game/schema/api";
 import { composeNews, type NewsKind, type NewsParams, type NewsParticipant } from "@game/schema/rules";
 import type { Db, DbClient } from "../db/pool.js";
+import { rankedCountry } from "../db/rankings.js";
+import { battlesSince } from "../db/military.js";
 import {
+  awayCounts,
+  awayItems,
   countUnreadNews,
   findNewsFor,
   findNewsReader,
@@ -81,6 +85,7 @@ export function toNewsEventItem(row: NewsRow): NewsEventItem {
     category: row.category,
     location: row.location,
     impact: row.impact,
+    battleId: row.battle_id,
     allianceId: row.alliance_id,
     countryId: row.country_id,
   };
@@ -161,6 +166,51 @@ export async function listNews(ctx: ServiceContext, userId: number, query: NewsQ
     countUnreadNews(ctx.db, r),
   ]);
   return { data: rows.map((row) => toNewsItemJson(row, row.is_read)), unreadCount: unread, total, page: query.page, limit: query.limit };
+}
+
+/**
+ * GET /news/away-summary: what happened to the user's country since `since` (its last visit,
+ * which the client remembers), at most AWAY_SUMMARY_MAX_DAYS back: attacks and their results,
+ * spy detections, trades filled, alliance operations and defense requests, the rank then and
+ * now, and the latest personal and alliance items. A player without a country gets zeros.
+ */
+export async function awaySummary(ctx: ServiceContext, userId: number, since: Date): Promise<AwaySummaryResponse> {
+  const now = new Date(ctx.clock.now());
+  const from = new Date(Math.min(now.getTime(), Math.max(since.getTime(), now.getTime() - AWAY_SUMMARY_MAX_DAYS * 86_400_000)));
+  const r = await reader(ctx.db, userId);
+  const countryId = r.countryId ?? 0;
+  const [counts, items, battles, ranked] = await Promise.all([awayCounts(ctx.db, r, from), awayItems(ctx.db, r, from, 20), battlesSince(ctx.db, countryId, from, 10), rankedCountry(ctx.db, countryId)]);
+  return {
+    since: from.toISOString(),
+    until: now.toISOString(),
+    attacksReceived: counts.attacks_received,
+    attacksRepelled: counts.attacks_repelled,
+    landLost: Number(counts.land_lost),
+    attacksMade: counts.attacks_made,
+    attacksWon: counts.attacks_won,
+    landGained: Number(counts.land_gained),
+    battles: battles.map((b) => {
+      const role = b.attacker_id === countryId ? "attacker" : "defender";
+      const attackerWon = b.outcome === "attacker_victory";
+      return {
+        battleId: b.id,
+        role,
+        opponentName: role === "attacker" ? b.defender_name : b.attacker_name,
+        attackType: b.attack_type,
+        won: role === "attacker" ? attackerWon : !attackerWon,
+        land: b.land_captured + b.land_destroyed,
+        at: b.created_at.toISOString(),
+      };
+    }),
+    spyDetections: counts.spy_detections,
+    tradesFilled: counts.trades_filled,
+    tradeValue: Number(counts.trade_value),
+    allianceOperations: counts.alliance_operations,
+    defenseRequests: counts.defense_requests,
+    rankBefore: counts.rank_before,
+    rankNow: ranked?.rank ?? null,
+    items: items.map((row) => toNewsItemJson(row, row.is_read)),
+  };
 }
 
 /** The user's unread count (and the newest visible id it counted). */

@@ -1,8 +1,9 @@
 import { estimateNextTickAt, seasonStatus, SEASON_DEFAULT_LENGTH_DAYS } from "@game/schema/messages";
-import type { ArchivedSeasonJson, PastSeasonJson, SeasonJson, SeasonStatsJson } from "@game/schema/api";
+import type { ArchivedSeasonJson, PastSeasonJson, SeasonJson, SeasonProgressResponse, SeasonSeriesJson, SeasonStatsJson } from "@game/schema/api";
 import { notFound } from "../errors.js";
 import type { ServiceContext } from "./context.js";
-import { archivedScores, findCurrentSeason, findSeasonById, insertActiveSeason, pastSeasons, seasonStats, type SeasonRow } from "../db/seasons.js";
+import { archivedScores, findCurrentSeason, findSeasonById, insertActiveSeason, pastSeasons, seasonPoints, seasonStats, type SeasonRow } from "../db/seasons.js";
+import { rankedCountry, topByNetworth } from "../db/rankings.js";
 import { loadRankings, toRankingJson } from "./world.js";
 import { rankedAlliances } from "../db/alliances.js";
 
@@ -121,4 +122,33 @@ export async function seasonHistory(ctx: ServiceContext): Promise<PastSeasonJson
     players: s.players,
     winner: s.winner_name === null ? null : { countryName: s.winner_name, playerName: s.winner_player ?? "", networth: s.winner_networth ?? 0 },
   }));
+}
+
+/** The season chart's top list: today's top this many by networth (issue 30). */
+export const SEASON_CHART_TOP = 10;
+
+/**
+ * GET /season/progress: networth, land and rank over the season of the caller's country and of
+ * today's top 10, from the daily snapshots (public numbers: the rankings show them).
+ */
+export async function seasonProgress(ctx: ServiceContext, countryId: number): Promise<SeasonProgressResponse> {
+  const season = await currentSeason(ctx);
+  const [rows, top, own] = await Promise.all([
+    seasonPoints(ctx.db, countryId, new Date(season.startsAt), SEASON_CHART_TOP),
+    topByNetworth(ctx.db, SEASON_CHART_TOP),
+    rankedCountry(ctx.db, countryId),
+  ]);
+  const series = new Map<number, SeasonSeriesJson>();
+  for (const r of rows) {
+    let s = series.get(r.country_id);
+    if (!s) series.set(r.country_id, (s = { countryId: r.country_id, name: r.name, currentRank: null, points: [] }));
+    s.points.push({ date: r.taken_on, networth: Number(r.networth), land: Number(r.land), rank: r.rank });
+  }
+  const withRank = (id: number, name: string, rank: number | null): SeasonSeriesJson => ({ ...(series.get(id) ?? { countryId: id, name, points: [] }), currentRank: rank });
+  return {
+    seasonName: season.name,
+    startsAt: new Date(season.startsAt).toISOString(),
+    own: own ? withRank(own.id, own.name, own.rank) : series.has(countryId) ? withRank(countryId, series.get(countryId)!.name, null) : null,
+    top: top.map((t) => withRank(t.id, t.name, t.rank)),
+  };
 }

@@ -65,7 +65,7 @@ export function AllianceHome({ status, room, countryId }: { status: AllianceStat
             <span className="badge ok">
               {ROLE_ICON[role]} {ROLE_LABEL[role]}
             </span>
-            <span className={`conn ${live.status}`} title={live.statusMessage || live.status} aria-label={`Alliance room ${live.status}`} />
+            <span role="img" className={`conn ${live.status}`} title={live.statusMessage || live.status} aria-label={`Alliance room ${live.status}`} />
           </div>
         </div>
         <ActionButton variant="danger" busy={act.busy === "leave"} busyLabel="Leaving..." onClick={leave}>
@@ -162,7 +162,7 @@ function Overview({ status, live }: { status: AllianceStatusJson; live: Alliance
               {members.map((m) => (
                 <tr key={m.countryId}>
                   <td>
-                    <span className={`conn ${m.isOnline ? "connected" : ""}`} aria-label={m.isOnline ? "online" : "offline"} /> {m.countryName}
+                    <span role="img" className={`conn ${m.isOnline ? "connected" : ""}`} aria-label={m.isOnline ? "online" : "offline"} /> {m.countryName}
                   </td>
                   <td>
                     {ROLE_ICON[m.role as AllianceRole]} {ROLE_LABEL[m.role as AllianceRole] ?? m.role}

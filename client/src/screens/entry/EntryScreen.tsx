@@ -1,6 +1,8 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { LoginForm } from "./LoginForm";
-import { RegisterFlow } from "./RegisterFlow";
+
+/** Registration (its rules, validators and previews) loads when the Register tab is opened. */
+const RegisterFlow = lazy(() => import("./RegisterFlow").then((m) => ({ default: m.RegisterFlow })));
 
 export const PRODUCT_TITLE = "Nation Command";
 export const TAGLINE = "Explore. Expand. Exploit. Exterminate. Forge your empire in a live world of rival nations.";
@@ -27,7 +29,13 @@ export function EntryScreen() {
           <h2 className="center" style={{ borderBottom: "1px solid var(--border)", paddingBottom: "0.5rem", marginBottom: "1rem" }}>
             {mode === "login" ? "Correct Login to Your Empire" : "Create New Empire"}
           </h2>
-          {mode === "login" ? <LoginForm onSwitchToRegister={() => setMode("register")} /> : <RegisterFlow onSwitchToLogin={() => setMode("login")} />}
+          {mode === "login" ? (
+            <LoginForm onSwitchToRegister={() => setMode("register")} />
+          ) : (
+            <Suspense fallback={<p className="muted center">Loading...</p>}>
+              <RegisterFlow onSwitchToLogin={() => setMode("login")} />
+            </Suspense>
+          )}
         </div>
       </div>
     </div>

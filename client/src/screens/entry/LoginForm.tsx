@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
-import { loginRequestSchema } from "@game/schema/api";
 import { useAuth } from "../../auth/AuthContext";
-import { FALLBACK } from "../../api/endpoints";
+import { FALLBACK } from "../../api/auth";
 import { fieldErrors } from "./validation";
+import { loadLoginSchema } from "./loginValidation";
 
 export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }) {
   const { login, signedOutNotice } = useAuth();
@@ -17,13 +17,13 @@ export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }
 
   // validation runs on submit, and again on every change after the first submit (spec)
   const revalidate = (next: { email: string; password: string }) => {
-    if (submitted) setErrors(fieldErrors(loginRequestSchema, next));
+    if (submitted) void loadLoginSchema().then((schema) => setErrors(fieldErrors(schema, next)));
   };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    const found = fieldErrors(loginRequestSchema, { email, password });
+    const found = fieldErrors(await loadLoginSchema(), { email, password });
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -40,7 +40,7 @@ export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Login">
+    <form onSubmit={onSubmit} noValidate aria-label="Login" onFocus={() => void loadLoginSchema()}>
       {signedOutNotice && !error && (
         <div className="alert" role="status" data-testid="signed-out-notice">
           {signedOutNotice}

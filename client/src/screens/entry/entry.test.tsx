@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { EntryScreen } from "./EntryScreen";
 import { renderWithProviders } from "../../test/render";
 
@@ -15,28 +15,28 @@ const type = (label: string, value: string) => fireEvent.change(field(label), { 
 const errorsShown = () => Array.from(document.querySelectorAll(".field-error")).map((e) => e.textContent);
 
 describe("Entry screen", () => {
-  it("starts on Login with the spec's header and toggles to Register", () => {
+  it("starts on Login with the spec's header and toggles to Register (its own chunk, loaded then)", async () => {
     renderWithProviders(<EntryScreen />);
     expect(screen.getByText("Correct Login to Your Empire")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Sign In" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Register" }));
     expect(screen.getByText("Create New Empire")).toBeTruthy();
-    expect(screen.getByText("Create Your Account")).toBeTruthy();
+    expect(await screen.findByText("Create Your Account")).toBeTruthy();
     expect(screen.getByText("Step 1 of 3")).toBeTruthy();
   });
 });
 
 describe("Login form", () => {
-  it("validates on submit, then again on change", () => {
+  it("validates on submit, then again on change (the validator loads on first use)", async () => {
     renderWithProviders(<EntryScreen />);
     type("Email", "nope");
     expect(errorsShown()).toEqual([]); // not before the first submit
     fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(errorsShown()).toEqual(["Invalid email address", "Password must be at least 6 characters"]);
+    await waitFor(() => expect(errorsShown()).toEqual(["Invalid email address", "Password must be at least 6 characters"]));
     type("Email", "general@example.com");
-    expect(errorsShown()).toEqual(["Password must be at least 6 characters"]);
+    await waitFor(() => expect(errorsShown()).toEqual(["Password must be at least 6 characters"]));
     type("Password", "secret1");
-    expect(errorsShown()).toEqual([]);
+    await waitFor(() => expect(errorsShown()).toEqual([]));
   });
 
   it("shows and hides the password", () => {
@@ -55,7 +55,7 @@ describe("Login form", () => {
     type("Email", "general@example.com");
     type("Password", "secret123");
     fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
-    expect(screen.getByRole("button", { name: "Signing In..." })).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Signing In..." })).toBeTruthy();
     await act(async () => {
       answer(new Response(JSON.stringify({ success: false, error: "Invalid email or password" }), { status: 401 }));
     });
@@ -71,22 +71,23 @@ describe("Login form", () => {
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
     });
-    expect(screen.getByTestId("form-error").textContent).toBe("Login failed");
+    expect((await screen.findByTestId("form-error")).textContent).toBe("Login failed");
   });
 });
 
 describe("Registration", () => {
-  const toRegister = () => {
+  const toRegister = async () => {
     renderWithProviders(<EntryScreen />);
     fireEvent.click(screen.getByRole("button", { name: "Register" }));
+    await screen.findByText("Create Your Account");
   };
   const fillAccount = (overrides: Partial<Record<string, string>> = {}) => {
     const v = { Email: "new@example.com", Username: "commander", Password: "secret123", "Confirm Password": "secret123", ...overrides };
     for (const [label, value] of Object.entries(v)) type(label, value!);
   };
 
-  it("step 1 shows every validation message", () => {
-    toRegister();
+  it("step 1 shows every validation message", async () => {
+    await toRegister();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
     expect(errorsShown()).toEqual(["Invalid email address", "Username must be at least 3 characters", "Password must be at least 6 characters"]);
     fillAccount({ Username: "x".repeat(21), "Confirm Password": "different" });
@@ -95,8 +96,8 @@ describe("Registration", () => {
     expect(field("Confirm Password").getAttribute("aria-invalid")).toBe("true");
   });
 
-  it("continues to step 2, and 'Back to Account Info' returns with the values kept", () => {
-    toRegister();
+  it("continues to step 2, and 'Back to Account Info' returns with the values kept", async () => {
+    await toRegister();
     fillAccount();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
     expect(screen.getByText("Create Your Empire")).toBeTruthy();
@@ -105,8 +106,8 @@ describe("Registration", () => {
     expect(field("Username").value).toBe("commander");
   });
 
-  it("step 2: 'Create Empire: {name}' is disabled under 3 characters and says why", () => {
-    toRegister();
+  it("step 2: 'Create Empire: {name}' is disabled under 3 characters and says why", async () => {
+    await toRegister();
     fillAccount();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
     type("Country Name", " ab ");
@@ -122,7 +123,7 @@ describe("Registration", () => {
   it("sends the spec's payload and shows 'Registration failed' when the server gives no message", async () => {
     const fetchMock = vi.fn(async () => new Response("", { status: 500 }));
     vi.stubGlobal("fetch", fetchMock);
-    toRegister();
+    await toRegister();
     fillAccount();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
     type("Country Name", "Avalon");
@@ -146,7 +147,7 @@ describe("Registration", () => {
   it("a taken email returns to step 1 with the message next to the email field; a taken country name stays on step 2 beside its field", async () => {
     let answer = { status: 409, body: { success: false, error: "Email already registered", code: "auth/email_taken" } };
     vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify(answer.body), { status: answer.status })));
-    toRegister();
+    await toRegister();
     fillAccount();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));
     type("Country Name", "Avalon");

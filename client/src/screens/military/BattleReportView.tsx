@@ -1,11 +1,31 @@
+import { lazy, Suspense, useState } from "react";
 import type { BattleReportJson } from "@game/schema/api";
 import { ATTACK_TYPES, BUILDING_DEFINITIONS, BUILDING_TYPES, UNIT_LABELS, UNIT_TYPES } from "@game/schema/rules";
-import { Stat } from "../../components/ui";
+import { Loading, Stat } from "../../components/ui";
 import { decimal2, fmt, money } from "../../components/format";
 
 /** Whether the report is a victory from the viewer's side. */
 export function viewerWon(r: BattleReportJson): boolean {
   return r.isPlayerAttacker ? r.outcome === "attacker_victory" : r.outcome === "defender_victory";
+}
+
+/** The replay is its own chunk: most report readers never open it. */
+const BattleReplay = lazy(() => import("./BattleReplay").then((m) => ({ default: m.BattleReplay })));
+
+/** A button that opens the battle's replay in place (issue 30). */
+export function ReplayToggle({ battleId }: { battleId: number }) {
+  const [open, setOpen] = useState(false);
+  return open ? (
+    <Suspense fallback={<Loading text="Loading the replay..." />}>
+      <BattleReplay battleId={battleId} onClose={() => setOpen(false)} />
+    </Suspense>
+  ) : (
+    <div>
+      <button type="button" className="btn small" onClick={() => setOpen(true)} data-testid="replay-open">
+        Watch the replay
+      </button>
+    </div>
+  );
 }
 
 /** One battle report: every field of the spec's report and the combat log. */
@@ -18,6 +38,7 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
       <div className={`alert ${won ? "info" : "warn"}`} data-testid="battle-outcome">
         <strong>{won ? "Victory" : "Defeat"}</strong>: {r.attackerName} attacked {r.defenderName} with a {ATTACK_TYPES[r.attackType]?.name ?? r.attackType} on {new Date(r.timestamp).toLocaleString("en-US")}.
       </div>
+      <ReplayToggle battleId={r.id} />
       <div className="table-wrap">
         <table className="table">
           <thead>

@@ -8,6 +8,8 @@ import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
 import { capitalize } from "../../components/format";
 import { IntelligenceBriefs } from "./IntelligenceBriefs";
 import { AVAILABLE_VIEWS, isViewId, type Route } from "../shell/navigation";
+import { ReplayToggle } from "../military/BattleReportView";
+import { useGame } from "../../game/GameContext";
 
 const PAGE_SIZE = 20;
 
@@ -54,6 +56,9 @@ export function NewsScreen({ onNavigate }: { onNavigate(route: Route): void }) {
 
 function NewsFeed() {
   const queryClient = useQueryClient();
+  const { countryId } = useGame();
+  // A battle's replay is the two sides' own (the server answers 403 to anyone else).
+  const isParty = (item: NewsItemJson) => item.category === "personal" || item.participants.some((p) => p.type === "country" && p.id === countryId);
   const [category, setCategory] = useState<NewsCategory | "all">("all");
   const [type, setType] = useState<NewsType | "all">("all");
   const [page, setPage] = useState(1);
@@ -230,6 +235,7 @@ function NewsFeed() {
                   </p>
                 )}
                 {selected.location && <p className="small muted">Location: {selected.location}</p>}
+                {selected.battleId !== null && isParty(selected) && <ReplayToggle key={selected.id} battleId={selected.battleId} />}
                 {selected.tags.length > 0 && <p className="small faint">{selected.tags.map((t) => `#${t}`).join(" ")}</p>}
                 <p className="small faint" style={{ margin: 0 }}>
                   {new Date(selected.timestamp).toLocaleString("en-US")}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GOVERNMENTS, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, compareRank, isGovernmentType, isRankedInPeriod, type RankingPeriod } from "@game/schema/rules";
 import type { SeasonScoresResponse } from "@game/schema/api";
@@ -72,8 +72,11 @@ function useSeasonScores() {
   });
 }
 
-export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean }) {
-  const [tab, setTab] = useState<"countries" | "alliances" | "achievements" | "historical">("countries");
+/** The season chart and recharts load when its tab is opened. */
+const SeasonChart = lazy(() => import("./SeasonChart").then((m) => ({ default: m.SeasonChart })));
+
+export function RankingsScreen({ focusSearch = false, initialTab }: { focusSearch?: boolean; initialTab?: "season" }) {
+  const [tab, setTab] = useState<"countries" | "season" | "alliances" | "achievements" | "historical">(initialTab ?? "countries");
   return (
     <div className="stack" data-testid="rankings">
       <div className="page-header">
@@ -85,6 +88,7 @@ export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean 
         onChange={setTab}
         tabs={[
           { id: "countries", label: "Countries" },
+          { id: "season", label: "Your Season" },
           { id: "alliances", label: "Alliances" },
           { id: "achievements", label: "Achievements" },
           { id: "historical", label: "Historical" },
@@ -92,6 +96,10 @@ export function RankingsScreen({ focusSearch = false }: { focusSearch?: boolean 
       />
       {tab === "countries" ? (
         <CountriesTab focusSearch={focusSearch} />
+      ) : tab === "season" ? (
+        <Suspense fallback={<Loading text="Loading your season..." />}>
+          <SeasonChart />
+        </Suspense>
       ) : tab === "alliances" ? (
         <AllianceRankings />
       ) : tab === "achievements" ? (
@@ -206,7 +214,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                 <tr key={row.countryId} className={isMe ? "me" : undefined} data-testid={isMe ? "ranking-me" : "ranking-row"}>
                   <td className="n">{row.rank}</td>
                   <td>
-                    <span className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
+                    <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
                     {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
                     {row.isAi && (

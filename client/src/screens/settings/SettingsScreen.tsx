@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
+import { browserNotificationsSupported, setBrowserNotifications, useBrowserNotificationsOn } from "../../realtime/browserNotifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   DISPLAY_NAME_MAX,
@@ -181,7 +182,12 @@ export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNav
             {select("profile", "language", "Language", SETTINGS_LANGUAGES)}
           </>
         )}
-        {tab === "notifications" && flags("notifications")}
+        {tab === "notifications" && (
+          <>
+            {flags("notifications")}
+            <BrowserNotificationsToggle />
+          </>
+        )}
         {tab === "privacy" && (
           <>
             {flags("privacy")}
@@ -237,6 +243,37 @@ export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNav
         <div className="hint" role="status" data-testid="settings-saved">
           {message}
         </div>
+      )}
+    </div>
+  );
+}
+
+/** The opt-in for browser notifications on this device (realtime/browserNotifications.ts). */
+function BrowserNotificationsToggle() {
+  const on = useBrowserNotificationsOn();
+  const [denied, setDenied] = useState(false);
+  if (!browserNotificationsSupported()) return <p className="hint">This browser cannot show notifications.</p>;
+  return (
+    <div className="field">
+      <label className="row small" style={{ gap: "0.5rem" }}>
+        <input
+          type="checkbox"
+          checked={on}
+          data-testid="browser-notifications"
+          onChange={(e) => {
+            const wanted = e.target.checked;
+            void setBrowserNotifications(wanted).then((now) => setDenied(wanted && !now));
+          }}
+        />
+        Browser notifications on this device
+      </label>
+      <span className="hint">
+        While the game is in a background tab: attacks on you, spies detected, allies calling for help. Saved in this browser at once.
+      </span>
+      {denied && (
+        <span className="field-error" role="alert">
+          The browser did not allow notifications for this site.
+        </span>
       )}
     </div>
   );

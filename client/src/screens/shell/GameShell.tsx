@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
@@ -11,6 +11,8 @@ import { useIsAdmin, useSeasonResetRefetch } from "../../api/shell";
 import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { useDisplaySettings } from "../../components/displaySettings";
+import { Loading } from "../../components/ui";
+import { AwaySummary } from "../../components/AwaySummary";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -47,7 +49,7 @@ export function StatusBar() {
       </div>
       <div className="status-item">
         <span className="k">
-          Networth <span className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
+          Networth <span role="img" className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
         </span>
         <span className="v" data-testid="status-networth">{country ? fmt(country.networth) : dash}</span>
       </div>
@@ -149,7 +151,7 @@ export function ShellBanners() {
 }
 
 export function GameShell() {
-  const { logout } = useAuth();
+  const { logout, user } = useAuth();
   const game = useGame();
   const [route, navigate] = useRoute();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -199,7 +201,8 @@ export function GameShell() {
       <main className="main" aria-busy={loggingOut || undefined}>
         <div className="page">
           <ShellBanners />
-          {screen}
+          {user && <AwaySummary userId={user.id} />}
+          <Suspense fallback={<Loading text="Loading..." />}>{screen}</Suspense>
         </div>
       </main>
       {/* a column of its own (desktop) or a strip above the page (phone): never over the controls */}

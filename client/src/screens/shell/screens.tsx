@@ -1,25 +1,33 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import type { Route, ViewId } from "./navigation";
-import { OverviewScreen } from "../overview/OverviewScreen";
-import { ExploreScreen } from "../explore/ExploreScreen";
-import { BuildingsScreen } from "../build/BuildingsScreen";
-import { ChatScreen } from "../chat/ChatScreen";
-import { RankingsScreen } from "../rankings/RankingsScreen";
-import { MilitaryScreen } from "../military/MilitaryScreen";
-import { WarRoomScreen } from "../warroom/WarRoomScreen";
-import { NewsScreen } from "../news/NewsScreen";
 import { Loading } from "../../components/ui";
 
-/** The market and its chart library load when the Market is first opened, not with the shell. */
-const MarketScreen = lazy(() => import("../market/MarketScreen").then((m) => ({ default: m.MarketScreen })));
-import { AlliancesScreen } from "../alliances/AlliancesScreen";
-import { SpyCenterScreen } from "../espionage/SpyCenterScreen";
-import { AccountScreen } from "../account/AccountScreen";
-import { ResearchScreen } from "../research/ResearchScreen";
-import { ManageScreen } from "../manage/ManageScreen";
-import { AdvisorScreen } from "../advisor/AdvisorScreen";
-import { SettingsScreen } from "../settings/SettingsScreen";
-import { AdminScreen } from "../admin/AdminScreen";
+/**
+ * Each screen is its own chunk, loaded when its view is first opened (issue 30, "Fast first
+ * load"): the shell ships without any screen, a phone on a slow network fetches only what it
+ * shows.
+ */
+function lazyScreen<P extends object>(load: () => Promise<Record<string, unknown>>, name: string): ComponentType<P> {
+  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType<P> })));
+}
+
+const OverviewScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../overview/OverviewScreen"), "OverviewScreen");
+const ExploreScreen = lazyScreen(() => import("../explore/ExploreScreen"), "ExploreScreen");
+const BuildingsScreen = lazyScreen(() => import("../build/BuildingsScreen"), "BuildingsScreen");
+const ChatScreen = lazyScreen(() => import("../chat/ChatScreen"), "ChatScreen");
+const RankingsScreen = lazyScreen<{ focusSearch: boolean; initialTab?: "season" }>(() => import("../rankings/RankingsScreen"), "RankingsScreen");
+const MilitaryScreen = lazyScreen<{ intent: string | undefined }>(() => import("../military/MilitaryScreen"), "MilitaryScreen");
+const WarRoomScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../warroom/WarRoomScreen"), "WarRoomScreen");
+const NewsScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../news/NewsScreen"), "NewsScreen");
+const MarketScreen = lazyScreen<{ intent: string | undefined }>(() => import("../market/MarketScreen"), "MarketScreen");
+const AlliancesScreen = lazyScreen<{ route: Route }>(() => import("../alliances/AlliancesScreen"), "AlliancesScreen");
+const SpyCenterScreen = lazyScreen(() => import("../espionage/SpyCenterScreen"), "SpyCenterScreen");
+const AccountScreen = lazyScreen(() => import("../account/AccountScreen"), "AccountScreen");
+const ResearchScreen = lazyScreen(() => import("../research/ResearchScreen"), "ResearchScreen");
+const ManageScreen = lazyScreen<{ intent: string | undefined; onNavigate(route: Route): void }>(() => import("../manage/ManageScreen"), "ManageScreen");
+const AdvisorScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../advisor/AdvisorScreen"), "AdvisorScreen");
+const SettingsScreen = lazyScreen<{ onNavigate(route: Route): void }>(() => import("../settings/SettingsScreen"), "SettingsScreen");
+const AdminScreen = lazyScreen(() => import("../admin/AdminScreen"), "AdminScreen");
 
 /** What a screen receives from the shell. */
 export interface ScreenProps {
@@ -37,7 +45,7 @@ export const SCREENS: Partial<Record<ViewId, (props: ScreenProps) => ReactNode>>
   explore: () => <ExploreScreen />,
   build: () => <BuildingsScreen />,
   chat: () => <ChatScreen />,
-  rankings: ({ route }) => <RankingsScreen focusSearch={route.intent === "search"} />,
+  rankings: ({ route }) => <RankingsScreen key={route.intent ?? ""} focusSearch={route.intent === "search"} initialTab={route.intent === "season" ? "season" : undefined} />,
   military: ({ route }) => <MilitaryScreen intent={route.intent} />,
   "war-room": ({ navigate }) => <WarRoomScreen onNavigate={navigate} />,
   news: ({ navigate }) => <NewsScreen onNavigate={navigate} />,

@@ -20,6 +20,7 @@ import { sql as authEpoch } from "./019_auth_epoch.js";
 import { sql as bonusInputsTouch } from "./020_bonus_inputs_touch.js";
 import { sql as worldIdentity } from "./021_world_identity.js";
 import { sql as formerCountries } from "./022_former_countries.js";
+import { sql as battleReplay } from "./023_battle_replay.js";
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 20, name: "bonus_inputs_touch", sql: bonusInputsTouch },
   { version: 21, name: "world_identity", sql: worldIdentity },
   { version: 22, name: "former_countries", sql: formerCountries },
+  { version: 23, name: "battle_replay", sql: battleReplay },
 ];

@@ -1,0 +1,84 @@
+import type { AuthResponse, RegisterRequest, UserJson, UserResponse } from "@game/schema/api";
+import { STARTING_RESOURCES } from "@game/schema/rules";
+import { ApiError, apiRequest } from "./http";
+
+/**
+ * The account calls the sign-in page and the start-up need (login, registration, logout, the
+ * user, the tutorial), apart from the game's calls (endpoints.ts) so the first load carries
+ * only these (issue 30, "Fast first load").
+ */
+
+/** The spec's fallback messages (document 1, section 8), one per call. */
+export const FALLBACK = {
+  login: "Login failed",
+  register: "Registration failed",
+  logout: "Logout failed",
+  me: "Failed to get user data",
+  country: "Failed to get country data",
+  countries: "Failed to get rankings",
+  explore: "Exploration failed",
+  construct: "Building construction failed",
+  buildingCosts: "Failed to get building costs",
+  buildingProduction: "Failed to get building production data",
+  productionStatus: "Failed to get production status",
+  turnHistory: "Failed to get turn history",
+  chatChannels: "Failed to get chat channels",
+  chatMessages: "Failed to get chat messages",
+  onlineUsers: "Failed to get online users",
+  sendChat: "Failed to send chat message",
+  rankings: "Failed to get rankings",
+  season: "Failed to get season data",
+} as const;
+
+/**
+ * Starting resources sent with registration (spec: fixed table). The server ignores them and
+ * uses the same shared table; sending them keeps the spec's payload shape.
+ */
+export const REGISTRATION_STARTING_RESOURCES = STARTING_RESOURCES;
+
+/** A login or registration: the token and the user (AuthResponse without its envelope). */
+export type AuthResult = Omit<AuthResponse, "success">;
+
+/** What the registration form collects; the rest of RegisterRequest is filled in here. */
+export type RegisterInput = Pick<RegisterRequest, "email" | "username" | "password" | "countryName">;
+
+export const authApi = {
+  async login(email: string, password: string): Promise<AuthResult> {
+    const res = await apiRequest<AuthResult>("POST", "/auth/login", {
+      fallback: FALLBACK.login,
+      body: { email, password },
+    });
+    return { token: res.token, user: res.user };
+  },
+
+  async register(input: RegisterInput): Promise<AuthResult> {
+    const res = await apiRequest<AuthResult>("POST", "/auth/register", {
+      fallback: FALLBACK.register,
+      body: {
+        email: input.email,
+        username: input.username,
+        password: input.password,
+        countryName: input.countryName,
+        governmentType: "monarchy",
+        startingResources: REGISTRATION_STARTING_RESOURCES,
+      } satisfies RegisterRequest,
+    });
+    return { token: res.token, user: res.user };
+  },
+
+  async logout(): Promise<void> {
+    await apiRequest("POST", "/auth/logout", { fallback: FALLBACK.logout });
+  },
+
+  /** Records on the server that the tutorial was finished or skipped. */
+  async completeTutorial(): Promise<UserJson> {
+    const res = await apiRequest<UserResponse>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
+    return res.user;
+  },
+
+  async me(signal?: AbortSignal): Promise<UserJson> {
+    const res = await apiRequest<Partial<UserResponse>>("GET", "/user/me", { fallback: FALLBACK.me, signal });
+    if (!res.user) throw new ApiError(FALLBACK.me, 200, "/user/me");
+    return res.user;
+  },
+};
