@@ -32,13 +32,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `server/src/main.ts` (tsx, development conditions) with `env` on top of a test
+ * Spawns `server/src/main.ts` (tsx, development conditions; `built`: server/dist/main.js) with `env` on top of a test
  * environment: the given port, its own data folder, no client, tick off, info logs.
  */
-export function spawnServer(env: Record<string, string>, port: number): ChildServer {
+export function spawnServer(env: Record<string, string>, port: number, options: { built?: boolean } = {}): ChildServer {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-child-"));
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
+  // built: the compiled entry point (`npm run build` first), as production runs it, without tsx's start-up compile
+  const entry = options.built ? ["--enable-source-maps", "server/dist/main.js"] : ["--import", "tsx", "--conditions", "development", "server/src/main.ts"];
+  const child = spawn(process.execPath, entry, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -21,7 +21,8 @@
  *   connections that dropped (by close code) and came back, and the event-loop p99 over time.
  *
  * - backup: backupDrill.ts (pg_dump under load, restored into a fresh database, compared).
- * - rolling: rollingDrill.ts (two processes restarted one after the other under load).
+ * - rolling: rollingDrill.ts (two processes restarted one after the other under load;
+ *   `--built` runs server/dist/main.js, as production does: `npm run build` first).
  *
  * Every drill prints a JSON summary and exits 1 when a check fails. Options:
  *   --outage S (10), --rate R actions/s (20), --players N (20), --points N (tick, 50),
@@ -434,6 +435,7 @@ async function main(): Promise<void> {
       tick: { type: "string", default: "60" },
       report: { type: "string" },
       real: { type: "boolean", default: false },
+      built: { type: "boolean", default: false },
     },
   });
   const drill = positionals[0];
@@ -443,13 +445,13 @@ async function main(): Promise<void> {
   } else if (drill === "tick") {
     summary = await tickDrill({ points: Number(values.points) });
   } else if (drill === "rolling") {
-    summary = await rollingDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
+    summary = await rollingDrill({ players: Number(values.players), rate: Number(values.rate ?? 20), built: values.built });
   } else if (drill === "backup") {
     summary = await backupDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "soak") {
     summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), mix: values.mix, tickSeconds: Number(values.tick), report: values.report });
   } else {
-    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak|backup|rolling [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real]\n");
+    process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak|backup|rolling [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real] [--built]\n");
     process.exit(2);
   }
   const text = JSON.stringify(summary, null, 2);

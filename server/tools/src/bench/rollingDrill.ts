@@ -103,7 +103,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
   return condition();
 }
 
-export async function rollingDrill(options: { players: number; rate: number; log?: (line: string) => void }): Promise<Record<string, unknown>> {
+export async function rollingDrill(options: { players: number; rate: number; built?: boolean; log?: (line: string) => void }): Promise<Record<string, unknown>> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (options.players < 4) throw new Error("--players must be at least 4 (an alliance of three and a target outside it)");
   await flushRedis();
@@ -125,6 +125,7 @@ export async function rollingDrill(options: { players: number; rate: number; log
         LOG_LEVEL: "info",
       },
       ports[i]!,
+      { built: options.built },
     );
     return waitUntilListening(servers[i]!);
   };
@@ -223,6 +224,7 @@ export async function rollingDrill(options: { players: number; rate: number; log
     return {
       drill: "rolling",
       front: "TCP failover front (FailoverFront), PUBLIC_ADDRESS per process",
+      entry: options.built ? "server/dist/main.js" : "server/src/main.ts (tsx)",
       players: players.length,
       roomClients: links.length,
       rate: options.rate,
