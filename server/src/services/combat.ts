@@ -33,6 +33,7 @@ import {
   type BattleResult,
   type BrigadeRecord,
   type CountryState,
+  type IntelConfidence,
   type RuleRejection,
   type TargetFacts,
 } from "@game/schema/rules";
@@ -255,6 +256,8 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
         );
         const battleId = Number(context.battle_id);
         const r = outcome.result;
+        // how exact the attacker's copy of the defender's side is: its intelligence at this moment
+        const intel = await knownIntelligence(tx.client, attackerId, targetId, now);
         if (economy.effects.unitsLost.troops + economy.effects.unitsLost.jets + economy.effects.unitsLost.tanks > 0) {
           r.combatLog.unshift(`Units deserted while the attack was prepared (the treasury ran dry).`);
         }
@@ -273,7 +276,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
           land_destroyed: r.landDestroyed,
           seed: tx.seed,
           strike_id: strike?.id ?? null,
-          report: reportBody(r, atWar),
+          report: reportBody(r, atWar, intel?.confidence ?? null),
           economy: {
             turnsSpent: type.turnCost,
             netCashChange: economy.effects.netCashChange,
@@ -367,8 +370,9 @@ function clampToAvailable(attackType: AttackTypeId, units: AttackUnits, state: C
 }
 
 /** The report's stored body: the battle's result without the columns kept beside it. */
-function reportBody(r: BattleResult, warDeclared: boolean): BattleRow["report"] {
+function reportBody(r: BattleResult, warDeclared: boolean, attackerIntel: IntelConfidence | null): BattleRow["report"] {
   return {
+    attackerIntel,
     attackerForces: r.attackerForces,
     defenderForces: r.defenderForces,
     attackerCasualties: r.attackerCasualties,
