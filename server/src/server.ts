@@ -26,6 +26,7 @@ import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { RoomSessions } from "./rooms/sessions.js";
 import { installMatchmaking } from "./http/matchmaking.js";
+import { TokenConcurrency } from "./http/tokenConcurrency.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
 import { startStrikeScheduler, type StrikeScheduler } from "./tick/strikes.js";
 import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
@@ -132,7 +133,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let backups: ScheduledBackups | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
-    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins });
+    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency() });
     // after installMatchmaking, which replaces the request listeners it finds
     inFlight = new InFlightRequests(httpServer);
     await connections?.ready();

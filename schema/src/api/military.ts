@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type BattlePhase, type AttackTypeId, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
+import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type AttackTypeId, type BattlePhase, type IntelConfidence, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
 import type { BuildingCounts, UnitType } from "../rules/country.js";
 import {
   ALERT_LEVELS,
@@ -292,9 +292,18 @@ export interface BattleReportJson {
   isPlayerAttacker: boolean;
   isPlayerDefender: boolean;
   attackerForces: UnitTally;
+  /** in the attacker's copy an estimate (defenderSideConfidence); exact in the defender's */
   defenderForces: UnitTally;
   attackerCasualties: UnitTally;
+  /** in the attacker's copy an estimate (defenderSideConfidence); exact in the defender's */
   defenderCasualties: UnitTally;
+  /**
+   * How exact this copy's defender side (defenderForces, defenderCasualties, the defending
+   * allies' units and strength) is: the espionage confidence of the attacker's intelligence when
+   * the battle was fought (`low` without any); null in the defender's copy, which is exact.
+   * docs/rules.md, "What a battle report tells the attacker".
+   */
+  defenderSideConfidence: IntelConfidence | null;
   landCaptured: number;
   landDestroyed: number;
   resourcesGained: ResourceTally;

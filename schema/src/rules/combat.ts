@@ -744,7 +744,8 @@ function emptyTally(): UnitTally {
 
 const UNIT_SINGULAR: Readonly<Record<UnitType, string>> = { troops: "troop", jets: "jet", turrets: "turret", tanks: "tank", spies: "spy" };
 
-function unitList(t: Partial<Record<UnitType, number>>): string {
+/** Units as the combat log writes them ("1,200 troops, 1 jet"; "no units"). */
+export function unitList(t: Partial<Record<UnitType, number>>): string {
   const parts = UNIT_TYPES.filter((u) => (t[u] ?? 0) > 0).map((u) => `${fmt(t[u]!)} ${t[u] === 1 ? UNIT_SINGULAR[u] : u}`);
   return parts.length ? parts.join(", ") : "no units";
 }

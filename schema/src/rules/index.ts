@@ -12,6 +12,7 @@ export * from "./buildings.js";
 export * from "./research.js";
 export * from "./military.js";
 export * from "./combat.js";
+export * from "./battleView.js";
 export * from "./war.js";
 export * from "./defense.js";
 export * from "./economy.js";

@@ -1,5 +1,5 @@
 import type { AllyFacts, AttackTypeId, BattleReplayInput, BrigadeRecord, CombatPosture, GdiFacts, RehabUnits, TechLevels, WarDeclarationFacts } from "@game/schema/rules";
-import { DEFAULT_ALERT_LEVEL, DEFAULT_DEFENSE_ALLOCATION, DEFAULT_DEPLOYMENT, TECHNOLOGY_IDS, type AlertLevel, type GovernmentType } from "@game/schema/rules";
+import { DEFAULT_ALERT_LEVEL, DEFAULT_DEFENSE_ALLOCATION, DEFAULT_DEPLOYMENT, TECHNOLOGY_IDS, computeAttackerView, type AlertLevel, type GovernmentType, type IntelConfidence } from "@game/schema/rules";
 import type { BattleReportJson, StrikeJson, WarDeclarationJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
 import { jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
@@ -283,9 +283,16 @@ export interface BattleRow {
   land_destroyed: number;
   seed: number;
   strike_id: number | null;
-  report: Omit<BattleReportJson, "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId">;
+  report: Omit<BattleReportJson, "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId" | "defenderSideConfidence"> & {
+    /**
+     * the confidence of the attacker's freshest military intelligence on the defender when the
+     * battle was fought (null: none; absent in reports older than the rule); decides how exact
+     * the attacker's copy of the defender's side is (computeAttackerView)
+     */
+    attackerIntel?: IntelConfidence | null;
+  };
   economy: Record<string, unknown>;
-  /** what the rules were given (replay; null for battles fought before migration 022) */
+  /** what the rules were given (replay; null for battles fought before migration 023) */
   replay_input: BattleReplayInput | null;
   created_at: Date;
 }
@@ -313,10 +320,30 @@ export function battleInsertStatement(b: Omit<BattleRow, "created_at">, createdA
   return `INSERT INTO battles (${cols.join(", ")}) OVERRIDING SYSTEM VALUE VALUES (${values.join(", ")})`;
 }
 
-/** A report as the caller reads it (isPlayerAttacker / isPlayerDefender from `viewerCountryId`). */
+/**
+ * A report as the caller reads it (isPlayerAttacker / isPlayerDefender from `viewerCountryId`).
+ * The defender reads its own side exactly; the attacker reads it as computeAttackerView allows
+ * (docs/rules.md, "What a battle report tells the attacker").
+ */
 export function toBattleReportJson(row: BattleRow, viewerCountryId: number): BattleReportJson {
+  const { attackerIntel, ...stored } = row.report;
+  const attackerCopy = row.attacker_id === viewerCountryId && row.defender_id !== viewerCountryId;
+  const view = attackerCopy
+    ? computeAttackerView(
+        { defenderName: row.defender_name, defenderForces: stored.defenderForces, defenderCasualties: stored.defenderCasualties, defenderAllies: stored.allianceSupport.defenderAllies, combatLog: stored.combatLog },
+        attackerIntel ?? null,
+        row.seed,
+      )
+    : null;
   return {
-    ...row.report,
+    ...stored,
+    ...(view && {
+      defenderForces: view.defenderForces,
+      defenderCasualties: view.defenderCasualties,
+      allianceSupport: { ...stored.allianceSupport, defenderAllies: view.defenderAllies },
+      combatLog: view.combatLog,
+    }),
+    defenderSideConfidence: view ? view.confidence : null,
     id: row.id,
     attackerCountryId: row.attacker_id,
     defenderCountryId: row.defender_id,

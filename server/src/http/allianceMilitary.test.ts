@@ -94,7 +94,10 @@ describe("alliances in combat", () => {
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     const pointsBefore = (await sql("SELECT bonus_points FROM alliances WHERE id = $1", [alliance.id]))[0].bonus_points;
     const report = await attack(raider, owner, { troops: 3_000, tanks: 150, jets: 40 });
-    expect(report.combatLog.some((l) => l.startsWith("Allied units answering the call for help add"))).toBe(true);
+    // the attacker learns that allied units joined, not their strength; the defender's copy has it (issue 28)
+    expect(report.combatLog).toContain("Allied units answering the call for help joined the defence.");
+    const defenderCopy: BattleReportJson = (await t.api("GET", `/battle-reports/${report.id}`, undefined, owner.token)).body.report;
+    expect(defenderCopy.combatLog.some((l) => l.startsWith("Allied units answering the call for help add"))).toBe(true);
     // The committed force (at most the defender's own) at least doubles the defence here.
     expect(report.outcome).not.toBe("attacker_victory");
     const credited = await sql("SELECT points FROM alliance_point_ledger WHERE alliance_id = $1 AND source = 'defense'", [alliance.id]);

@@ -6,6 +6,8 @@ import { corsHeadersFor } from "./security.js";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../rooms/sessions.js";
 import type { DirectRoutes } from "./directRoutes.js";
+import { sendJson } from "./answers.js";
+import { TOKEN_BUSY_RETRY_AFTER_SECONDS, type TokenConcurrency } from "./tokenConcurrency.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
 export const MATCHMAKE_MAX_BODY_BYTES = 16 * 1024;
@@ -85,6 +87,8 @@ export interface DirectApi {
   app: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   direct?: DirectRoutes;
   corsOrigins: readonly string[];
+  /** per-token admission of authenticated requests (absent: none) */
+  concurrency?: TokenConcurrency;
 }
 
 function isApiPath(url: string): boolean {
@@ -97,9 +101,19 @@ function serveApi(api: DirectApi, allowedOrigins: ReadonlySet<string>, req: http
     res.writeHead(204, cors).end();
     return;
   }
-  if (api.direct?.serve(req, res, cors)) return;
-  for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
-  api.app(req, res);
+  const token = req.headers.authorization;
+  const serve = () => {
+    if (api.direct?.serve(req, res, cors)) return;
+    for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
+    api.app(req, res);
+  };
+  if (!api.concurrency || !token) {
+    serve();
+    return;
+  }
+  if (!api.concurrency.admit(token, res, serve)) {
+    sendJson(res, 429, { success: false, error: "Too many requests at once with this session, wait for the ones in flight", code: "request/too_many_in_flight" }, { ...cors, "Retry-After": String(TOKEN_BUSY_RETRY_AFTER_SECONDS) });
+  }
 }
 
 /** Methods whose path names a room id (joinById, reconnect) rather than a room name. */

@@ -17,6 +17,8 @@ import {
   computeAllySupport,
   computeBrigadeReadiness,
   computeForcePower,
+  attackerViewOfPhases,
+  computeAttackerView,
   computeProtectionStatus,
   countReadyBrigades,
   countDeployedBrigades,
@@ -37,6 +39,7 @@ import {
   type BattleResult,
   type BrigadeRecord,
   type CountryState,
+  type IntelConfidence,
   type RuleRejection,
   type TargetFacts,
 } from "@game/schema/rules";
@@ -321,6 +324,8 @@ async function writeBattle(tx: ActionTransaction, c: BattleContext, decision: Ba
   const battleId = Number(c.context.battle_id);
   const r = outcome.result;
   const won = r.outcome === "attacker_victory";
+  // how exact the attacker's copy of the defender's side is: its intelligence at this moment
+  const intel = await knownIntelligence(tx.client, a.row.id, d.row.id, now);
   const row: NewBattleRow = {
     id: battleId,
     attacker_id: a.row.id,
@@ -333,7 +338,7 @@ async function writeBattle(tx: ActionTransaction, c: BattleContext, decision: Ba
     land_destroyed: r.landDestroyed,
     seed: c.seed,
     strike_id: strike?.id ?? null,
-    report: reportBody(r, decision.atWar),
+    report: reportBody(r, decision.atWar, intel?.confidence ?? null),
     economy: {
       turnsSpent: type.turnCost,
       netCashChange: economy.effects.netCashChange,
@@ -406,8 +411,9 @@ function clampToAvailable(attackType: AttackTypeId, units: AttackUnits, state: C
 }
 
 /** The report's stored body: the battle's result without the columns kept beside it. */
-function reportBody(r: BattleResult, warDeclared: boolean): BattleRow["report"] {
+function reportBody(r: BattleResult, warDeclared: boolean, attackerIntel: IntelConfidence | null): BattleRow["report"] {
   return {
+    attackerIntel,
     attackerForces: r.attackerForces,
     defenderForces: r.defenderForces,
     attackerCasualties: r.attackerCasualties,
@@ -798,13 +804,18 @@ export async function battleReplayFor(ctx: ServiceContext, countryId: number, id
   const input = row.replay_input;
   if (!input) throw conflict("This battle was fought before replays were recorded", "combat/replay_unavailable");
   const rerun = resolveBattle(input.attacker, input.defender, input.order, Rng.fromSeed(row.seed));
-  const report = toBattleReportJson({ ...row, report: reportBody(rerun.result, row.report.warDeclared) }, countryId);
+  const attackerIntel = row.report.attackerIntel ?? null;
+  const report = toBattleReportJson({ ...row, report: reportBody(rerun.result, row.report.warDeclared, attackerIntel) }, countryId);
   const stored = toBattleReportJson(row, countryId);
   if (!isDeepStrictEqual(report, stored)) {
     ctx.logger.warn({ battleId: id }, "battle replay diverged from the stored report");
     throw conflict("This battle was fought under earlier rules and cannot be replayed", "combat/replay_diverged");
   }
-  return { report, phases: rerun.phases };
+  // the attacker watches the defender's side as its report shows it (docs/rules.md)
+  if (row.attacker_id !== countryId) return { report, phases: rerun.phases };
+  const r = rerun.result;
+  const side = { defenderName: row.defender_name, defenderForces: r.defenderForces, defenderCasualties: r.defenderCasualties, defenderAllies: r.allianceSupport.defenderAllies, combatLog: r.combatLog };
+  return { report, phases: attackerViewOfPhases(rerun.phases, side, computeAttackerView(side, attackerIntel, row.seed)) };
 }
 
 /** The answer of POST /attack/launch. */

@@ -97,7 +97,7 @@ import {
   type OrderRow,
   type TradeRow,
 } from "../db/market.js";
-import { AppError, forbidden, notFound, unavailable } from "../errors.js";
+import { AppError, forbidden, notFound, tooManyRequests, unavailable } from "../errors.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction, type LockedCountry } from "./actions.js";
 import { recordNews } from "./news.js";
@@ -334,7 +334,21 @@ export async function getListings(ctx: ServiceContext, viewerCountryId: number |
  * orders are locked with the seller; if the orders that can fill change between the first
  * read and the locks, the action runs again with the new buyers.
  */
+/**
+ * Listings a user may create or cancel per minute, together (issue 28): each one is pushed to
+ * every client watching the market, and one player ran 97 a second. 30 a minute is a listing
+ * every 2 s, more than a player managing a market by hand makes; docs/reliability.md.
+ */
+export const LISTING_CHURN_LIMIT = { name: "market-listing-churn", points: 30, durationSeconds: 60 } as const;
+
+/** Takes one of the user's listing changes of this minute, or answers 429 with Retry-After. */
+async function takeListingChange(ctx: ServiceContext, userId: number): Promise<void> {
+  const refused = await ctx.limiter.define(LISTING_CHURN_LIMIT).tryTake(String(userId));
+  if (refused) throw tooManyRequests("Too many listing changes, wait a moment", "market/rate_limited", refused.retryAfterSeconds);
+}
+
 export async function createListing(ctx: ServiceContext, userId: number, body: CreateListingRequest): Promise<{ listing: ListingJson; fills: TransactionJson[]; country: ReturnType<typeof toOwnCountryJson> }> {
+  await takeListingChange(ctx, userId);
   const sellerId = body.countryId;
   const item = body.itemType;
   let known: number[] = [];
@@ -469,6 +483,7 @@ async function callerCountry(ctx: ServiceContext, userId: number, countryId: num
 
 /** Takes a listing off the market: what is left of it goes back to the seller. */
 export async function cancelListing(ctx: ServiceContext, userId: number, listingId: number, countryId?: number): Promise<{ listing: ListingJson; country: ReturnType<typeof toOwnCountryJson> }> {
+  await takeListingChange(ctx, userId);
   const own = await callerCountry(ctx, userId, countryId);
   const seen = await findListing(ctx.db, listingId);
   if (!seen) throw notFound("Listing not found", "market/listing_not_found");

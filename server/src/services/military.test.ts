@@ -119,7 +119,11 @@ describe("deployment, defense, alert level", () => {
   it("the alert level changes the battle: critical defends 20% better than medium", async () => {
     const a = await player("alertA", { troops: 10_000 });
     const d = await player("alertD", { troops: 2_000 });
-    const fight = async () => (await t.api("POST", "/attack/launch", { countryId: a.countryId, targetCountryId: d.countryId, attackType: "guerrilla_strike", units: { troops: 1_000 } }, a.token)).body.report;
+    // the defender's copy: the attacker's estimates the defender's forces (issue 28)
+    const fight = async () => {
+      const launched = (await t.api("POST", "/attack/launch", { countryId: a.countryId, targetCountryId: d.countryId, attackType: "guerrilla_strike", units: { troops: 1_000 } }, a.token)).body.report;
+      return (await t.api("GET", `/battle-reports/${launched.id}`, undefined, d.token)).body.report;
+    };
     const medium = await fight();
     await t.api("POST", "/military/defense", { countryId: d.countryId, alertLevel: "critical" }, d.token);
     const critical = await fight();

@@ -33,6 +33,8 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
   const won = viewerWon(r);
   const captured = BUILDING_TYPES.filter((t) => r.buildingsCaptured[t] > 0);
   const lost = BUILDING_TYPES.filter((t) => r.buildingsLost[t] > 0);
+  // the attacker's copy estimates the defender's side (docs/rules.md, "What a battle report tells the attacker")
+  const estimated = r.defenderSideConfidence !== null && r.defenderSideConfidence !== "verified";
   return (
     <div className="stack battle-report" data-testid="battle-report">
       <div className={`alert ${won ? "info" : "warn"}`} data-testid="battle-outcome">
@@ -46,8 +48,8 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
               <th>Units</th>
               <th className="n">Attacker sent</th>
               <th className="n">Attacker lost</th>
-              <th className="n">Defender fought</th>
-              <th className="n">Defender lost</th>
+              <th className="n">Defender fought{estimated ? " (about)" : ""}</th>
+              <th className="n">Defender lost{estimated ? " (about)" : ""}</th>
             </tr>
           </thead>
           <tbody>
@@ -63,6 +65,11 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
           </tbody>
         </table>
       </div>
+      {estimated && (
+        <p className="muted" data-testid="report-estimate">
+          The defender&apos;s numbers are estimates at {r.defenderSideConfidence} confidence: your intelligence on {r.defenderName} when the battle was fought decides how close they are.
+        </p>
+      )}
       <div className="grid">
         <div>
           <Stat label="Land captured" value={`${fmt(r.landCaptured)} acres`} testId="report-land" />
