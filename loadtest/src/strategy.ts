@@ -4,6 +4,8 @@ import {
   createAllianceSchema,
   createListingRequestSchema,
   createStandingOrderRequestSchema,
+  ownRecordRequestSchema,
+  bonusPurchaseSchema,
   joinAllianceSchema,
   missionRequestSchema,
   proposalSchema,
@@ -82,6 +84,8 @@ export const INTENT_ROUTES: { readonly [K in AiIntentKind]: StrategyRoute & { se
   market_list: { method: "POST", route: "/api/market/listings", serverAction: "market_list" },
   market_buy: { method: "POST", route: "/api/market/listings/:id/buy", serverAction: "market_buy" },
   market_order: { method: "POST", route: "/api/market/standing-orders", serverAction: "market_order_create" },
+  market_cancel_order: { method: "POST", route: "/api/market/standing-orders/:id/cancel", serverAction: "market_order_cancel" },
+  alliance_bonus: { method: "POST", route: "/api/alliance/bonuses/purchase", serverAction: "alliance.bonus" },
   alliance_create: { method: "POST", route: "/api/alliance/create", serverAction: "alliance.create" },
   alliance_apply: { method: "POST", route: "/api/alliance/join", serverAction: "alliance.apply" },
   alliance_accept: { method: "POST", route: "/api/alliance/applications/:id/accept", serverAction: "alliance.application.accept" },
@@ -166,6 +170,10 @@ export function intentRequest(countryId: number, intent: AiIntent): IntentReques
       return post(intent.kind, buyListingRequestSchema.parse({ countryId, quantity: intent.quantity }), { id: intent.listingId });
     case "market_order":
       return post(intent.kind, createStandingOrderRequestSchema.parse({ countryId, itemType: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, autoRenew: false }));
+    case "market_cancel_order":
+      return post(intent.kind, ownRecordRequestSchema.parse({ countryId }), { id: intent.orderId });
+    case "alliance_bonus":
+      return post(intent.kind, bonusPurchaseSchema.parse({ bonusId: intent.bonusId }));
     case "alliance_create":
       return post(intent.kind, createAllianceSchema.parse({ name: intent.name, tag: intent.tag, description: intent.description, flag: intent.flag }));
     case "alliance_apply":

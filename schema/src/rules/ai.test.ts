@@ -9,7 +9,7 @@ import { checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
 import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
 import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
-import { ALLIANCE_MAX_MEMBERS, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
+import { ALLIANCE_BONUSES, checkBonusPurchase, ALLIANCE_MAX_MEMBERS, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
 import { RELATION_TYPES, checkAnswerProposal, checkProposal } from "./diplomacy.js";
 import { checkProcessTurns, computeProductionPerTurn, performConstruction, performExploration, performProduction } from "./economy.js";
 import { computeNetworth } from "./networth.js";
@@ -75,6 +75,11 @@ function serviceCheck(v: AiView, intent: AiIntent) {
     }
     case "market_order":
       return checkCreateStandingOrder(c, { item: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, openOrders: v.orderItems!.length });
+    case "market_cancel_order":
+      // the service cancels the caller's own open order
+      return v.orders?.some((o) => o.id === intent.orderId) ? null : { code: "market/order_not_found", message: "" };
+    case "alliance_bonus":
+      return checkBonusPurchase({ role: v.alliance?.role ?? null, bonus: ALLIANCE_BONUSES.find((b) => b.id === intent.bonusId), purchases: v.allianceBonuses?.purchases ?? [], points: v.allianceBonuses?.points ?? 0, now: v.now });
     case "alliance_create":
       return checkNotInAlliance(v.alliance?.id ?? null);
     case "alliance_apply":
@@ -242,7 +247,7 @@ describe("AI strategies", () => {
     // alliance is too rare by appetite for random worlds, buying an army needs an income that
     // carries its upkeep, which random countries seldom have, and an alliance is full only at
     // 200 members: their own tests reach them
-    expect(AI_INTENT_KINDS.filter((k) => k !== "alliance_create" && k !== "store_buy" && k !== "alliance_reject" && !seen.has(k))).toEqual([]);
+    expect(AI_INTENT_KINDS.filter((k) => !["alliance_create", "store_buy", "alliance_reject", "market_cancel_order", "alliance_bonus"].includes(k) && !seen.has(k))).toEqual([]);
   }, 60_000);
 
   it("no AI intent, of any kind, leaves the country bankrupt during its own turns", () => {
@@ -315,6 +320,30 @@ describe("AI strategies", () => {
     expect(first(view(hungry, [], { storeStock: { food: 250_000 }, listings: [{ id: 9, sellerId: 2, item: "food", quantity: 50_000, pricePerUnit: 70 }] }))).toMatchObject({ kind: "market_buy", listingId: 9 });
     // the store sold out today and no listing: nothing to buy food from
     expect(first(view(hungry, [], { storeStock: { food: 0 } }))?.kind).not.toBe("store_buy");
+  });
+
+  it("cancels a standing order it no longer bids on, or whose escrow it needs back", () => {
+    const c = armed({ cash: 500_000 });
+    const first = (v: AiView, p: AiPersonality = "trader") => nextAiIntent(v, p, Rng.fromSeed(3));
+    // a trader bids on food: its food order stands; an oil order it never places is cancelled
+    const food = { id: 41, item: "food" as const, maxPrice: 100, heldCash: 50_000 };
+    expect(first(view(c, [], { orders: [food] }))?.kind).not.toBe("market_cancel_order");
+    expect(first(view(c, [], { orders: [food, { id: 42, item: "oil", maxPrice: 100, heldCash: 1_000 }] }))).toEqual({ kind: "market_cancel_order", orderId: 42 });
+    // broke with its cash in escrow: the order goes, the cash comes back
+    const broke = { ...c, cash: 100 };
+    expect(first(view(broke, [], { orders: [{ ...food, heldCash: 400_000 }] }))).toEqual({ kind: "market_cancel_order", orderId: 41 });
+  });
+
+  it("an alliance owner spends its members' points on a bonus the rules let it buy; a member does not", () => {
+    const c = armed();
+    const alliance = (role: "owner" | "member") => ({ id: 3, role, memberCount: 5, applications: [] });
+    const owner = nextAiIntent(view(c, [], { alliance: alliance("owner"), allianceBonuses: { points: 10_000, purchases: [] } }), "turtle", Rng.fromSeed(1));
+    expect(owner?.kind).toBe("alliance_bonus");
+    const bonus = ALLIANCE_BONUSES.find((b) => b.id === (owner as { bonusId: string }).bonusId);
+    expect(bonus?.isPermanent).toBe(true);
+    expect(checkBonusPurchase({ role: "owner", bonus, purchases: [], points: 10_000, now: NOW })).toBeNull();
+    expect(nextAiIntent(view(c, [], { alliance: alliance("member"), allianceBonuses: { points: 10_000, purchases: [] } }), "turtle", Rng.fromSeed(1))?.kind).not.toBe("alliance_bonus");
+    expect(nextAiIntent(view(c, [], { alliance: alliance("owner"), allianceBonuses: { points: 10, purchases: [] } }), "turtle", Rng.fromSeed(1))?.kind).not.toBe("alliance_bonus");
   });
 
   it("buys an army from the store only while its income carries the upkeep", () => {

@@ -36,6 +36,9 @@ import {
   type SpyOperationId,
 } from "./espionage.js";
 import {
+  ALLIANCE_BONUSES,
+  checkBonusPurchase,
+  type BonusPurchase,
   ALLIANCE_FLAG_SYMBOLS,
   ALLIANCE_MAX_MEMBERS,
   checkAllianceCapacity,
@@ -343,8 +346,21 @@ export interface AiView {
   appliedTo?: ReadonlySet<number>;
   /** GET /diplomatic-relations/{countryId} (active, incoming, outgoing) */
   diplomacy?: AiDiplomacyView;
+  /** its open standing orders: GET /market/standing-orders/{countryId} (id, item, bid, cash held) */
+  orders?: readonly AiStandingOrder[];
+  /** its alliance's bonus points and bonus purchases: GET /alliance/bonuses */
+  allianceBonuses?: { points: number; purchases: readonly BonusPurchase[] };
   /** units its Government Store has left today, by item: GET /market/store/{countryId} (each item's stock) */
   storeStock: Partial<Record<AiArmyUnit | "food", number>>;
+}
+
+/** One of its open standing orders, as GET /market/standing-orders/{countryId} lists it. */
+export interface AiStandingOrder {
+  id: number;
+  item: MarketItemType;
+  maxPrice: number;
+  /** the budget it holds in escrow */
+  heldCash: number;
 }
 
 /** The flag of an alliance an AI founds (as POST /alliance/create takes it). */
@@ -373,6 +389,8 @@ export type AiIntent =
   | { kind: "market_list"; item: MarketItemType; quantity: number; pricePerUnit: number }
   | { kind: "market_buy"; listingId: number; quantity: number }
   | { kind: "market_order"; item: MarketItemType; quantity: number; maxPrice: number; priority: OrderPriority }
+  | { kind: "market_cancel_order"; orderId: number }
+  | { kind: "alliance_bonus"; bonusId: string }
   | { kind: "alliance_create"; name: string; tag: string; description: string; flag: AiAllianceFlag }
   | { kind: "alliance_apply"; allianceId: number; message: string }
   | { kind: "alliance_accept"; applicationId: number }
@@ -397,6 +415,8 @@ export const AI_INTENT_KINDS: readonly AiIntentKind[] = [
   "market_list",
   "market_buy",
   "market_order",
+  "market_cancel_order",
+  "alliance_bonus",
   "alliance_create",
   "alliance_apply",
   "alliance_accept",
@@ -503,12 +523,20 @@ function chooseAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiI
 
   // 1b. Insolvent: upkeep above income with little cash left sells units back to the store
   //     (bankruptcy would make a twentieth of every unit desert each turn, for nothing).
+  // Standing orders that no longer make sense are cancelled first: the escrow comes back
+  // before any unit is sold to stay solvent.
+  const stale = staleStandingOrder(view, profile);
+  if (stale) return stale;
   const solvency = planSolvency(c, perTurn.cash);
   if (solvency) return solvency;
 
   // 2. What waits on it: a leader answers applications, anyone answers proposals it would hold.
   const waiting = answerWaiting(view, profile);
   if (waiting) return waiting;
+
+  // 2b. An alliance owner spends the points its members earned on the bonus it can afford.
+  const bonus = planAllianceBonus(view);
+  if (bonus) return bonus;
 
   // 3. Company: by appetite, an alliance (apply, or rarely found one) and its preferred relation.
   if (view.alliance === null && profile.allianceAppetite > 0 && rng.next() < profile.allianceAppetite) {
@@ -636,6 +664,8 @@ export function aiIntentTurns(c: CountryState, intent: AiIntent): EconomicEffect
     case "market_list":
     case "market_buy":
     case "market_order":
+    case "market_cancel_order":
+    case "alliance_bonus":
     case "alliance_create":
     case "alliance_apply":
     case "alliance_accept":
@@ -1045,6 +1075,40 @@ function planStandingOrder(view: AiView, profile: AiPersonalityProfile): AiInten
 
 // ---------------------------------------------------------------------------------------
 // Alliances and diplomacy
+
+/**
+ * An open standing order to cancel: one for an item it no longer bids on (not its personality's
+ * order item), or any whose escrow it needs back (its cash below the next exploration's price
+ * while the order holds at least that much). A person cancels an order that no longer serves
+ * them rather than let it tie up cash. (A trader's food bid is trade, not need: a full
+ * granary does not cancel it.)
+ */
+function staleStandingOrder(view: AiView, profile: AiPersonalityProfile): AiIntent | null {
+  const c = view.country;
+  const reserve = computeExploration(c, Math.min(profile.exploreChunk, Math.max(1, c.turns))).totalCost;
+  for (const order of view.orders ?? []) {
+    const unwanted = order.item !== profile.standingOrderItem;
+    const cashTied = c.cash < reserve && order.heldCash >= reserve;
+    if (unwanted || cashTied) return { kind: "market_cancel_order", orderId: order.id };
+  }
+  return null;
+}
+
+/**
+ * The owner of an alliance buys the first bonus the rules let it buy with the points its
+ * members earned (trades, battles, operations), permanent ones first (they last the season),
+ * in the catalogue's order; temporary ones when nothing permanent is affordable.
+ */
+function planAllianceBonus(view: AiView): AiIntent | null {
+  const a = view.alliance;
+  const b = view.allianceBonuses;
+  if (!a || !b || a.role !== "owner") return null;
+  const ordered = [...ALLIANCE_BONUSES].sort((x, y) => Number(y.isPermanent) - Number(x.isPermanent));
+  for (const bonus of ordered) {
+    if (!checkBonusPurchase({ role: a.role, bonus, purchases: b.purchases, points: b.points, now: view.now })) return { kind: "alliance_bonus", bonusId: bonus.id };
+  }
+  return null;
+}
 
 /** Relations it pays for now, and their daily cost in dollars. */
 function paidRelations(d: AiDiplomacyView): { count: number; dailyCost: number } {

@@ -45,10 +45,10 @@ import type { z } from "zod";
 import { countryChangedEvents } from "./actions.js";
 import { insertAccount } from "./accounts.js";
 import { changeGovernment, constructBuildings, exploreLand, generateResearch, allocateResearch, processProduction } from "./economy.js";
-import { buyListing, createListing, createStandingOrder, storeTrade } from "./market.js";
+import { buyListing, controlOrder, createListing, createStandingOrder, storeTrade } from "./market.js";
 import { launchAttack } from "./combat.js";
 import { executeSpyOperation, launchMission, trainSpies } from "./espionage.js";
-import { answerApplication, applyToAlliance, createAlliance } from "./alliances.js";
+import { answerApplication, applyToAlliance, createAlliance, purchaseBonus } from "./alliances.js";
 import { answerProposal, proposeRelation } from "./diplomacy.js";
 import { brigadeOf, type BrigadeRow } from "../db/military.js";
 import type { ServiceContext } from "./context.js";
@@ -295,6 +295,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
     view.listings = (extras.listings ?? []).map((l) => ({ id: Number(l.id), sellerId: Number(l.seller_id), item: l.item_type, quantity: Number(l.quantity), pricePerUnit: Number(l.price_per_unit) }));
     view.ownListings = extras.own_listings ?? 0;
     view.orderItems = extras.order_items ?? [];
+    view.orders = (extras.orders ?? []).map((o) => ({ id: Number(o.id), item: o.item_type, maxPrice: Number(o.max_price), heldCash: Number(o.held_cash) }));
   }
   if (social) {
     // a member without its member row counts as a plain member, as membershipIn reads it
@@ -304,6 +305,12 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
         : { id: allianceId, role: extras.role ?? "member", memberCount: extras.members ?? 0, applications: (extras.applications ?? []).map((a) => ({ id: Number(a.id), applicantId: Number(a.applicant_country_id) })) };
     view.openAlliances = (extras.open_alliances ?? []).map((a) => ({ id: Number(a.id), memberCount: Number(a.members), minNetworth: Number(a.min_networth), minLand: Number(a.min_land) }));
     view.appliedTo = new Set((extras.applied_to ?? []).map(Number));
+    if (allianceId !== null) {
+      view.allianceBonuses = {
+        points: Number(extras.bonus_points ?? 0),
+        purchases: (extras.bonus_purchases ?? []).map((p) => ({ bonusId: p.bonus_id, level: Number(p.level), purchasedAt: new Date(p.purchased_at).getTime(), expiresAt: p.expires_at === null ? null : new Date(p.expires_at).getTime() })),
+      };
+    }
     view.diplomacy = {
       active: (extras.relations ?? []).map((r) => ({
         partnerId: Number(r.from_country_id) === row.id ? Number(r.to_country_id) : Number(r.from_country_id),
@@ -332,6 +339,9 @@ interface AiLookRow extends CountryRow {
   listings: Array<{ id: number; seller_id: number; item_type: MarketItemType; quantity: number; price_per_unit: number }> | null;
   own_listings: number | null;
   order_items: MarketItemType[] | null;
+  orders: Array<{ id: number; item_type: MarketItemType; max_price: number; held_cash: number }> | null;
+  bonus_points: number | null;
+  bonus_purchases: Array<{ bonus_id: string; level: number; purchased_at: string; expires_at: string | null }> | null;
   role: AllianceRole | null;
   members: number | null;
   applications: Array<{ id: number; applicant_country_id: number }> | null;
@@ -378,6 +388,9 @@ async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boo
            WHERE status = 'open' AND item_type = i.item AND seller_id <> $1 ORDER BY price_per_unit, listed_at, id LIMIT 1) l) END AS listings,
       CASE WHEN $4 THEN (SELECT count(*)::int FROM market_listings WHERE seller_id = $1 AND status = 'open') END AS own_listings,
       CASE WHEN $4 THEN ARRAY(SELECT item_type FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) END AS order_items,
+      CASE WHEN $4 THEN (SELECT json_agg(o ORDER BY o.id) FROM (SELECT id, item_type, max_price, held_cash FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) o) END AS orders,
+      CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT bonus_points FROM alliances WHERE id = me.alliance_id) END AS bonus_points,
+      CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT json_agg(p) FROM (SELECT bonus_id, level, purchased_at, expires_at FROM alliance_bonus_purchases WHERE alliance_id = me.alliance_id) p) END AS bonus_purchases,
       CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT role FROM alliance_members WHERE country_id = $1 AND alliance_id = me.alliance_id) END AS role,
       CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT count(*)::int FROM countries WHERE alliance_id = me.alliance_id) END AS members,
       CASE WHEN $5 AND me.alliance_id IS NOT NULL THEN (SELECT json_agg(a ORDER BY a.id) FROM (
@@ -449,6 +462,12 @@ export async function performAiIntent(ctx: ServiceContext, userId: number, count
       return;
     case "market_order":
       await createStandingOrder(ctx, userId, body(createStandingOrderRequestSchema, { countryId, itemType: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, autoRenew: false }));
+      return;
+    case "market_cancel_order":
+      await controlOrder(ctx, userId, intent.orderId, "cancel", countryId);
+      return;
+    case "alliance_bonus":
+      await purchaseBonus(ctx, userId, intent.bonusId);
       return;
     case "alliance_create":
       await createAlliance(ctx, userId, body(createAllianceSchema, { name: intent.name, tag: intent.tag, description: intent.description, flag: intent.flag }));

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import pino from "pino";
+import { DIPLOMATIC_RELATION_TYPES } from "@game/schema/rules";
 import { loadConfig } from "@game/server/config";
 import { createTestDatabase, type TestDatabase } from "@game/server/test/harness";
 import { simulationContext } from "./context.js";
@@ -38,7 +39,7 @@ describe("season simulator", () => {
     expect(b.days).toEqual(a.days);
     expect(b.stats.byKind).toEqual(a.stats.byKind);
     expect(c.days).not.toEqual(a.days);
-  }, 120_000);
+  }, 360_000);
 
   it("AI countries grow through the services: land, buildings and cash move, every government appears", async () => {
     const run = await season(11, 2);
@@ -52,19 +53,25 @@ describe("season simulator", () => {
     expect(run.stats.byKind.build).toBeGreaterThan(0);
     // governments are drawn per country at creation through the change-government service
     expect(new Set(last.countries.map((c) => c.government)).size).toBeGreaterThan(2);
-    // no AI ever signs a pact without a proposal the other side accepted: every relation comes
-    // from an accepted proposal of the same type between the same two countries
+    // no AI ever signs a pact without a proposal the other side accepted: every relation of a
+    // type that needs consent comes from an accepted proposal of that type between the same two
+    // countries (a one-sided agreement, e.g. a trade agreement, needs none by the rules)
     const db = databases[databases.length - 1]!.pool(1);
     try {
+      const pacts = DIPLOMATIC_RELATION_TYPES.filter((t) => t.requiresMutual).map((t) => t.id);
       const { rows } = await db.query(
         `SELECT r.id FROM diplomatic_relations r LEFT JOIN diplomatic_proposals p ON p.id = r.proposal_id
-          WHERE p.id IS NULL OR p.status <> 'accepted' OR p.from_country_id <> r.from_country_id OR p.to_country_id <> r.to_country_id OR p.relation_type <> r.relation_type`,
+          WHERE r.relation_type = ANY($1::text[])
+            AND (p.id IS NULL OR p.status <> 'accepted' OR p.from_country_id <> r.from_country_id OR p.to_country_id <> r.to_country_id OR p.relation_type <> r.relation_type)`,
+        [pacts],
       );
       expect(rows).toEqual([]);
+      const signed = await db.query("SELECT count(*)::int AS n FROM diplomatic_relations WHERE relation_type = ANY($1::text[])", [pacts]);
+      expect(signed.rows[0].n).toBeGreaterThan(0);
     } finally {
       await db.end();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 function sample(day: number, countries: Array<Partial<CountrySample> & { id: number }>, extra: Partial<DaySample> = {}): DaySample {
