@@ -181,4 +181,13 @@ describe("what a player ran into", () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(238, 241, 232)");
     await shot(page, "08-light-large-compact");
   });
+
+  it("#13 the overview says what a turn costs and why", async () => {
+    const page = await pageOf(small, "overview", PHONE);
+    await page.getByTestId("overview").waitFor({ timeout: 20_000 });
+    const perTurn = page.getByTestId("overview-cash-per-turn");
+    await expect.poll(() => perTurn.isVisible(), { timeout: 15_000 }).toBe(true);
+    if ((await perTurn.textContent())!.startsWith("-")) expect(await page.getByTestId("overview-cash-why").textContent()).toMatch(/^Taxes \$[\d,]+ − buildings \$[\d,]+ − military upkeep \$[\d,]+/);
+    await shot(page, "13-cash-per-turn");
+  });
 });
