@@ -164,6 +164,9 @@ describe("what a player ran into", () => {
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shot(page, "18-market-phone");
+    // #13: every tab of every strip is whole on the phone (the last one was cut mid-word)
+    const cut = await page.evaluate((width) => [...document.querySelectorAll('[role="tab"]')].filter((t) => t.getBoundingClientRect().right > width).map((t) => t.textContent), PHONE.width);
+    expect(cut).toEqual([]);
     page.once("dialog", (d) => void d.accept());
     await buy.click();
     await expect.poll(() => page.getByTestId("market-message").textContent(), { timeout: 15_000 }).toBe(`Bought ${affordable.toLocaleString("en-US")} troops for $${(affordable * 150).toLocaleString("en-US")}.`);
