@@ -164,6 +164,9 @@ describe("what a player ran into", () => {
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shot(page, "18-market-phone");
+    // #13: every tab of every strip is whole on the phone (the last one was cut mid-word)
+    const cut = await page.evaluate((width) => [...document.querySelectorAll('[role="tab"]')].filter((t) => t.getBoundingClientRect().right > width).map((t) => t.textContent), PHONE.width);
+    expect(cut).toEqual([]);
     page.once("dialog", (d) => void d.accept());
     await buy.click();
     await expect.poll(() => page.getByTestId("market-message").textContent(), { timeout: 15_000 }).toBe(`Bought ${affordable.toLocaleString("en-US")} troops for $${(affordable * 150).toLocaleString("en-US")}.`);
@@ -180,5 +183,14 @@ describe("what a player ran into", () => {
     expect(await page.evaluate(() => getComputedStyle(document.querySelector(".panel")!).paddingTop)).not.toBe("16px");
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(238, 241, 232)");
     await shot(page, "08-light-large-compact");
+  });
+
+  it("#13 the overview says what a turn costs and why", async () => {
+    const page = await pageOf(small, "overview", PHONE);
+    await page.getByTestId("overview").waitFor({ timeout: 20_000 });
+    const perTurn = page.getByTestId("overview-cash-per-turn");
+    await expect.poll(() => perTurn.isVisible(), { timeout: 15_000 }).toBe(true);
+    if ((await perTurn.textContent())!.startsWith("-")) expect(await page.getByTestId("overview-cash-why").textContent()).toMatch(/^Taxes \$[\d,]+ − buildings \$[\d,]+ − military upkeep \$[\d,]+/);
+    await shot(page, "13-cash-per-turn");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { GOVERNMENT_TYPES, startingCountry, type CountryState } from "./country.js";
-import { computeProductionPerTurn } from "./economy.js";
+import { computeCashFlowPerTurn, computeProductionPerTurn } from "./economy.js";
 import { checkConstruction } from "./buildings.js";
 import { checkResearchAllocation } from "./research.js";
 import { MAX_TURNS, checkConvertStoredTurns } from "./turns.js";
@@ -115,5 +115,29 @@ describe("notify options", () => {
   ])("%o with every option off shows: %s", (notice, shown) => {
     expect(noticeAllowed(notice, off)).toBe(shown);
     expect(noticeAllowed(notice, on)).toBe(true);
+  });
+});
+
+describe("war costs count in the advisor's cash flow (issue 30 #7: 'GROWING +$514/turn' while a $950/turn war drained the treasury)", () => {
+  // a country that gains cash at peace
+  const growing = base({ population: 20_000, land: 500, troops: 0, tanks: 0, turrets: 0, cash: 5_000 });
+  const peace = computeProductionPerTurn(growing).cash;
+  it("the economic situation and net cash include the declared wars' cost", () => {
+    expect(peace).toBeGreaterThan(0);
+    expect(computeSituation(growing).find((s) => s.id === "economic")!.label).toBe("Growing");
+    const atWar = computeSituation(growing, peace + 950).find((s) => s.id === "economic")!;
+    expect(atWar.label).toBe("Declining");
+    expect(atWar.figures).toContainEqual({ label: "Net cash per turn", value: "-$950" });
+    expect(atWar.figures).toContainEqual({ label: "Wars per turn", value: `-$${(peace + 950).toLocaleString("en-US")}` });
+  });
+  it("the cash drain recommendation counts the wars", () => {
+    expect(computeRecommendations(growing, { allianceId: 1 }).some((r) => r.id === "cash")).toBe(false);
+    const rec = computeRecommendations(growing, { allianceId: 1, warCostPerTurn: peace + 950 }).find((r) => r.id === "cash")!;
+    expect(rec.description).toContain("Expenses exceed income by $950 per turn, wars included");
+  });
+  it("computeCashFlowPerTurn is taxes less maintenance, upkeep and wars", () => {
+    const flow = computeCashFlowPerTurn(growing, 100);
+    expect(flow.net).toBe(flow.taxes - flow.buildingMaintenance - flow.militaryUpkeep - 100);
+    expect(flow.net).toBe(peace - 100);
   });
 });

@@ -1,7 +1,7 @@
 import type { BuildingType, CountryState, GovernmentType, TechnologyId } from "./country.js";
 import { GOVERNMENT_TYPES } from "./country.js";
 import { GOVERNMENTS } from "./governments.js";
-import { computeProductionPerTurn } from "./economy.js";
+import { computeCashFlowPerTurn, computeProductionPerTurn } from "./economy.js";
 import { computeBuildingMaintenance, computeFreeLand, computeMaxBuildable } from "./buildings.js";
 import { computeMilitaryUpkeep } from "./military.js";
 import { MAX_TURNS } from "./turns.js";
@@ -50,6 +50,8 @@ export interface Recommendation {
 /** The country's context beyond its state: alliance membership. */
 export interface AdvisorContext {
   allianceId: number | null;
+  /** the country's declared wars' cost per turn (0 when at peace) */
+  warCostPerTurn?: number;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -84,14 +86,15 @@ export function computeRecommendations(country: CountryState, context: AdvisorCo
     });
   }
 
-  // cash
-  const cashTurns = turnsLeft(country.cash, flow.cash);
+  // cash, war costs included
+  const cash = computeCashFlowPerTurn(country, context.warCostPerTurn ?? 0).net;
+  const cashTurns = turnsLeft(country.cash, cash);
   if (cashTurns < ADVISOR_WATCH_TURNS) {
     const buildable = Math.min(5, computeMaxBuildable(country, {}, "enterprise_zones"));
     list.push({
       id: "cash",
       title: "Stop the cash drain",
-      description: `Expenses exceed income by $${fmt(-flow.cash)} per turn; the treasury lasts ${plural(cashTurns, "more turn")}.`,
+      description: `Expenses exceed income by $${fmt(-cash)} per turn${(context.warCostPerTurn ?? 0) > 0 ? `, wars included ($${fmt(context.warCostPerTurn!)})` : ""}; the treasury lasts ${plural(cashTurns, "more turn")}.`,
       priority: cashTurns < ADVISOR_URGENT_TURNS ? "high" : "medium",
       ...(buildable > 0
         ? { action: { kind: "build", building: "enterprise_zones", quantity: buildable }, actionLabel: `BUILD ${plural(buildable, "ENTERPRISE ZONE").toUpperCase()}` }
@@ -203,8 +206,9 @@ export interface SituationEntry {
 }
 
 /** The situation analysis: military, economic, research, territorial and food, labelled from real numbers. */
-export function computeSituation(country: CountryState): SituationEntry[] {
+export function computeSituation(country: CountryState, warCostPerTurn = 0): SituationEntry[] {
   const flow = computeProductionPerTurn(country);
+  const cash = computeCashFlowPerTurn(country, warCostPerTurn).net;
   const stats = computeCountryStatistics(country);
   const free = computeFreeLand(country);
   const foodTurns = turnsLeft(country.food, flow.food);
@@ -225,12 +229,13 @@ export function computeSituation(country: CountryState): SituationEntry[] {
     {
       id: "economic",
       title: "Economic",
-      level: flow.cash > 0 ? "good" : flow.cash === 0 ? "fair" : "poor",
-      label: flow.cash > 0 ? "Growing" : flow.cash === 0 ? "Stable" : "Declining",
+      level: cash > 0 ? "good" : cash === 0 ? "fair" : "poor",
+      label: cash > 0 ? "Growing" : cash === 0 ? "Stable" : "Declining",
       figures: [
         { label: "Treasury", value: `$${fmt(country.cash)}` },
         { label: "Networth", value: fmt(stats.networth) },
-        { label: "Net cash per turn", value: `${flow.cash < 0 ? "-" : "+"}$${fmt(Math.abs(flow.cash))}` },
+        { label: "Net cash per turn", value: `${cash < 0 ? "-" : "+"}$${fmt(Math.abs(cash))}` },
+        ...(warCostPerTurn > 0 ? [{ label: "Wars per turn", value: `-$${fmt(warCostPerTurn)}` }] : []),
       ],
     },
     {

@@ -89,7 +89,9 @@ describe("cancel lock (spec: 'Cancellation locked until {date}')", () => {
     const input = { status: "active" as const, isParty: true, isHolder: true, canCancelAfter: 0, now: 1 };
     expect(checkCancelRelation({ ...input, isParty: false })?.code).toBe("diplomacy/not_party");
     expect(checkCancelRelation({ ...input, status: "cancelled" })?.code).toBe("diplomacy/not_active");
-    expect(checkCancelRelation({ ...input, isHolder: false })?.code).toBe("diplomacy/not_holder");
+    // the partner of a one-sided agreement (it never agreed) ends it at once (issue 30 #4)
+    expect(checkCancelRelation({ ...input, isHolder: false })).toBeNull();
+    expect(checkCancelRelation({ ...input, isHolder: false, now: established })).toBeNull();
   });
 });
 

@@ -211,11 +211,16 @@ export function computeCanCancelAfter(type: RelationType, establishedAt: number)
  * one side holds, by that side), and only after canCancelAfter: before that 'Cancellation
  * locked until {date}'.
  */
+/**
+ * Cancelling a relation: any party may end an active one (issue 30: a player could not cancel a
+ * trade pact another country signed with it without asking). The holder, who chose it and pays
+ * for it, is bound until canCancelAfter; a party that never agreed to it (the partner of a
+ * one-sided agreement, `isHolder` false) may end it at once.
+ */
 export function checkCancelRelation(input: { status: RelationStatus; isParty: boolean; isHolder: boolean; canCancelAfter: number; now: number }): RuleRejection | null {
   if (!input.isParty) return reject("diplomacy/not_party", DIPLOMACY_MESSAGES.notParty);
   if (input.status !== "active") return reject("diplomacy/not_active", DIPLOMACY_MESSAGES.notActive);
-  if (!input.isHolder) return reject("diplomacy/not_holder", DIPLOMACY_MESSAGES.notHolder);
-  if (input.now < input.canCancelAfter) return reject("diplomacy/cancel_locked", DIPLOMACY_MESSAGES.locked.replace("{date}", formatUtc(input.canCancelAfter)));
+  if (input.isHolder && input.now < input.canCancelAfter) return reject("diplomacy/cancel_locked", DIPLOMACY_MESSAGES.locked.replace("{date}", formatUtc(input.canCancelAfter)));
   return null;
 }
 

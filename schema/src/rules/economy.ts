@@ -324,6 +324,30 @@ export interface ProductionPerTurn {
   turrets: number;
 }
 
+/** Where a turn's cash comes from and goes (dollars per turn). */
+export interface CashFlowPerTurn {
+  taxes: number;
+  buildingMaintenance: number;
+  militaryUpkeep: number;
+  /** the wars the country declared: $10 per target acre each (its allies may carry part) */
+  wars: number;
+  /** taxes - maintenance - upkeep - wars */
+  net: number;
+}
+
+/**
+ * A turn's cash flow, the wars included: the advisor, the overview and the turn's economy read
+ * the same numbers (issue 30: the advisor said "Growing +$514/turn" while a $950/turn war
+ * drained the treasury). `warCostPerTurn` is the sum of the country's declared wars' cost per turn.
+ */
+export function computeCashFlowPerTurn(country: CountryState, warCostPerTurn = 0): CashFlowPerTurn {
+  const taxes = computeTaxRevenue(country);
+  const buildingMaintenance = computeBuildingMaintenance(country.buildings, country.governmentType);
+  const militaryUpkeep = computeMilitaryUpkeep(country);
+  const wars = Math.max(0, warCostPerTurn);
+  return { taxes, buildingMaintenance, militaryUpkeep, wars, net: taxes - buildingMaintenance - militaryUpkeep - wars };
+}
+
 /** Net production per turn at the country's current size, before shortages. */
 export function computeProductionPerTurn(country: CountryState): ProductionPerTurn {
   const units = computeUnitProduction(country, country.oil + computeOilProduced(country) >= computeOilDemand(country));

@@ -131,6 +131,20 @@ describe("cost = base x (level + 1) / government category multiplier, rounded up
   ])("cost %d at %d points per turn takes %s turns", (cost, ppt, turns) => {
     expect(computeResearchTurns(cost, ppt)).toBe(turns);
   });
+
+  it.each([
+    [1000, 100, 1000, 0],
+    [1000, 0, 5000, 0],
+    [1000, 100, 400, 6],
+    [1000, 0, 400, null],
+  ])("cost %d at %d points per turn with %d in hand takes %s more turns (issue 30 #9: '5 turns' with the points in hand)", (cost, ppt, inHand, turns) => {
+    expect(computeResearchTurns(cost, ppt, inHand)).toBe(turns);
+  });
+
+  it("the research status counts the points in hand", () => {
+    const status = computeResearchStatus({ ...startingCountry(), researchPoints: 1_000_000 });
+    expect(status.technologies.filter((t) => t.cost !== null).every((t) => t.turns === 0)).toBe(true);
+  });
 });
 
 describe("per-level effects", () => {
@@ -379,11 +393,11 @@ describe("computeResearchStatus", () => {
     expect(s.pointsPerTurn).toBe(200);
     expect(s.technologies).toHaveLength(11);
     expect(s.researchEfficiency.agricultural).toBe(1.6);
-    expect(s.technologies.find((t) => t.id === "agricultural")).toMatchObject({ cost: 500, turns: 3, state: "available" });
+    expect(s.technologies.find((t) => t.id === "agricultural")).toMatchObject({ cost: 500, turns: Math.ceil((500 - 300) / s.pointsPerTurn), state: "available" });
     // the dashboard fields cover all eleven categories
     for (const field of [s.technologyLevels, s.productionBonuses, s.researchEfficiency]) expect(Object.keys(field).sort()).toEqual([...TECHNOLOGY_IDS].sort());
     expect(s.researchEfficiency).toMatchObject({ medical: 0.7, warfare: 0.1, weapons: 2, sdi: 0.8 });
-    expect(s.technologies.find((t) => t.id === "medical")).toMatchObject({ level: 0, cost: 1143, turns: 6, state: "available" });
+    expect(s.technologies.find((t) => t.id === "medical")).toMatchObject({ level: 0, cost: 1143, turns: Math.ceil((1143 - 300) / s.pointsPerTurn), state: "available" });
     expect(s.technologies.find((t) => t.id === "sdi")).toMatchObject({ state: "locked", cost: 3750 }); // 3000 / 0.8
   });
 });

@@ -259,10 +259,16 @@ export function computeTechnologyCost(id: TechnologyId, level: number, governmen
   return Math.ceil((TECHNOLOGIES[id].baseCost * (level + 1) * 1000) / techBonusMilli(governmentType, id));
 }
 
-/** Turns of research for `cost` points: ceil(cost / pointsPerTurn); null with no points per turn. */
-export function computeResearchTurns(cost: number, pointsPerTurn: number): number | null {
+/**
+ * Turns of lab output still needed for `cost` points with `inHand` points already unspent:
+ * ceil((cost - inHand) / pointsPerTurn), 0 when the points are in hand (issue 30: "5 turns"
+ * was shown for a level already paid for), null when more are needed and no lab produces any.
+ */
+export function computeResearchTurns(cost: number, pointsPerTurn: number, inHand = 0): number | null {
+  const missing = Math.max(0, cost - Math.max(0, inHand));
+  if (missing === 0) return 0;
   if (pointsPerTurn <= 0) return null;
-  return Math.ceil(cost / pointsPerTurn);
+  return Math.ceil(missing / pointsPerTurn);
 }
 
 /** The card state of the research screen. */
@@ -329,7 +335,7 @@ export function computeResearchStatus(country: Pick<CountryState, "buildings" | 
         prerequisites: def.prerequisites,
         effects: def.effects,
         cost,
-        turns: cost === null ? null : computeResearchTurns(cost, pointsPerTurn),
+        turns: cost === null ? null : computeResearchTurns(cost, pointsPerTurn, country.researchPoints),
         governmentMultiplier: gov.techBonuses[def.id],
       };
     }),

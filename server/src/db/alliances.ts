@@ -151,8 +151,10 @@ export interface AllianceAggregate {
   total_networth: number;
   total_land: number;
   total_military: number;
-  victories: number;
-  defeats: number;
+  /** wars a member declared and won (credited to the alliance, source 'war') */
+  wars_won: number;
+  /** wars a member declared since the alliance was founded that ended without a victory */
+  wars_lost: number;
   active_wars: number;
 }
 
@@ -169,9 +171,17 @@ export async function rankedAlliances(
     `WITH agg AS (
        SELECT c.alliance_id, count(*)::int AS member_count, COALESCE(sum(c.networth), 0)::bigint AS total_networth,
               COALESCE(sum(c.land), 0)::bigint AS total_land,
-              COALESCE(sum(c.troops + c.jets + c.tanks + c.turrets), 0)::bigint AS total_military,
-              COALESCE(sum(c.victories), 0)::int AS victories, COALESCE(sum(c.defeats), 0)::int AS defeats
+              COALESCE(sum(c.troops + c.jets + c.tanks + c.turrets), 0)::bigint AS total_military
        FROM countries c WHERE c.alliance_id IS NOT NULL GROUP BY c.alliance_id
+     ), won AS (
+       -- wars, not battles: a war a member declared and won is credited to the alliance once
+       SELECT l.alliance_id, count(*)::int AS wars_won FROM alliance_point_ledger l WHERE l.source = 'war' GROUP BY l.alliance_id
+     ), lost AS (
+       SELECT c.alliance_id, count(*)::int AS wars_lost
+       FROM war_declarations w JOIN countries c ON c.id = w.declarer_id JOIN alliances a ON a.id = c.alliance_id
+       WHERE w.ended_at IS NOT NULL AND w.declared_at >= a.created_at
+         AND NOT EXISTS (SELECT 1 FROM alliance_point_ledger l WHERE l.alliance_id = c.alliance_id AND l.source = 'war' AND l.ref = 'war-' || w.id)
+       GROUP BY c.alliance_id
      ), wars AS (
        -- war declarations in force (military's table) by or against a member
        SELECT c.alliance_id, count(DISTINCT w.id)::int AS active_wars
@@ -180,9 +190,10 @@ export async function rankedAlliances(
      ), ranked AS (
        SELECT a.*, COALESCE(g.member_count, 0) AS member_count, COALESCE(g.total_networth, 0) AS total_networth,
               COALESCE(g.total_land, 0) AS total_land, COALESCE(g.total_military, 0) AS total_military,
-              COALESCE(g.victories, 0) AS victories, COALESCE(g.defeats, 0) AS defeats, COALESCE(wa.active_wars, 0) AS active_wars,
+              COALESCE(wn.wars_won, 0) AS wars_won, COALESCE(ls.wars_lost, 0) AS wars_lost, COALESCE(wa.active_wars, 0) AS active_wars,
               rank() OVER (ORDER BY COALESCE(g.total_networth, 0) DESC, COALESCE(g.member_count, 0) DESC, a.id ASC)::int AS rank
        FROM alliances a LEFT JOIN agg g ON g.alliance_id = a.id LEFT JOIN wars wa ON wa.alliance_id = a.id
+            LEFT JOIN won wn ON wn.alliance_id = a.id LEFT JOIN lost ls ON ls.alliance_id = a.id
        WHERE a.disbanded_at IS NULL
      )
      SELECT *, count(*) OVER ()::int AS total FROM ranked

@@ -146,11 +146,15 @@ describe("wars won", () => {
     const warId = declared.body.declaration.id;
     const report = await attack(owner, enemy, { troops: 4_000, tanks: 250, jets: 80 });
     expect(report.outcome).toBe("attacker_victory");
+    // a battle won is not a war won (issue 30 #11: a one-minute-old alliance showed "Wars won 2 / lost 1")
+    const stats = async () => (await t.api("GET", `/alliance/${alliance.id}`, undefined, owner.token)).body.data.stats;
+    expect(await stats()).toMatchObject({ warsWon: 0, warsLost: 0 });
     // Three days later (the minimum is 48 hours).
     await sql("UPDATE war_declarations SET declared_at = now() - interval '3 days' WHERE id = $1", [warId]);
     await sql("UPDATE battles SET created_at = now() - interval '2 days' WHERE id = $1", [report.id]);
     const ended = await t.api("POST", "/war/end", { declarationId: warId }, owner.token);
     expect(ended.status, JSON.stringify(ended.body)).toBe(200);
     expect(await sql("SELECT points, ref FROM alliance_point_ledger WHERE alliance_id = $1 AND source = 'war'", [alliance.id])).toEqual([{ points: 800, ref: `war-${warId}` }]);
+    expect(await stats()).toMatchObject({ warsWon: 1, warsLost: 0 });
   });
 });

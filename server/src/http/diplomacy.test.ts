@@ -106,16 +106,17 @@ describe("diplomacy", () => {
     expect(heard.some((e) => e.type === "notice" && e.notice.kind === "tech_transfer")).toBe(true);
   });
 
-  it("a trade agreement needs no consent: its proposer holds and pays it; the partner sees it but cannot cancel it", async () => {
+  it("a trade agreement needs no consent: its proposer holds and pays it; the partner may end it at once (issue 30 #4)", async () => {
     const [a, b] = await Promise.all([registerPlayer(t, "ta"), registerPlayer(t, "tb")]);
     const made = await t.api("POST", "/diplomacy/proposals", { toCountryId: b.countryId, relationType: "trade" }, a.token);
     expect(made.body.data).toMatchObject({ proposal: null, relation: { relationType: "trade", pays: true, dailyCost: 50 } });
     const theirs = await relations(b);
-    expect(theirs.active).toEqual([expect.objectContaining({ relationType: "trade", partnerId: a.countryId, pays: false, canCancel: false })]);
+    expect(theirs.active).toEqual([expect.objectContaining({ relationType: "trade", partnerId: a.countryId, pays: false, canCancel: true })]);
     expect(theirs.dailyTotal).toBe(0);
-    await sql("UPDATE diplomatic_relations SET can_cancel_after = now() - interval '1 minute' WHERE id = $1", [made.body.data.relation.id]);
-    expect((await t.api("POST", `/diplomacy/relations/${made.body.data.relation.id}/cancel`, {}, b.token)).body.code).toBe("diplomacy/not_holder");
-    expect((await t.api("POST", `/diplomacy/relations/${made.body.data.relation.id}/cancel`, {}, a.token)).status).toBe(200);
+    // the holder is bound until canCancelAfter; the partner, who never agreed, is not
+    expect((await t.api("POST", `/diplomacy/relations/${made.body.data.relation.id}/cancel`, {}, a.token)).body.code).toBe("diplomacy/cancel_locked");
+    expect((await t.api("POST", `/diplomacy/relations/${made.body.data.relation.id}/cancel`, {}, b.token)).status).toBe(200);
+    expect((await relations(b)).active).toEqual([]);
   });
 
   it("cancelling is locked until canCancelAfter, with the spec's message and date", async () => {

@@ -87,7 +87,8 @@ function toRelationJson(r: RelationRow, viewer: number, partner: { id: number; n
     benefits: relationBenefits(r.relation_type),
     lastActivity: r.last_activity.toISOString(),
     pays,
-    canCancel: pays,
+    // every party may end it (the one who never agreed, at once): checkCancelRelation
+    canCancel: true,
   };
 }
 

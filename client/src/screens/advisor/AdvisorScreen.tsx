@@ -11,6 +11,7 @@ import { useGame } from "../../game/GameContext";
 import { manageApi, useApplyCountry } from "../../api/manage";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { isViewId, type Route } from "../shell/navigation";
+import { useWarCostPerTurn } from "../military/warCost";
 
 type AdvisorTab = "recommendations" | "situation" | "government";
 
@@ -52,10 +53,11 @@ export function AdvisorScreen({ onNavigate }: { onNavigate(route: Route): void }
 function Recommendations({ onNavigate }: { onNavigate(route: Route): void }) {
   const { country, countryState, construct } = useGame();
   const applyCountry = useApplyCountry();
+  const wars = useWarCostPerTurn();
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
   if (!country || !countryState) return null;
-  const recs = computeRecommendations(countryState, { allianceId: country.allianceId });
+  const recs = computeRecommendations(countryState, { allianceId: country.allianceId, warCostPerTurn: wars });
 
   const execute = async (r: Recommendation) => {
     const a = r.action;
@@ -109,10 +111,11 @@ function Recommendations({ onNavigate }: { onNavigate(route: Route): void }) {
 
 function Situation() {
   const { countryState } = useGame();
+  const wars = useWarCostPerTurn();
   if (!countryState) return null;
   return (
     <div className="grid" data-testid="situation">
-      {computeSituation(countryState).map((s) => (
+      {computeSituation(countryState, wars).map((s) => (
         <Panel key={s.id} title={s.title} actions={<span className={`badge ${LEVEL_BADGE[s.level]}`}>{s.label}</span>}>
           {s.figures.map((f) => (
             <Stat key={f.label} label={f.label} value={f.value} />

@@ -8,6 +8,7 @@ import {
   OPERATION_TYPES,
   OPERATION_TYPE_LABELS,
   checkCancelOperation,
+  computeOperationRewardPoints,
   checkLaunchOperation,
   checkPlanOperation,
   checkRequestDefense,
@@ -248,6 +249,16 @@ function localInput(ms: number): string {
   return d.toISOString().slice(0, 16);
 }
 
+/**
+ * The reward as the launch will credit it: the shared rule on the participants and force
+ * confirmed now (the card promised the minimums' 75 and the launch credited 100 for more
+ * participants, issue 30 #19), never less than what the minimums earn.
+ */
+export function operationRewardText(o: { confirmedCount: number; totalForce: number; rewardBonusPoints: number }): string {
+  const now = Math.max(o.rewardBonusPoints, computeOperationRewardPoints(o.confirmedCount, o.totalForce));
+  return `Rewards ${fmt(now)} bonus points with the forces confirmed now${now > o.rewardBonusPoints ? ` (${fmt(o.rewardBonusPoints)} at the minimums)` : ""}`;
+}
+
 /** A member's name by country id (participants and responses carry ids only). */
 function useMemberNames(room: AllianceRoomHandle): (countryId: number) => string {
   const members = room.snapshot.members;
@@ -307,7 +318,7 @@ function OperationCard({ operation: o, room, role, countryId }: { operation: Ope
         <span>
           Force {fmt(o.totalForce)}/{fmt(o.minTotalForce)}
         </span>
-        <span>Rewards {fmt(o.rewardBonusPoints)} bonus points</span>
+        <span data-testid="operation-reward">{operationRewardText(o)}</span>
       </div>
       <ul className="participants">
         {o.participants.map((p) => (

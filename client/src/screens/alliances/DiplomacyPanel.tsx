@@ -100,7 +100,7 @@ export function DiplomacyPanel({ countryId }: { countryId: number }) {
 
 function RelationCard({ relation: r, act }: { relation: ActiveRelationJson; act: ReturnType<typeof useAct> }) {
   const def = findRelationType(r.relationType)!;
-  const lock = checkCancelRelation({ status: r.status, isParty: true, isHolder: r.canCancel, canCancelAfter: Date.parse(r.canCancelAfter), now: Date.now() });
+  const lock = checkCancelRelation({ status: r.status, isParty: true, isHolder: r.pays, canCancelAfter: Date.parse(r.canCancelAfter), now: Date.now() });
   const cancel = () => {
     if (!window.confirm(DIPLOMACY_MESSAGES.cancelConfirm)) return;
     void act.run(`cancel-${r.id}`, () => allianceApi.cancelRelation(r.id), "Relation cancelled");

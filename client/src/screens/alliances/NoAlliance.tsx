@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import {
   ALLIANCE_DESCRIPTION_MAX_LENGTH,
   ALLIANCE_FLAG_SYMBOLS,
@@ -9,6 +9,7 @@ import {
   ALLIANCE_TAG_PATTERN,
 } from "@game/schema/rules";
 import { allianceApi, useAllianceList, useApplications, useInvitations } from "../../api/alliance";
+import { useTargetCountries, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { ActResult, AllianceFlag, CountedText, timeLeft, useAct } from "./shared";
@@ -20,6 +21,32 @@ const BENEFITS = [
   "Ask for help when attacked: allies commit units to your defence",
   "Private alliance channels for members and leaders",
 ];
+
+/**
+ * The countries of alliance `allianceId` the player is at war with (either side declared), by
+ * name: joining that alliance ends those wars (docs/rules.md, "Allies make peace").
+ */
+export function warsWithAlliance(wars: ReadonlyArray<{ declarerId: number; declarerName: string; targetId: number; targetName: string; status: string; isDeclarer: boolean }>, allianceOf: ReadonlyMap<number, number | null>, allianceId: number): string[] {
+  return wars
+    .filter((w) => w.status === "active")
+    .map((w) => (w.isDeclarer ? { id: w.targetId, name: w.targetName } : { id: w.declarerId, name: w.declarerName }))
+    .filter((other) => allianceOf.get(other.id) === allianceId)
+    .map((other) => other.name);
+}
+
+/** What joining an alliance would end, as a warning line (null when nothing). */
+function useJoinWarning(): (allianceId: number) => string | null {
+  const wars = useWarDeclarations(true);
+  const countries = useTargetCountries(true);
+  return useCallback(
+    (allianceId: number) => {
+      const allianceOf = new Map((countries.data?.countries ?? []).map((c) => [c.id, c.alliance_id] as const));
+      const names = warsWithAlliance(wars.data ?? [], allianceOf, allianceId);
+      return names.length === 0 ? null : `You are at war with ${names.join(", ")}, of this alliance: joining it ends ${names.length === 1 ? "that war" : "those wars"}.`;
+    },
+    [wars.data, countries.data],
+  );
+}
 
 /** Without an alliance: create one, answer invitations, browse and apply. */
 export function NoAlliance() {
@@ -127,6 +154,7 @@ function CreateAlliance({ onCancel }: { onCancel(): void }) {
 function PendingInvitations() {
   const invitations = useInvitations();
   const act = useAct();
+  const joinWarning = useJoinWarning();
   const received = invitations.data?.received ?? [];
   return (
     <Panel title="Pending invitations" testId="pending-invitations">
@@ -143,6 +171,11 @@ function PendingInvitations() {
                 from {i.invitedBy}, expires {timeLeft(Date.parse(i.expiresAt))}
               </div>
               {i.message && <p className="small">“{i.message}”</p>}
+              {joinWarning(i.allianceId) && (
+                <p className="small warn" role="note" data-testid={`join-war-warning-${i.allianceId}`}>
+                  {joinWarning(i.allianceId)}
+                </p>
+              )}
             </div>
             <div className="row">
               <ActionButton busy={act.busy === `accept-${i.id}`} onClick={() => act.run(`accept-${i.id}`, () => allianceApi.answerInvitation(i.id, "accept"))}>
@@ -185,6 +218,7 @@ function BrowseAlliances() {
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(1);
   const [applyTo, setApplyTo] = useState<number | null>(null);
+  const joinWarning = useJoinWarning();
   const [message, setMessage] = useState("");
   const list = useAllianceList(page, query);
   const act = useAct();
@@ -222,6 +256,11 @@ function BrowseAlliances() {
                   {a.requirements.minLand > 0 && ` · needs ${fmt(a.requirements.minLand)} acres`}
                 </div>
                 {a.description && <p className="small">{a.description}</p>}
+                {joinWarning(a.id) && (
+                  <p className="small warn" role="note" data-testid={`join-war-warning-${a.id}`}>
+                    {joinWarning(a.id)}
+                  </p>
+                )}
               </div>
             </div>
             {applyTo === a.id ? (

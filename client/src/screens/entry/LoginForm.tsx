@@ -112,11 +112,12 @@ export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }
           Don't have an account? Create your empire
         </button>
       </p>
+      {/* for support, folded away: request paths and timings mean nothing to a player (issue 30 #10) */}
       {debug.length > 0 && (
-        <>
-          <h4>Debug log</h4>
+        <details className="debug-details" data-testid="login-debug">
+          <summary className="small muted">Technical details for support</summary>
           <pre className="debug-log">{debug.join("\n")}</pre>
-        </>
+        </details>
       )}
     </form>
   );

@@ -73,6 +73,21 @@ describe("Login form", () => {
     });
     expect((await screen.findByTestId("form-error")).textContent).toBe("Login failed");
   });
+
+  it("keeps the debug log folded away under a failed sign-in (issue 30 #10: request paths and timings shown to players)", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => new Response("oops", { status: 500 })));
+    renderWithProviders(<EntryScreen />);
+    type("Email", "general@example.com");
+    type("Password", "secret123");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+    });
+    const folded = screen.getByTestId("login-debug") as HTMLDetailsElement;
+    expect(folded.tagName).toBe("DETAILS");
+    expect(folded.open).toBe(false);
+    expect(folded.querySelector("summary")!.textContent).toBe("Technical details for support");
+    expect(screen.queryByRole("heading", { name: "Debug log" })).toBeNull();
+  });
 });
 
 describe("Registration", () => {

@@ -6,7 +6,7 @@ import { marketApi, useHistory } from "../../api/market";
 import { ApiError } from "../../api/http";
 import { ActionButton, Loading, Panel, Stat } from "../../components/ui";
 import { capitalize, fmt, money, signedMoney } from "../../components/format";
-import { ItemSelect, itemName, marketTypeName, shortDate } from "./common";
+import { ItemSelect, distinctTimeTicks, itemName, marketTypeName, shortDate } from "./common";
 
 const PERIOD_LABELS: Record<HistoryPeriod, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", all: "All time" };
 
@@ -142,7 +142,7 @@ export function TransactionHistory({ countryId }: { countryId: number }) {
                   <ResponsiveContainer>
                     <ScatterChart margin={{ top: 8, right: 12, bottom: 8, left: 0 }}>
                       <CartesianGrid stroke="#2e3a2a" />
-                      <XAxis dataKey="timestamp" type="number" domain={["auto", "auto"]} tickFormatter={(v: number) => shortDate(v)} stroke="#a3ad97" fontSize={11} name="Date" />
+                      <XAxis dataKey="timestamp" type="number" domain={["auto", "auto"]} ticks={distinctTimeTicks(rows.map((r) => r.timestamp), shortDate)} tickFormatter={(v: number) => shortDate(v)} stroke="#a3ad97" fontSize={11} name="Date" />
                       <YAxis dataKey="pricePerUnit" type="number" stroke="#a3ad97" fontSize={11} name="Price" />
                       <Tooltip formatter={(v) => String(v)} labelFormatter={() => ""} contentStyle={{ background: "#161d15", border: "1px solid #45553e" }} />
                       <Legend />

@@ -76,3 +76,23 @@ export function ActionMessage({ message }: { message: { kind: "ok" | "error"; te
 export function wholeNumber(text: string): number {
   return /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
 }
+
+/**
+ * Ticks for a time axis that never repeat a label: up to `max` evenly spaced times between the
+ * first and last point, keeping the first of each label (one point: one tick). Recharts' own
+ * ticks repeated one date five times for a single trade (issue 30 #12).
+ */
+export function distinctTimeTicks(times: readonly number[], label: (t: number) => string, max = 5): number[] {
+  if (times.length === 0) return [];
+  const lo = Math.min(...times);
+  const hi = Math.max(...times);
+  const candidates = lo === hi ? [lo] : Array.from({ length: max }, (_, i) => Math.round(lo + ((hi - lo) * i) / (max - 1)));
+  const seen = new Set<string>();
+  return candidates.filter((t) => {
+    const text = label(t);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}
+

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { GOVERNMENTS, computeMsToNextTick } from "@game/schema/rules";
+import { GOVERNMENTS, computeCashFlowPerTurn, computeMsToNextTick } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useNewsTicker, useSeason } from "../../realtime/hooks";
 import { useNewsList } from "../../api/news";
@@ -11,6 +11,7 @@ import { daysText, durationText, fmt, money } from "../../components/format";
 import { AVAILABLE_VIEWS, type Route, type ViewId } from "../shell/navigation";
 import { CountryDashboard } from "./CountryDashboard";
 import { useBrigades } from "../../api/military";
+import { useWarCostPerTurn } from "../military/warCost";
 
 /** Overview shortcut buttons of the spec and the views they open (only existing views are shown). */
 const SHORTCUTS: { label: string; view: ViewId; intent?: string }[] = [
@@ -56,6 +57,30 @@ export function RoundEnds() {
   if (!season || !season.endsAt) return <span data-testid="round-ends">Round end: waiting for season data...</span>;
   if (season.endsAt <= now) return <span data-testid="round-ends">The round has ended.</span>;
   return <span data-testid="round-ends">The round ends in {daysText(season.endsAt - now)} days</span>;
+}
+
+/**
+ * Cash per turn and why: taxes less building maintenance, military upkeep and declared wars, by
+ * the same rule the advisor and the turn's economy use. A new country loses cash every turn
+ * (its starting army costs more than its taxes) and the overview said nothing of it (issue 30 #13).
+ */
+export function CashPerTurn() {
+  const { countryState } = useGame();
+  const wars = useWarCostPerTurn();
+  if (!countryState) return null;
+  const flow = computeCashFlowPerTurn(countryState, wars);
+  const sign = (n: number) => `${n < 0 ? "-" : "+"}${money(Math.abs(n))}`;
+  return (
+    <>
+      <Stat label="Cash per turn" value={<span className={flow.net < 0 ? "bad" : undefined}>{sign(flow.net)}</span>} testId="overview-cash-per-turn" />
+      {flow.net < 0 && (
+        <p className="small muted" data-testid="overview-cash-why">
+          Taxes {money(flow.taxes)} − buildings {money(flow.buildingMaintenance)} − military upkeep {money(flow.militaryUpkeep)}
+          {flow.wars > 0 ? ` − wars ${money(flow.wars)}` : ""}. Build enterprise zones or residences for more taxes, or keep a smaller army.
+        </p>
+      )}
+    </>
+  );
 }
 
 /** The player's latest personal news (attacked, overtaken, starving, bankrupt, research...). */
@@ -137,6 +162,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           <Stat label="Networth" value={fmt(country.networth)} testId="overview-networth" />
           <Stat label="Food" value={`${fmt(country.food)} bushels`} testId="overview-food" />
           <Stat label="Oil" value={`${fmt(country.oil)} barrels`} testId="overview-oil" />
+          <CashPerTurn />
         </Panel>
         <Panel title="Military Forces">
           <Stat label="Troops" value={fmt(country.troops)} testId="overview-troops" />

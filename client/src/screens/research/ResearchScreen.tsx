@@ -103,7 +103,7 @@ export function ResearchScreen() {
               </span>
             ))}
             <span className="small">
-              {t.cost === null ? "Maximum level reached" : `Next level: ${fmt(t.cost)} points${t.turns === null ? "" : ` · ${fmt(t.turns)} ${t.turns === 1 ? "turn" : "turns"} of lab output`}`}
+              {t.cost === null ? "Maximum level reached" : `Next level: ${fmt(t.cost)} points${t.turns === null ? "" : t.turns === 0 ? " · points in hand" : ` · ${fmt(t.turns)} more ${t.turns === 1 ? "turn" : "turns"} of lab output`}`}
             </span>
             <span className="small faint">Government multiplier x{t.governmentMultiplier}</span>
             {t.state === "locked" && <span className="small reason">Requires {t.prerequisites.map((p) => TECHNOLOGIES[p].name).join(", ")}</span>}
@@ -116,7 +116,7 @@ export function ResearchScreen() {
             <Stat label="Technology" value={chosen.name} />
             <Stat label="Level" value={`${chosen.level} -> ${Math.min(chosen.level + 1, chosen.maxLevel)}`} />
             <Stat label="Cost" value={chosen.cost === null ? "-" : `${fmt(chosen.cost)} points`} />
-            <Stat label="Turns at current output" value={chosen.turns === null ? "-" : fmt(chosen.turns)} />
+            <Stat label="Turns at current output" value={chosen.turns === null ? "-" : chosen.turns === 0 ? "0: the points are in hand" : fmt(chosen.turns)} testId="research-turns" />
             <ActionButton
               onClick={confirm}
               busy={busy}

@@ -58,14 +58,16 @@ export const MENU: readonly MenuGroup[] = [
       { label: "Overview", view: "overview", icon: "◈" },
       { label: "Advisor", view: "advisor", icon: "✦" },
       { label: "Manage", view: "manage", icon: "⚙" },
-      { label: "Bonus", view: "advisor", icon: "★" },
+      { label: "Bonus", view: "advisor", icon: "★", intent: "bonus" },
     ],
   },
   {
     title: "PURCHASES",
     entries: [
       { label: "Build", view: "build", icon: "▦" },
-      { label: "Cash", view: "market", icon: "$" },
+      // the government store (buy and sell for cash): an intent of its own, so the menu marks
+      // one entry, not Cash and Market both (issue 30 #12)
+      { label: "Cash", view: "market", icon: "$", intent: "store" },
       { label: "Explore", view: "explore", icon: "◎" },
       { label: "Market", view: "market", icon: "⇄" },
       { label: "Research", view: "research", icon: "⚗" },

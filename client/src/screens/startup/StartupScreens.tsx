@@ -146,8 +146,11 @@ export function AuthErrorScreen() {
           </button>
         </div>
         <HelpText />
-        <h4 style={{ marginTop: "1rem" }}>Debug log</h4>
-        <pre className="debug-log">{lines.length ? lines.join("\n") : "(empty)"}</pre>
+        {/* for support, folded away (issue 30 #10); Debug Info copies it */}
+        <details className="debug-details" style={{ marginTop: "1rem" }} data-testid="auth-error-debug">
+          <summary className="small muted">Technical details for support</summary>
+          <pre className="debug-log">{lines.length ? lines.join("\n") : "(empty)"}</pre>
+        </details>
       </div>
     </div>
   );
