@@ -12,6 +12,7 @@ import { SCREENS } from "./screens";
 import { NoticeToasts } from "../../components/NoticeToasts";
 import { Loading } from "../../components/ui";
 import { AwaySummary } from "../../components/AwaySummary";
+import { LiveAnnouncer } from "../../components/LiveAnnouncer";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -208,6 +209,7 @@ export function GameShell() {
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
       <NoticeToasts onOpen={(view) => go({ view })} />
       <MilitaryLiveUpdates />
+      <LiveAnnouncer />
     </div>
   );
 }
