@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { useAuth } from "./auth/AuthContext";
-import { AuthErrorScreen, EmpireCreationScreen, LoadingScreen } from "./screens/startup/StartupScreens";
+import { AuthErrorScreen, EmpireCreationScreen, LoadingScreen, OfflineScreen, useOnline } from "./screens/startup/StartupScreens";
 import { EntryScreen } from "./screens/entry/EntryScreen";
 
 /** The game (world room, tutorial, shell and screens) loads once there is a country to play. */
@@ -13,6 +13,9 @@ const GameApp = lazy(() => import("./GameApp"));
  */
 export function App() {
   const auth = useAuth();
+  const online = useOnline();
+  // offline before the game could sign in: a reconnecting state, not an error
+  if (!online && (auth.phase === "loading" || auth.phase === "error")) return <OfflineScreen />;
   switch (auth.phase) {
     case "loading":
       return <LoadingScreen />;

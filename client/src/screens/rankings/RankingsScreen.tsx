@@ -188,7 +188,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
         {estimated ? " Population and military force are public as estimates (two significant digits); exact numbers stay secret." : ""} Refreshes every 30 seconds.
       </p>
 
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Country rankings table">
         <table className="table" data-testid="rankings-table">
           <thead>
             <tr>
@@ -334,7 +334,7 @@ function HistoricalTab() {
             <Stat label="Winning networth" value={s.winner ? fmt(s.winner.networth) : "—"} />
           </div>
           {open === s.id && (
-            <div className="table-wrap" style={{ marginTop: "0.6rem" }}>
+            <div className="table-wrap" style={{ marginTop: "0.6rem" }} tabIndex={0} role="region" aria-label="Season scores table">
               <table className="table">
                 <thead>
                   <tr>

@@ -111,7 +111,7 @@ export function SeasonChart() {
         </div>
       )}
       {own && own.points.length > 0 && (
-        <div className="table-wrap" style={{ marginTop: "0.75rem" }}>
+        <div className="table-wrap" style={{ marginTop: "0.75rem" }} tabIndex={0} role="region" aria-label="Your season, day by day">
           <table className="table" data-testid="season-table">
             <caption className="sr-only">{own.name}, day by day</caption>
             <thead>

@@ -13,6 +13,7 @@ import { NoticeToasts } from "../../components/NoticeToasts";
 import { useDisplaySettings } from "../../components/displaySettings";
 import { Loading } from "../../components/ui";
 import { AwaySummary } from "../../components/AwaySummary";
+import { LiveAnnouncer } from "../../components/LiveAnnouncer";
 import { MilitaryLiveUpdates } from "../military/liveUpdates";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -214,6 +215,7 @@ export function GameShell() {
       <TurnResultsReport result={game.report} open={game.reportOpen} onClose={game.closeReport} />
       <NoticeToasts onOpen={go} />
       <MilitaryLiveUpdates />
+      <LiveAnnouncer />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { useAuth } from "../../auth/AuthContext";
 import { debugInfoText, debugLog, useDebugLog } from "../../auth/debugLog";
 import { getToken } from "../../api/http";
@@ -151,6 +151,43 @@ export function AuthErrorScreen() {
           <summary className="small muted">Technical details for support</summary>
           <pre className="debug-log">{lines.length ? lines.join("\n") : "(empty)"}</pre>
         </details>
+      </div>
+    </div>
+  );
+}
+
+/** Whether the browser says it is online (re-renders on the online and offline events). */
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      window.addEventListener("online", changed);
+      window.addEventListener("offline", changed);
+      return () => {
+        window.removeEventListener("online", changed);
+        window.removeEventListener("offline", changed);
+      };
+    },
+    () => navigator.onLine,
+  );
+}
+
+/**
+ * An offline start (the page from the service worker's cache, no network): the game says it is
+ * reconnecting, and signs in again by itself when the network is back (issue 30).
+ */
+export function OfflineScreen() {
+  const auth = useAuth();
+  const online = useOnline();
+  const { retry } = auth;
+  useEffect(() => {
+    if (online) retry();
+  }, [online, retry]);
+  return (
+    <div className="screen-center">
+      <div className="panel card wide" role="status" aria-live="polite" data-testid="offline-reconnecting">
+        <div className="spinner" aria-hidden="true" />
+        <h1 className="center">Reconnecting</h1>
+        <p className="center">You are offline. The game reconnects by itself when the network is back.</p>
       </div>
     </div>
   );
