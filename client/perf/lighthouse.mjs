@@ -1,3 +1,4 @@
+/* global process, fetch, console, localStorage -- a Node script; localStorage is read inside the page (page.evaluate) */
 /**
  * Lighthouse on the production build (issue 30): the sign-in page signed out, and the overview
  * signed in as a fresh player, phone emulation (Lighthouse's default mobile profile: Moto G

@@ -46,6 +46,19 @@ describe("away summary", () => {
     expect(later).toMatchObject({ attacksReceived: 0, battles: [] });
   });
 
+  it("counts the seller's listings bought while it was away, not the purchases it made itself", async () => {
+    const seller = await registerPlayer(t, "awayS");
+    const buyer = await registerPlayer(t, "awayB");
+    await t.server.database.pool.query("UPDATE countries SET cash = 5000000, troops = 5000 WHERE id = ANY($1::bigint[])", [[seller.countryId, buyer.countryId]]);
+    const left = new Date(Date.now() - 1_000).toISOString();
+    const listed = await t.api("POST", "/market/listings", { countryId: seller.countryId, itemType: "troops", quantity: 100, pricePerUnit: 120 }, seller.token);
+    expect(listed.status).toBe(200);
+    const bought = await t.api("POST", `/market/listings/${listed.body.listing.id}/buy`, { countryId: buyer.countryId }, buyer.token);
+    expect(bought.status).toBe(200);
+    expect((await summary(seller.token, left)).body).toMatchObject({ tradesFilled: 1, tradeValue: 12_000 });
+    expect((await summary(buyer.token, left)).body).toMatchObject({ tradesFilled: 0, tradeValue: 0 });
+  });
+
   it("looks back 30 days at most; bad input is a 400, no token a 401", async () => {
     const p = await registerPlayer(t, "awayQ");
     const old = (await summary(p.token, "2000-01-01T00:00:00Z")).body as AwaySummaryResponse;
