@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { MissionResponse } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId, plural } from "@game/schema/rules";
+import { ESPIONAGE_MESSAGES, SPY_CAPACITY_PCT, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId, plural } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import type { Country } from "../../api/country";
 import { espionageApi, useEspionageRefresh, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
@@ -216,7 +216,7 @@ function SpyTraining({ country }: { country: Country }) {
     <div className="grid two" data-testid="spy-training">
       <Panel title="Spy Training">
         <Stat label="Spies" value={fmt(spies)} testId="st-spies" />
-        <Stat label="Capacity (5% of land)" value={fmt(cap)} />
+        <Stat label={`Capacity (${SPY_CAPACITY_PCT}% of land)`} value={fmt(cap)} testId="help-spy-capacity" />
         <Stat label="Training rate" value="5 per turn" />
         <Stat label="Cost" value={`$${fmt(s?.trainingCost ?? 100)} per spy`} />
         <div className="field" style={{ marginTop: "0.75rem" }}>
