@@ -1018,7 +1018,7 @@ function victorySpoils(attacker: AttackerInput, defender: DefenderInput, type: A
   const wanted = Math.floor((d.land * grabPct * type.landFactorPct * dp.landLossPct * dr * rng.between(0.9, 1.1)) / (100 * 100 * 100));
   const allowance = computeDailyLandAllowance(d.land, defender.landLostToday);
   const target = Math.min(Math.max(1, wanted), allowance);
-  if (defender.hitsToday > 0) landLines.push(`${defender.name} has been hit ${defender.hitsToday} time(s) today: land taken x${dr.toFixed(2)}.`);
+  if (defender.hitsToday > 0) landLines.push(`${defender.name} has been hit ${defender.hitsToday === 1 ? "once" : `${defender.hitsToday} times`} today: land taken x${dr.toFixed(2)}.`);
   if (target < Math.max(1, wanted)) landLines.push(`${defender.name} has lost ${fmt(defender.landLostToday)} acres in 24 hours: no more than ${DAILY_LAND_LOSS_CAP_PCT}% can be taken in a day.`);
   const loss = selectLandLoss(d.land, d.buildings, target, rng);
   for (const t of BUILDING_TYPES) {

@@ -123,7 +123,8 @@ export const DIPLOMATIC_RELATION_TYPES: readonly RelationTypeDefinition[] = [
     id: "trade",
     name: "Trade Agreement",
     description: "Preferential terms for trade with the partner",
-    benefits: ["-2% market fee", "+10% trade volume"],
+    // the spec's "+10% trade volume" has nothing to act on (docs/rules.md, "Diplomacy"): not advertised
+    benefits: ["-2% market fee"],
     drawbacks: ["$50 per day"],
     dailyCost: 50,
     duration: "permanent",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { checkLineText, checkNameText, checkPlainText, foldName, normalizeName, textProblemMessage } from "./text.js";
+import { checkLineText, checkNameText, checkPlainText, foldName, normalizeName, textProblemMessage, withArticle } from "./text.js";
+import { findRelationType } from "./diplomacy.js";
 
 describe("checkPlainText: free text (chat, descriptions)", () => {
   it.each([
@@ -132,5 +133,15 @@ describe("foldName: names that look alike fold to one key", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("player-facing words (issue 30 #24)", () => {
+  it("an article that fits: 'an Intelligence Pact', 'a Trade Agreement'", () => {
+    expect(withArticle("Intelligence Pact")).toBe("an Intelligence Pact");
+    expect(withArticle("Trade Agreement")).toBe("a Trade Agreement");
+  });
+  it("the trade agreement advertises only what applies (no '+10% trade volume': nothing acts on it)", () => {
+    expect(findRelationType("trade")!.benefits).toEqual(["-2% market fee"]);
   });
 });

@@ -124,3 +124,8 @@ export function foldName(name: string): string {
   for (const [pattern, replacement] of SAME_SHAPE) mapped = mapped.replace(pattern, replacement);
   return mapped.replace(/\s+/gu, " ").trim();
 }
+
+/** "a" or "an" before `phrase` by its first letter ("an Intelligence Pact", "a Trade Agreement"). */
+export function withArticle(phrase: string): string {
+  return `${/^[aeiou]/i.test(phrase.trim()) ? "an" : "a"} ${phrase}`;
+}

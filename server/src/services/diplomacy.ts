@@ -15,6 +15,7 @@ import {
   relationPayers,
   type DiplomaticEffects,
   type RelationType,
+  withArticle,
 } from "@game/schema/rules";
 import type { ActiveRelationJson, DiplomaticRelationsJson, PartnerCandidateJson, ProposalJson, ProposalResultJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
@@ -158,7 +159,7 @@ export async function proposeRelation(ctx: ServiceContext, userId: number, input
       }
       if (!def.requiresMutual) {
         const relation = await establish(tx, input.relationType, from, to, null);
-        noticeTo(tx, to.id, notice(`relation-${relation.id}`, "diplomacy_established", "info", `${def.name} with ${from.name}`, `${from.name} signed a ${def.name} with you${input.message ? `: "${input.message}"` : ""}`, tx.now, relation.id));
+        noticeTo(tx, to.id, notice(`relation-${relation.id}`, "diplomacy_established", "info", `${def.name} with ${from.name}`, `${from.name} signed ${withArticle(def.name)} with you${input.message ? `: "${input.message}"` : ""}`, tx.now, relation.id));
         return { next: NOTHING, result: { proposal: null, relation: toRelationJson(relation, from.id, { id: to.id, name: to.name, government: to.government_type }) } };
       }
       let proposalId: number;
@@ -169,7 +170,7 @@ export async function proposeRelation(ctx: ServiceContext, userId: number, input
         throw err;
       }
       await recordNews(tx, { kind: "diplomatic_proposal", countryId: to.id, params: { from: { id: from.id, name: from.name }, relation: input.relationType } });
-      noticeTo(tx, to.id, notice(`proposal-${proposalId}`, "diplomacy_proposal", "info", "Diplomatic proposal", `${from.name} proposes a ${def.name}${input.message ? `: "${input.message}"` : ""}`, tx.now, proposalId));
+      noticeTo(tx, to.id, notice(`proposal-${proposalId}`, "diplomacy_proposal", "info", "Diplomatic proposal", `${from.name} proposes ${withArticle(def.name)}${input.message ? `: "${input.message}"` : ""}`, tx.now, proposalId));
       return { next: NOTHING, result: { proposal: toProposalJson((await findProposal(tx.client, proposalId))!), relation: null } };
     },
   });

@@ -51,7 +51,7 @@ function StatsGrid({ stats }: { stats: AccountStatsJson }) {
       <Stat label="Last login" value={date(stats.lastLogin)} />
       <Stat label="Account age" value={`${fmt(stats.accountAgeDays)} ${stats.accountAgeDays === 1 ? "day" : "days"}`} />
       <Stat label="Country" value={stats.country ? stats.country.name : "None"} />
-      <Stat label="Account value (networth)" value={stats.country ? `$${fmt(stats.country.networth)}` : "-"} testId="stat-networth" />
+      <Stat label="Account value (networth)" value={stats.country ? fmt(stats.country.networth) : "-"} testId="stat-networth" />
       <Stat label="Land" value={stats.country ? `${fmt(stats.country.land)} acres` : "-"} />
       <Stat label="Battles (won / lost)" value={`${fmt(stats.battles.fought)} (${fmt(stats.battles.won)} / ${fmt(stats.battles.lost)})`} />
       <Stat label="Wars participated" value={fmt(stats.wars)} />

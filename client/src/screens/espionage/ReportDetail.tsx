@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { IntelligenceReportJson } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, MISSION_TYPES, SPY_OPERATIONS, weLostText, type Intelligence } from "@game/schema/rules";
+import { ESPIONAGE_MESSAGES, MISSION_TYPES, SPY_OPERATIONS, weLostText, type Intelligence, plural } from "@game/schema/rules";
 import { Stat } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
 
@@ -121,7 +121,7 @@ function IntelligenceView({ intel }: { intel: Intelligence }) {
   return (
     <div data-testid="intel-sabotage">
       <Stat label="Buildings destroyed" value={`${fmt(s.buildingsDestroyed)}${s.building ? ` ${s.building.replace(/_/g, " ")}` : ""}`} />
-      <Stat label="Oil destroyed" value={`${fmt(s.oilDestroyed)} barrels`} />
+      <Stat label="Oil destroyed" value={plural(s.oilDestroyed, "barrel")} />
       {s.buildingsDestroyed === 0 && s.oilDestroyed === 0 && <p className="small muted">The target was on alert: nothing was destroyed.</p>}
     </div>
   );

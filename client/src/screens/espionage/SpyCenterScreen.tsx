@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { MissionResponse } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId } from "@game/schema/rules";
+import { ESPIONAGE_MESSAGES, SPY_CAPACITY_PCT, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId, plural } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import type { Country } from "../../api/country";
 import { espionageApi, useEspionageRefresh, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
@@ -216,7 +216,7 @@ function SpyTraining({ country }: { country: Country }) {
     <div className="grid two" data-testid="spy-training">
       <Panel title="Spy Training">
         <Stat label="Spies" value={fmt(spies)} testId="st-spies" />
-        <Stat label="Capacity (5% of land)" value={fmt(cap)} />
+        <Stat label={`Capacity (${SPY_CAPACITY_PCT}% of land)`} value={fmt(cap)} testId="help-spy-capacity" />
         <Stat label="Training rate" value="5 per turn" />
         <Stat label="Cost" value={`$${fmt(s?.trainingCost ?? 100)} per spy`} />
         <div className="field" style={{ marginTop: "0.75rem" }}>
@@ -224,12 +224,12 @@ function SpyTraining({ country }: { country: Country }) {
           <input id="st-quantity" className="input" type="number" min={1} max={Math.max(1, cap - spies)} value={quantity} onChange={(e) => setQuantity(Math.max(0, Math.round(Number(e.target.value) || 0)))} />
         </div>
         <p className="small muted">
-          {trainingTurns(quantity)} turns, ${fmt(quantity * (s?.trainingCost ?? 100))}
+          {plural(trainingTurns(quantity), "turn")}, ${fmt(quantity * (s?.trainingCost ?? 100))}
         </p>
         <ActionButton disabledReason={check?.message ?? null} busy={train.isPending} busyLabel="Training..." onClick={() => train.mutate(quantity)} data-testid="st-train">
           Train Spies
         </ActionButton>
-        {train.data && <p className="small ok">Trained {train.data.trained} spies ({train.data.turnsSpent} turns).</p>}
+        {train.data && <p className="small ok">Trained {plural(train.data.trained, "spy", "spies")} ({plural(train.data.turnsSpent, "turn")}).</p>}
         {train.error && (
           <div className="alert error" role="alert">
             {(train.error as Error).message}

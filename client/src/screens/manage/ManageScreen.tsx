@@ -10,6 +10,7 @@ import {
   computeProductionPerTurn,
   type CountryOptions,
   type GovernmentType,
+  plural,
 } from "@game/schema/rules";
 import { useQueryClient } from "@tanstack/react-query";
 import { useGame } from "../../game/GameContext";
@@ -207,7 +208,7 @@ function GovernmentTab() {
         <p data-testid="government-cost">
           {changeCost.free
             ? "Your first government change is free."
-            : `The next change costs ${money(changeCost.cash)} and ${fmt(changeCost.turns)} turns (each paid change costs more than the last).`}
+            : `The next change costs ${money(changeCost.cash)} and ${plural(changeCost.turns, "turn")} (each paid change costs more than the last).`}
         </p>
         {message && (
           <div className={`alert ${message.kind}`} role="status" data-testid="government-message">

@@ -149,7 +149,7 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
   const pct = Math.round((order.quantityFilled / order.quantityWanted) * 100);
   const activateRefusal = checkActivateOrder({ status: order.status, paused: order.paused, processAfter: order.processAfter }, now);
   const control = (c: "pause" | "activate" | "cancel") =>
-    action.run(`${c}-${order.id}`, () => marketApi.controlOrder(countryId, order.id, c), (r) => `Order ${c === "cancel" ? "cancelled" : c === "pause" ? "paused" : "activated"} (${r.order.status}).`);
+    action.run(`${c}-${order.id}`, () => marketApi.controlOrder(countryId, order.id, c), (r) => orderControlMessage(c, r.order.status));
   return (
     <section className="panel" data-testid={`order-${order.id}`}>
       <div className="row between">
@@ -205,4 +205,10 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
       ) : null}
     </section>
   );
+}
+
+/** What a Pause, Activate or Cancel did, in words ("Order cancelled (cancelled)." said it twice). */
+export function orderControlMessage(control: "pause" | "activate" | "cancel", status: string): string {
+  const done = control === "cancel" ? "cancelled" : control === "pause" ? "paused" : "activated";
+  return status === done ? `Order ${done}.` : `Order ${done}: now ${status}.`;
 }

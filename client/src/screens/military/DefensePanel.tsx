@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { MilitaryStatusJson } from "@game/schema/api";
-import { ALERT_EFFECTS, ALERT_LEVELS, DEFENSE_ALLOCATION_KEYS, applySliderChange, checkBuyMissiles, checkDefenseAllocation, checkJoinGdi, checkLeaveGdi, type AlertLevel, type DefenseAllocation } from "@game/schema/rules";
+import { ALERT_EFFECTS, ALERT_LEVELS, GDI_BAND_HIGH_PCT, GDI_BAND_LOW_PCT, DEFENSE_ALLOCATION_KEYS, applySliderChange, checkBuyMissiles, checkDefenseAllocation, checkJoinGdi, checkLeaveGdi, type AlertLevel, type DefenseAllocation } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toCountryState } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
@@ -165,7 +165,7 @@ export function DefensePanel({ country, status }: { country: Country; status: Mi
           <Stat label="Status" value={titleCase(status.protection.status)} testId="protection-status" />
           {status.protection.status === "new_player_protection" && <Stat label="Protected until" value={new Date(status.protection.protectedUntil).toLocaleString("en-US")} />}
           <p className="hint">
-            GDI members can only be attacked by countries with 67% to 150% of their networth, unless war is declared. Joining costs {money(status.protection.gdi.fee)}; members stay at least 24 hours and
+            <GdiBandHelp /> Joining costs {money(status.protection.gdi.fee)}; members stay at least 24 hours and
             wait 24 hours to rejoin after leaving.
           </p>
           <ActionButton
@@ -196,3 +196,13 @@ function List({ items }: { items: string[] }) {
 function toMs(iso: string | null): number | null {
   return iso === null ? null : Date.parse(iso);
 }
+
+/** The GDI band, from its constants (issue 26: help text from constants). */
+export function GdiBandHelp() {
+  return (
+    <span data-testid="help-gdi">
+      GDI members can only be attacked by countries with {GDI_BAND_LOW_PCT}% to {GDI_BAND_HIGH_PCT}% of their networth, unless war is declared.
+    </span>
+  );
+}
+

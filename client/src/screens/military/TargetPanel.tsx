@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from "react";
 import type { ListedCountryJson } from "@game/schema/api";
-import { GOVERNMENTS, GOVERNMENT_TYPES, analyzeTarget, checkAttackTarget, type KnownIntelligence, type SizeClass, type TargetAnalysis, type TargetFacts, type ThreatLevel } from "@game/schema/rules";
+import { GOVERNMENTS, GOVERNMENT_TYPES, analyzeTarget, checkAttackTarget, plural, type KnownIntelligence, type SizeClass, type TargetAnalysis, type TargetFacts, type ThreatLevel } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toInt } from "../../api/country";
 import { useTargetCountries } from "../../api/military";
@@ -293,7 +293,7 @@ export function TargetAnalysisView({ row, ownLand, children }: { row: TargetRow;
       <Stat label="Government" value={GOVERNMENTS[c.government_type]?.name ?? c.government_type} />
       <Stat label="Networth" value={fmt(row.networth)} />
       <Stat label="Land" value={`${fmt(row.land)} acres (yours ${fmt(ownLand)})`} />
-      <Stat label="Record" value={`${fmt(c.victories)} victories, ${fmt(c.defeats)} defeats`} />
+      <Stat label="Record" value={`${plural(c.victories, "victory", "victories")}, ${plural(c.defeats, "defeat")}`} />
       <Stat label="Alliance" value={c.alliance_name ?? (c.alliance_id ? `#${c.alliance_id}` : "none")} />
       <Stat label="Protection" value={protectionText(c.protection_status)} />
       <Stat label="Networth ratio" value={a.networthRatio.toFixed(2)} />

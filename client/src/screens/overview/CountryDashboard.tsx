@@ -12,6 +12,7 @@ import {
   computeProductionBonuses,
   computeResearchPointsPerTurn,
   BRIGADE_RECOVERY_PER_HOUR,
+  plural,
 } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useSeason } from "../../realtime/hooks";
@@ -84,7 +85,7 @@ export function CountryDashboard() {
         <Panel title="Production">
           <Stat label="Food" value={`${fmt(country.food)} bushels`} />
           <Stat label="Food per turn" value={p ? signed(p.food) : "Loading production..."} />
-          <Stat label="Oil" value={`${fmt(country.oil)} barrels`} />
+          <Stat label="Oil" value={plural(country.oil, "barrel")} />
           <Stat label="Oil per turn" value={p ? signed(p.oil) : "Loading production..."} />
           <Stat
             label="Units per turn"

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { GOVERNMENTS, computeCashFlowPerTurn, computeMsToNextTick } from "@game/schema/rules";
+import { GOVERNMENTS, computeCashFlowPerTurn, computeMsToNextTick, plural } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useNewsTicker, useSeason } from "../../realtime/hooks";
 import { useNewsList } from "../../api/news";
@@ -161,7 +161,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
           <Stat label="Money" value={money(country.cash)} testId="overview-cash" />
           <Stat label="Networth" value={fmt(country.networth)} testId="overview-networth" />
           <Stat label="Food" value={`${fmt(country.food)} bushels`} testId="overview-food" />
-          <Stat label="Oil" value={`${fmt(country.oil)} barrels`} testId="overview-oil" />
+          <Stat label="Oil" value={plural(country.oil, "barrel")} testId="overview-oil" />
           <CashPerTurn />
         </Panel>
         <Panel title="Military Forces">

@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import type { WarDeclarationJson } from "@game/schema/api";
-import { DAILY_LAND_LOSS_CAP_PCT, HOUR_MS, LAND_GRAB_MAX_PCT, LAND_GRAB_MIN_PCT, WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, WAR_MIN_DURATION_MS, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import { DAILY_LAND_LOSS_CAP_PCT, HOUR_MS, LAND_GRAB_MAX_PCT, LAND_GRAB_MIN_PCT, PLANNED_STRIKE_BONUS_PCT, VICTORY_THRESHOLD, WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, WAR_MIN_DURATION_MS, checkDeclareWar, warRoomPower } from "@game/schema/rules";
 import { useConfirmAction } from "../../components/confirm";
 import { useGame } from "../../game/GameContext";
 import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
@@ -197,11 +197,7 @@ function StrategyTab() {
     <div className="grid">
       <Panel title="Battle Strategy">
         <ul style={{ margin: 0, paddingLeft: "1.1rem" }}>
-          <li>An attack wins when its power exceeds the defence by 5%.</li>
-          <li>
-            Standard strikes take {LAND_GRAB_MIN_PCT}-{LAND_GRAB_MAX_PCT}% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than {DAILY_LAND_LOSS_CAP_PCT}% of its land in a day.
-          </li>
-          <li>Planned strikes prepare 12 hours for +50% strength; their units rest 12 hours after.</li>
+          <BattleRulesHelp />
           <li>Guerrilla strikes fight troops only; bombing runs meet only turrets; artillery meets only tanks.</li>
           <li>Missiles destroy land and people instead of capturing them; SDI, air defense and turrets intercept.</li>
         </ul>
@@ -246,3 +242,18 @@ function IntelTab() {
     </div>
   );
 }
+
+/** The battle rules the strategy tab explains, written from the rules' constants (issue 26: help text from constants). */
+export function BattleRulesHelp() {
+  return (
+    <>
+      <li data-testid="help-victory">An attack wins when its power exceeds the defence by {Math.round((VICTORY_THRESHOLD - 1) * 100)}%.</li>
+      <li data-testid="help-land">
+        Standard strikes take {LAND_GRAB_MIN_PCT}-{LAND_GRAB_MAX_PCT}% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than{" "}
+        {DAILY_LAND_LOSS_CAP_PCT}% of its land in a day.
+      </li>
+      <li data-testid="help-planned">Planned strikes prepare 12 hours for +{PLANNED_STRIKE_BONUS_PCT}% strength; their units rest 12 hours after.</li>
+    </>
+  );
+}
+
