@@ -126,6 +126,8 @@ describe("military in the browser", () => {
     await expect.poll(() => report.isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await pageA.getByTestId("battle-outcome").textContent()).toMatch(/^(Victory|Defeat): /);
     expect(await pageA.getByTestId("combat-log").locator("li").count()).toBeGreaterThan(2);
+    // the attacker's copy says the defender's numbers are estimates (issue 28)
+    expect(await pageA.getByTestId("report-estimate").textContent()).toMatch(/estimates at low confidence/);
     const reports = await server.api("GET", "/battle-reports", undefined, a.token);
     const battle = reports.body.reports[0];
     expect(battle.defenderCountryId).toBe(b.countryId);

@@ -24,6 +24,11 @@ export class ResyncingRedisPresence extends RedisPresence {
     outage?: RedisFailureSink,
   ) {
     super(pub);
+    // The subscriber (pub's duplicate) keeps ioredis's defaults: no command time-out, commands
+    // queued until it is connected. Its SUBSCRIBEs are re-sent on every reconnection (here and
+    // by ioredis) and must not be timed out while Redis comes back (the resync of rooms waits
+    // for them); nothing on a request's path waits on it.
+    Object.assign((this.sub as Redis).options, { commandTimeout: undefined, maxRetriesPerRequest: null });
     if (outage) {
       for (const client of [this.pub, this.sub] as Redis[]) {
         client.removeAllListeners("error");

@@ -20,8 +20,8 @@ const OUTAGE_PROBE_MS = 1_000;
  *   fails at once, and the limiter falls back to memory), one retry, a command time-out.
  * - `presence` and `driver`: Colyseus pub/sub, room sessions and the matchmaker's room cache,
  *   used while joining and by logout's revocation; their offline queue is bounded by the
- *   command time-out (the presence's subscriber connection is a duplicate of `presence` and
- *   must queue its SUBSCRIBEs until it is connected).
+ *   command time-out (the presence's subscriber connection is a duplicate of `presence` with
+ *   ioredis's defaults again, presence.ts: its SUBSCRIBEs wait until it is connected).
  * Every one has an 'error' listener feeding one RedisOutage, so an outage is one log line.
  */
 export class RedisConnections {

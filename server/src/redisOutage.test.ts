@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
+import { WORLD_ROOM } from "@game/schema/messages";
 import { newPlayer, registerPlayer, startTestServer, type TestServer } from "./test/harness.js";
 
 /**
@@ -84,6 +85,12 @@ describe("issue 28: a Redis outage is answered within 2 s everywhere, and logged
     const health = await fetch(`${t.baseUrl}/api/health`);
     expect(health.status).toBe(503);
     expect(health.headers.get("retry-after")).toMatch(/^\d+$/);
+    // joining a room (the matchmaker lives on Redis) is refused at once, not after its 8 s time-out
+    const joinStart = performance.now();
+    const join = await fetch(`${t.baseUrl}/matchmake/joinOrCreate/${WORLD_ROOM}`, { method: "POST", headers: { authorization: `Bearer ${players[0]!.token}`, "content-type": "application/json" }, body: "{}" });
+    expect(performance.now() - joinStart).toBeLessThan(OUTAGE_ANSWER_BOUND_MS);
+    expect(join.status).toBe(503);
+    expect(join.headers.get("retry-after")).toMatch(/^\d+$/);
 
     const start = performance.now();
     expect((await t.api("POST", "/auth/logout", {}, players[1]!.token)).status).toBe(200);

@@ -133,7 +133,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let backups: ScheduledBackups | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
-    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency() });
+    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency(), redisUnavailable: () => connections?.outage.active ?? false });
     // after installMatchmaking, which replaces the request listeners it finds
     inFlight = new InFlightRequests(httpServer);
     await connections?.ready();

@@ -71,7 +71,7 @@ export function installMatchmaking(httpServer: http.Server, logger: Logger, api?
       for (const listener of others) listener.call(httpServer, req, res);
       return;
     }
-    void matchmake(req, res, match[1]!, match[2]!, logger);
+    void matchmake(req, res, match[1]!, match[2]!, logger, api?.redisUnavailable);
   });
 }
 
@@ -89,6 +89,8 @@ export interface DirectApi {
   corsOrigins: readonly string[];
   /** per-token admission of authenticated requests (absent: none) */
   concurrency?: TokenConcurrency;
+  /** true while a Redis outage is in progress (RedisOutage.active): joins answer 503 at once */
+  redisUnavailable?: () => boolean;
 }
 
 function isApiPath(url: string): boolean {
@@ -119,11 +121,14 @@ function serveApi(api: DirectApi, allowedOrigins: ReadonlySet<string>, req: http
 /** Methods whose path names a room id (joinById, reconnect) rather than a room name. */
 const BY_ROOM_ID = ["joinById", "reconnect"];
 
-async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, method: string, roomName: string, logger: Logger): Promise<void> {
+async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, method: string, roomName: string, logger: Logger, redisUnavailable?: () => boolean): Promise<void> {
   const cors = { ...matchMaker.controller.DEFAULT_CORS_HEADERS, ...matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>)) };
   for (const [key, value] of Object.entries(cors)) res.setHeader(key, value as string);
   try {
     if (matchMaker.state === matchMaker.MatchMakerState.SHUTTING_DOWN) throw new MatchmakeRefusal(503, "The server is shutting down", "service/unavailable");
+    // the matchmaker and the seats live on Redis: during an outage a join would wait for
+    // MATCHMAKE_TIMEOUT_MS and fail anyway; it is refused at once (issue 28)
+    if (redisUnavailable?.()) throw new MatchmakeRefusal(503, "Service temporarily unavailable, try again shortly", "service/unavailable");
     if (!DEFAULT_METHODS.includes(method)) throw new MatchmakeRefusal(404, `Unknown matchmaking method "${method}"`, "room/unknown_method");
     if (!BY_ROOM_ID.includes(method)) {
       if (!hasHandler(roomName)) throw new MatchmakeRefusal(404, `Unknown room "${roomName}"`, "room/unknown_room");
@@ -136,7 +141,8 @@ async function matchmake(req: http.IncomingMessage, res: http.ServerResponse, me
     send(res, 200, reservation);
   } catch (err) {
     const refusal = toRefusal(err);
-    if (refusal.status >= 500) logger.warn({ err, method, roomName, status: refusal.status }, "matchmaking unavailable");
+    // during a Redis outage its one log line says it all (RedisOutage), not one per join
+    if (refusal.status >= 500 && !redisUnavailable?.()) logger.warn({ err, method, roomName, status: refusal.status }, "matchmaking unavailable");
     const retryAfter = retryAfterSecondsOf(refusal.status);
     send(res, refusal.status, { success: false, error: refusal.message, code: refusal.code }, retryAfter === undefined ? {} : { "retry-after": String(retryAfter) });
   }

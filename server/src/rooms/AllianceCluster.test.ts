@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
-import { ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage } from "@game/schema/messages";
+import { ALLIANCE_ROOM, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { eventually } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
@@ -86,8 +86,8 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-async function join(baseUrl: string, token: string, allianceId: number, method: "joinOrCreate" | "create" = "joinOrCreate") {
-  const c = await joinAlliance(baseUrl, token, allianceId, method);
+async function join(baseUrl: string, token: string, allianceId: number, roomId?: string) {
+  const c = await joinAlliance(baseUrl, token, allianceId, roomId);
   clients.push(c);
   return c;
 }
@@ -103,9 +103,11 @@ describe("alliance rooms on two processes, one Redis, one Postgres", () => {
     const viaB = await join(childUrl, member!.token, alliance.id);
     expect(viaB.room.roomId).toBe(onA.room.roomId);
 
-    // A second room of the same alliance (what a lost creation race would leave): created on
-    // the process with fewer rooms, so the two rooms live on the two processes.
-    const second = await join(childUrl, manager!.token, alliance.id, "create");
+    // A second room of the same alliance (what a lost creation race would leave): created by
+    // the server (clients may not create alliance rooms) on the process with fewer rooms, so
+    // the two rooms live on the two processes.
+    const created = await matchMaker.createRoom(ALLIANCE_ROOM, { allianceId: alliance.id });
+    const second = await join(childUrl, manager!.token, alliance.id, created.roomId);
     expect(second.room.roomId).not.toBe(onA.room.roomId);
     expect(Boolean(matchMaker.getLocalRoomById(second.room.roomId))).not.toBe(Boolean(matchMaker.getLocalRoomById(onA.room.roomId)));
 

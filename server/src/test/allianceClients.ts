@@ -18,11 +18,14 @@ export interface AllianceTestClient {
 
 const SERVER_ENTRIES = new Map(Object.values(ALLIANCE_MESSAGES.server).map((entry) => [entry.type as string, entry]));
 
-/** Joins (or creates) the alliance's room on `baseUrl` as the token's user and waits for the first state. */
-export async function joinAlliance(baseUrl: string, token: string, allianceId: unknown, method: "joinOrCreate" | "create" = "joinOrCreate"): Promise<AllianceTestClient> {
+/**
+ * Joins the alliance's room on `baseUrl` as the token's user (joinOrCreate, or the room
+ * `roomId`: clients cannot `create` alliance rooms) and waits for the first state.
+ */
+export async function joinAlliance(baseUrl: string, token: string, allianceId: unknown, roomId?: string): Promise<AllianceTestClient> {
   const sdk = new Client(baseUrl);
   sdk.auth.token = token;
-  const room = await sdk[method](ALLIANCE_ROOM, { allianceId }, AllianceState);
+  const room = roomId === undefined ? await sdk.joinOrCreate(ALLIANCE_ROOM, { allianceId }, AllianceState) : await sdk.joinById(roomId, { allianceId }, AllianceState);
   const received = new Map<string, any[]>();
   const schemaErrors: string[] = [];
   room.onMessage("*", (type: string | number, payload: unknown) => {
