@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { loadConfig } from "../config.js";
 import type { Db } from "../db/pool.js";
-import { tickNumberAt } from "../tick/clock.js";
+import { tickNumberAt } from "../turnClock.js";
 import { insertCountries, tickContext } from "../tick/testSupport.js";
 import { runTick } from "../tick/turnTick.js";
 

@@ -2,7 +2,17 @@ import type { RankingMetricId } from "@game/schema/rules";
 import type { RankingPeriod } from "@game/schema/rules";
 import type { Db } from "./pool.js";
 import { IS_ONLINE_SQL } from "./online.js";
-import { METRIC_SQL } from "../tick/seasonPhases.js";
+
+/** SQL of each metric a ranking, a snapshot or an achievement reads (c = countries). */
+export const METRIC_SQL = {
+  networth: "c.networth",
+  land: "c.land",
+  population: "c.population",
+  military: "(c.troops + c.jets + c.tanks + c.turrets)",
+  victories: "c.victories",
+  researchLevels:
+    "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
+} as const;
 
 /** The SQL of each public ranking metric now, and its column in country_snapshots. */
 const METRICS: Record<RankingMetricId, { now: string; snapshot: string }> = {

@@ -74,7 +74,7 @@ import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { buildTurnResult } from "./turnResults.js";
 import { recordNewsBatch } from "./news.js";
-import { strikeSchedulerFor } from "../tick/strikes.js";
+import { strikeSchedulerFor } from "./strikeScheduler.js";
 
 /**
  * Combat actions: launching an attack (now, planned or scheduled), executing a strike, the

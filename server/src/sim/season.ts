@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { runMigrations } from "../db/migrate.js";
 import { ensureGameClock, runDueTicks, tickDueAt, tickNumberAt } from "../tick/index.js";
-import { DAY_MS } from "../tick/phases.js";
+import { DAY_MS } from "../tick/tickPhase.js";
 import { ensureAiCountries, playAiCountry, type AiCountryRow } from "../services/ai.js";
 import { sampleDay, type DaySample } from "./sample.js";
 import type { SimulationContext } from "./context.js";

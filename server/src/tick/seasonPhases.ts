@@ -1,24 +1,12 @@
 import { ACHIEVEMENTS } from "@game/schema/rules";
-import type { CollapsingPhase, PeriodicPhase, TickPhase } from "./phases.js";
+import { DAY_MS, type CollapsingPhase, type PeriodicPhase, type TickPhase } from "./tickPhase.js";
 import { endSeason } from "../services/seasonLifecycle.js";
 import { recordNewsBatch } from "../services/news.js";
+import { METRIC_SQL } from "../db/rankingMetrics.js";
 
-/** A UTC day (ms); phases.ts has the same DAY_MS, but this module is imported by it. */
-const DAY_MS = 86_400_000;
 
 /** Daily country snapshots are kept this long (days): the monthly period needs 30. */
 export const COUNTRY_SNAPSHOT_RETENTION_DAYS = 35;
-
-/** SQL of each metric a ranking, a snapshot or an achievement reads (c = countries). */
-export const METRIC_SQL = {
-  networth: "c.networth",
-  land: "c.land",
-  population: "c.population",
-  military: "(c.troops + c.jets + c.tanks + c.turrets)",
-  victories: "c.victories",
-  researchLevels:
-    "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
-} as const;
 
 /**
  * Once a UTC day: every country's public ranking metrics, the base of the daily, weekly and

@@ -2,7 +2,7 @@ import { computeNetworth, computeWarCost, splitWarCost, warTurnsToCharge, type C
 import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
 import { idList, sqlLiteral } from "../db/sqlLiteral.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
-import type { CollapsingPhase } from "./phases.js";
+import type { CollapsingPhase } from "./tickPhase.js";
 import { recordNewsBatch } from "../services/news.js";
 import { peaceNews } from "../services/war.js";
 
