@@ -46,6 +46,12 @@ const intoLayer = (layer) => `^(\\.\\./)+${layer}/`;
  * Each server folder and the folders it must not import (docs/architecture.md, "Layers inside
  * the server"). Tests are exempt: they wire every layer together on purpose.
  */
+/** The escaping of SQL values is db/'s alone: a SQL template with values lives in db/. */
+const SQL_BUILDING = {
+  regex: "^(\\.\\./)+db/(sqlLiteral|statement)\\.js$",
+  why: "SQL with values in its text is built in db/ only: add a query or a statement function there (docs/architecture.md, \"SQL\").",
+};
+
 const SERVER_LAYERS = [
   {
     folder: "db",
@@ -56,25 +62,29 @@ const SERVER_LAYERS = [
   },
   {
     folder: "services",
-    refused: ["http", "rooms", "tick"].map((layer) => ({
-      layer,
-      why: `services are called by http, rooms and tick, never the reverse: they never import ${layer}/. Move what both need into services/ or db/.`,
-    })),
+    refused: [
+      ...["http", "rooms", "tick"].map((layer) => ({
+        layer,
+        why: `services are called by http, rooms and tick, never the reverse: they never import ${layer}/. Move what both need into services/ or db/.`,
+      })),
+      SQL_BUILDING,
+    ],
   },
   {
     folder: "http",
     refused: [
       { layer: "db", allowTypeImports: true, why: "Routes only translate to and from a service call: read models are service functions too (docs/architecture.md, \"Layers\"). Types may pass." },
       ...["rooms", "tick"].map((layer) => ({ layer, why: `http is an entry point like ${layer}/: entry points meet in services, never import each other.` })),
+      SQL_BUILDING,
     ],
   },
   {
     folder: "rooms",
-    refused: ["http", "tick"].map((layer) => ({ layer, why: `rooms are an entry point like ${layer}/: entry points meet in services, never import each other.` })),
+    refused: [...["http", "tick"].map((layer) => ({ layer, why: `rooms are an entry point like ${layer}/: entry points meet in services, never import each other.` })), SQL_BUILDING],
   },
   {
     folder: "tick",
-    refused: ["http", "rooms"].map((layer) => ({ layer, why: `tick is an entry point like ${layer}/: entry points meet in services, never import each other.` })),
+    refused: [...["http", "rooms"].map((layer) => ({ layer, why: `tick is an entry point like ${layer}/: entry points meet in services, never import each other.` })), SQL_BUILDING],
   },
 ];
 
@@ -113,7 +123,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: refused.map(({ layer, why, allowTypeImports = false }) => ({ regex: intoLayer(layer), message: why, allowTypeImports })) },
+        { patterns: refused.map(({ layer, regex = intoLayer(layer), why, allowTypeImports = false }) => ({ regex, message: why, allowTypeImports })) },
       ],
     },
   })),
@@ -137,6 +147,20 @@ export default tseslint.config(
     files: ["client/**/*.tsx", "client/**/*.ts"],
     plugins: { "react-hooks": reactHooks },
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
+  },
+  {
+    // A SqlLiteral is made by db/sqlLiteral.ts's escaping functions only, never by a cast.
+    files: ["server/**/*.ts"],
+    ignores: ["server/src/db/sqlLiteral.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: ":matches(TSAsExpression, TSTypeAssertion) > TSTypeReference > Identifier[name=/^Sql(Literal|IdList)$/]",
+          message: "A SqlLiteral comes from sqlLiteral, jsonbLiteral or quoteText (db/sqlLiteral.ts), never from a cast.",
+        },
+      ],
+    },
   },
   {
     files: ["server/**/*.ts"],

@@ -55,7 +55,7 @@ import {
   listStrikes,
   loadAttackContext,
   postureOf,
-  sqlLiteral,
+  rehabilitationInsertStatement,
   strikeFinishStatement,
   toBattleReportJson,
   toStrikeJson,
@@ -288,10 +288,7 @@ async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: Attac
         statements.push(battleInsertStatement(row, now));
         if (brigade) statements.push(brigadeWriteStatement(attackerId, applyAttackFatigue(brigade, nowMs, planned)));
         if (planned && outcome.survivors.troops + outcome.survivors.jets + outcome.survivors.tanks > 0) {
-          const s = outcome.survivors;
-          statements.push(
-            `INSERT INTO rehabilitation (country_id, troops, jets, tanks, until, battle_id) VALUES (${sqlLiteral(attackerId)}, ${sqlLiteral(s.troops)}, ${sqlLiteral(s.jets)}, ${sqlLiteral(s.tanks)}, ${sqlLiteral(new Date(nowMs + PLANNED_STRIKE_REHAB_MS))}, ${sqlLiteral(battleId)})`,
-          );
+          statements.push(rehabilitationInsertStatement(attackerId, outcome.survivors, new Date(nowMs + PLANNED_STRIKE_REHAB_MS), battleId));
         }
         if (strike) statements.push(strikeFinishStatement(strike.id, "executed", battleId, null, now));
 
