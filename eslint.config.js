@@ -8,11 +8,18 @@
  *   package nor a relative path into server/);
  * - schema imports no IO: only its own files, zod and @colyseus/schema (tests may add vitest
  *   and fast-check). An allowlist, so a new IO package cannot slip in unnoticed.
- * eslint.config.test.ts proves the rules fire, on the fixtures in client/lint-fixtures and
- * schema/lint-fixtures.
+ * - inside the server, the layers: the entry points (http, rooms, tick) -> services -> db, and
+ *   routes never query db (SERVER_LAYERS; docs/architecture.md, "Layers inside the server");
+ * - no circle of imports anywhere (import-x/no-cycle, value imports);
+ * - the rules of hooks in the client; no floating or misused promises in the server (type-aware).
+ * eslint.config.test.ts proves the rules fire, on the fixtures in client/lint-fixtures,
+ * schema/lint-fixtures and server/lint-fixtures.
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import reactHooks from "eslint-plugin-react-hooks";
 
 /** A relative import that climbs out of its package into `pkg` (e.g. "../../server/src/x.js"). */
 const intoPackage = (pkg) => `^(\\.\\./)+${pkg}(/|$)`;
@@ -31,6 +38,55 @@ const SERVER_IMPORTS = [
 /** Relative imports across packages are refused everywhere: packages meet through their names. */
 const crossPackage = (...pkgs) =>
   pkgs.map((pkg) => ({ regex: intoPackage(pkg), message: `No relative imports into ${pkg}/: import the package by its name.` }));
+
+/** A relative import, from anywhere inside server/src, into the server folder `layer`. */
+const intoLayer = (layer) => `^(\\.\\./)+${layer}/`;
+
+/**
+ * Each server folder and the folders it must not import (docs/architecture.md, "Layers inside
+ * the server"). Tests are exempt: they wire every layer together on purpose.
+ */
+/** The escaping of SQL values is db/'s alone: a SQL template with values lives in db/. */
+const SQL_BUILDING = {
+  regex: "^(\\.\\./)+db/(sqlLiteral|statement)\\.js$",
+  why: "SQL with values in its text is built in db/ only: add a query or a statement function there (docs/architecture.md, \"SQL\").",
+};
+
+const SERVER_LAYERS = [
+  {
+    folder: "db",
+    refused: ["services", "http", "rooms", "tick"].map((layer) => ({
+      layer,
+      why: `db is the bottom layer (SQL and row mapping): it never imports ${layer}/. Move what both need into db/ or pass it in.`,
+    })),
+  },
+  {
+    folder: "services",
+    refused: [
+      ...["http", "rooms", "tick"].map((layer) => ({
+        layer,
+        why: `services are called by http, rooms and tick, never the reverse: they never import ${layer}/. Move what both need into services/ or db/.`,
+      })),
+      SQL_BUILDING,
+    ],
+  },
+  {
+    folder: "http",
+    refused: [
+      { layer: "db", allowTypeImports: true, why: "Routes only translate to and from a service call: read models are service functions too (docs/architecture.md, \"Layers\"). Types may pass." },
+      ...["rooms", "tick"].map((layer) => ({ layer, why: `http is an entry point like ${layer}/: entry points meet in services, never import each other.` })),
+      SQL_BUILDING,
+    ],
+  },
+  {
+    folder: "rooms",
+    refused: [...["http", "tick"].map((layer) => ({ layer, why: `rooms are an entry point like ${layer}/: entry points meet in services, never import each other.` })), SQL_BUILDING],
+  },
+  {
+    folder: "tick",
+    refused: [...["http", "rooms"].map((layer) => ({ layer, why: `tick is an entry point like ${layer}/: entry points meet in services, never import each other.` })), SQL_BUILDING],
+  },
+];
 
 export default tseslint.config(
   {
@@ -58,6 +114,60 @@ export default tseslint.config(
     files: ["server/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: crossPackage("client", "schema", "loadtest") }],
+    },
+  },
+  // Layers inside the server: entry points (http, rooms, tick) -> services -> db.
+  ...SERVER_LAYERS.map(({ folder, refused }) => ({
+    files: [`server/src/${folder}/**/*.ts`, `server/lint-fixtures/${folder}/**/*.ts`],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: refused.map(({ layer, regex = intoLayer(layer), why, allowTypeImports = false }) => ({ regex, message: why, allowTypeImports })) },
+      ],
+    },
+  })),
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    plugins: { "import-x": importX },
+    settings: {
+      // import-x reads each imported file to follow the chain: TypeScript files with its parser.
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: ["schema/tsconfig.json", "server/tsconfig.json", "client/tsconfig.json", "loadtest/tsconfig.json"],
+        }),
+      ],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    files: ["client/**/*.tsx", "client/**/*.ts"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
+  },
+  {
+    // A SqlLiteral is made by db/sqlLiteral.ts's escaping functions only, never by a cast.
+    files: ["server/**/*.ts"],
+    ignores: ["server/src/db/sqlLiteral.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: ":matches(TSAsExpression, TSTypeAssertion) > TSTypeReference > Identifier[name=/^Sql(Literal|IdList)$/]",
+          message: "A SqlLiteral comes from sqlLiteral, jsonbLiteral or quoteText (db/sqlLiteral.ts), never from a cast.",
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
     },
   },
   {

@@ -1,8 +1,9 @@
 /**
  * The dependency direction is a lint rule (eslint.config.js); these tests prove it fires: the
- * fixtures under client/lint-fixtures and schema/lint-fixtures (ignored by `npm run lint`)
- * are linted with the repository's own configuration and must fail exactly where they break
- * the direction, and pass where they keep it.
+ * fixtures under client/lint-fixtures, schema/lint-fixtures and server/lint-fixtures (ignored
+ * by `npm run lint`) are linted with the repository's own configuration and must fail exactly
+ * where they break the direction (or the layers inside the server, a circle of imports, the
+ * rules of hooks, the handling of promises), and pass where they keep it.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,18 @@ const eslint = new ESLint({ cwd: root, ignore: false });
 async function restricted(file: string): Promise<string[]> {
   const [result] = await eslint.lintFiles([path.join(root, file)]);
   return result!.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => `${m.line}: ${m.message.split("'")[1]}`);
+}
+
+/** The findings of `rules` in a fixture, as "line: rule". */
+async function findings(file: string, rules: readonly string[]): Promise<string[]> {
+  const [result] = await eslint.lintFiles([path.join(root, file)]);
+  return result!.messages.filter((m) => m.ruleId !== null && rules.includes(m.ruleId)).map((m) => `${m.line}: ${m.ruleId}`);
+}
+
+/** The layer findings of a server fixture, as "line: import source". */
+async function layerFindings(file: string): Promise<string[]> {
+  const [result] = await eslint.lintFiles([path.join(root, file)]);
+  return result!.messages.filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => `${m.line}: ${m.message.split("'")[1]}`);
 }
 
 async function restrictedText(code: string, filePath: string): Promise<string[]> {
@@ -53,8 +66,56 @@ describe("lint: dependency direction", () => {
   });
 
   it("the repository's own code passes: the fixtures are the only offenders", async () => {
-    const results = await new ESLint({ cwd: root }).lintFiles(["client", "loadtest", "schema"]);
+    // only the rule under test runs: `npm run lint` runs the rest (the cycle rule reads every file twice)
+    const results = await new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === "no-restricted-imports" }).lintFiles(["client", "loadtest", "schema"]);
     const offenders = results.filter((r) => r.messages.some((m) => m.ruleId === "no-restricted-imports")).map((r) => path.relative(root, r.filePath));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("lint: layers inside the server (entry points http, rooms, tick -> services -> db)", () => {
+  it.each([
+    ["server/lint-fixtures/db/importsUpward.ts", ["2: ../services/ai.js", "3: ../http/app.js", "4: ../rooms/index.js", "5: ../tick/index.js", "6: ../tick/index.js"]],
+    ["server/lint-fixtures/services/importsEntryPoints.ts", ["2: ../http/app.js", "3: ../rooms/index.js", "4: ../tick/index.js"]],
+    // the row type on line 3 passes: only the query is refused
+    ["server/lint-fixtures/http/importsDb.ts", ["2: ../db/countries.js", "4: ../tick/index.js", "5: ../rooms/index.js"]],
+    ["server/lint-fixtures/rooms/importsEntryPoints.ts", ["2: ../http/app.js", "3: ../tick/index.js"]],
+    ["server/lint-fixtures/tick/importsEntryPoints.ts", ["2: ../http/app.js", "3: ../rooms/index.js"]],
+    // SQL with values is built in db/ only; a query function of db/ (line 4) is what services call
+    ["server/lint-fixtures/services/buildsSql.ts", ["2: ../db/sqlLiteral.js", "3: ../db/statement.js"]],
+  ])("%s", async (file, expected) => {
+    expect(await layerFindings(file)).toEqual(expected);
+  });
+
+  it("refuses a SqlLiteral made by a cast instead of an escaping function", async () => {
+    expect(await findings("server/lint-fixtures/services/buildsSql.ts", ["no-restricted-syntax"])).toEqual(["5: no-restricted-syntax"]);
+  });
+});
+
+describe("lint: no circle of imports", () => {
+  it.each([
+    ["server/lint-fixtures/cycle/first.ts", ["2: import-x/no-cycle"]],
+    ["server/lint-fixtures/cycle/second.ts", ["1: import-x/no-cycle"]],
+    ["server/lint-fixtures/cycle/typeOnly.ts", []],
+  ])("%s", async (file, expected) => {
+    expect(await findings(file, ["import-x/no-cycle"])).toEqual(expected);
+  });
+});
+
+describe("lint: promises in server code", () => {
+  it("refuses a promise left floating and an async callback where void is expected", async () => {
+    expect(await findings("server/lint-fixtures/promises.ts", ["@typescript-eslint/no-floating-promises", "@typescript-eslint/no-misused-promises"])).toEqual([
+      "9: @typescript-eslint/no-floating-promises",
+      "14: @typescript-eslint/no-misused-promises",
+    ]);
+  });
+});
+
+describe("lint: the rules of hooks in the client", () => {
+  it("refuses a conditional hook and an effect missing a dependency", async () => {
+    expect(await findings("client/lint-fixtures/hooks.tsx", ["react-hooks/rules-of-hooks", "react-hooks/exhaustive-deps"])).toEqual([
+      "6: react-hooks/rules-of-hooks",
+      "11: react-hooks/exhaustive-deps",
+    ]);
   });
 });

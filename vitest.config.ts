@@ -15,7 +15,7 @@ export default defineConfig({
         test: { name: "schema", include: ["schema/src/**/*.test.ts"], environment: "node" },
       },
       {
-        test: { name: "lint", include: ["eslint.config.test.ts"], environment: "node", testTimeout: 60_000 },
+        test: { name: "lint", include: ["eslint.config.test.ts"], environment: "node", testTimeout: 180_000 },
       },
       {
         resolve: { conditions: ["development"] },

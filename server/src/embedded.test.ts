@@ -5,6 +5,9 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 import { startGameServer } from "./server.js";
+import { openDatabase } from "./db/pool.js";
+import { ChangedMigrationError, migrationChecksum, runMigrations } from "./db/migrate.js";
+import { MIGRATIONS } from "./db/migrations/index.js";
 import { playEveryKindOfRequest } from "./test/everyKindOfRequest.js";
 import { apiRequest, newPlayer } from "./test/harness.js";
 import { eventually } from "./test/worldClients.js";
@@ -111,5 +114,30 @@ describe("embedded default left idle past the pool's idle time-out", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** Migration checksums on the embedded database: recorded, checked, and a changed one refused at start. */
+describe("embedded default with a released migration changed", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-embedded-migrations-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ port: 0, dataDir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dataDir, "none"), aiCountries: 0 });
+  const logger = pino({ level: "silent" });
+
+  it("records each checksum, refuses an edited migration, and the server does not start on one", async () => {
+    const database = await openDatabase(config, logger);
+    try {
+      await runMigrations(database.pool);
+      const { rows } = await database.pool.query<{ version: number; checksum: string }>("SELECT version, checksum FROM schema_migrations ORDER BY version");
+      expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, checksum: migrationChecksum(m) })));
+      const edited = MIGRATIONS.map((m) => (m.version === 7 ? { ...m, sql: `${m.sql}\nCREATE TABLE edited_after_release (id int);` } : m));
+      await expect(runMigrations(database.pool, edited)).rejects.toBeInstanceOf(ChangedMigrationError);
+      expect((await database.pool.query("SELECT to_regclass('edited_after_release') AS t")).rows[0]).toEqual({ t: null });
+      // as if the file of migration 7 had changed since this database applied it
+      await database.pool.query("UPDATE schema_migrations SET checksum = $1 WHERE version = 7", ["f".repeat(64)]);
+    } finally {
+      await database.close();
+    }
+    await expect(startGameServer(config, { logger })).rejects.toThrow(/^Refusing to start: .*7 \(platform, server\/src\/db\/migrations\/007_platform\.ts: applied with sha256 ffffffffffff, now [0-9a-f]{12}\)\. A released migration is never edited/);
   });
 });

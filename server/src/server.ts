@@ -60,7 +60,11 @@ export interface GameServer {
 export async function startGameServer(config: Config, options: { logger?: Logger; extras?: AppExtras } = {}): Promise<GameServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await openDatabase(config, logger);
-  const applied = await runMigrations(database.pool);
+  // A refused migration (db/migrate.ts, ChangedMigrationError) stops the start: nothing else opened yet.
+  const applied = await runMigrations(database.pool).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   if (applied.length) logger.info({ applied }, "migrations applied");
   await backfillNameKeys(database.pool, logger);
 

@@ -1,5 +1,8 @@
 import type { Db, DbClient } from "./pool.js";
 import { MARKET_HOLDINGS } from "./market.js";
+import type { AuditHolding } from "./auditHolding.js";
+
+export type { AuditHolding };
 
 /**
  * The conservation audit: how much money, goods, units, land and turns exist in the world,
@@ -20,17 +23,6 @@ export type Audited = (typeof AUDITED)[number];
 
 /** Totals of every audited quantity. bigint: a world's cash can exceed 2^53. */
 export type AuditTotals = Record<Audited, bigint>;
-
-/**
- * Something that holds audited quantities outside the countries' rows: a market listing's
- * escrowed goods, an alliance treasury. `sql` answers one row with a column per quantity it
- * holds (numeric or bigint sums; missing columns count 0). A domain that escrows adds its
- * holding to AUDIT_HOLDINGS in the same change that creates the table.
- */
-export interface AuditHolding {
-  name: string;
-  sql: string;
-}
 
 /** Every holding outside countries: each domain that escrows adds its entries. */
 export const AUDIT_HOLDINGS: AuditHolding[] = [...MARKET_HOLDINGS];

@@ -166,6 +166,15 @@ function sameColumnValue(current: unknown, next: unknown): boolean {
 }
 
 /**
+ * `SELECT fn(countryId)`: the query that reads an action's context through the SQL function
+ * `functionName` (services/actions.ts, `contextFunction`), as SQL text for the lock round trip.
+ */
+export function countryContextQuery(functionName: string, countryId: number): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(functionName)) throw new Error(`not a function name: ${functionName}`);
+  return `SELECT ${functionName}(${sqlLiteral(countryId)})`;
+}
+
+/**
  * The UPDATE that writes a state (networth recomputed) and a row patch, as SQL text with
  * checked literals, so the action's writes and its COMMIT travel in one round trip. It returns
  * the row's new version (`row_version`, its xmin as text). With a `guard`, it writes

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { createTestDatabase } from "../test/harness.js";
 import { GroupedWrites } from "./groupedWrites.js";
+import { sqlLiteral } from "./sqlLiteral.js";
 import { Statement } from "./statement.js";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 /** A write that records which country wrote, in which transaction, in what order. */
 const record = (countryId: number) =>
-  new Statement().sql("INSERT INTO written (country_id, tx) VALUES (").value(String(countryId)).sql(", txid_current()::text) RETURNING seq::int, tx");
+  new Statement().sql("INSERT INTO written (country_id, tx) VALUES (").value(sqlLiteral(countryId)).sql(", txid_current()::text) RETURNING seq::int, tx");
 
 describe("GroupedWrites", () => {
   it("writes that arrive while a batch is in flight go together: one transaction, in country id order", async () => {
@@ -42,7 +43,7 @@ describe("GroupedWrites", () => {
     const outcomes = await Promise.allSettled([
       writes.write(1, record(1)),
       writes.write(2, record(2)),
-      writes.write(3, new Statement().sql("SELECT 1 / ").value("0")),
+      writes.write(3, new Statement().sql("SELECT 1 / ").value(sqlLiteral(0))),
       writes.write(4, record(4)),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
@@ -94,11 +95,11 @@ describe("GroupedWrites", () => {
     it("a shape Postgres cannot prepare, and shapes beyond the limit, run as text", async () => {
       const writes = new GroupedWrites(single, 1, 32, 2);
       // unknown + unknown: PREPARE cannot choose the operator, the statement with its literals can
-      const untyped = (a: number, b: number) => new Statement().sql("SELECT ").value(String(a)).sql(" + ").value(String(b)).sql(" AS v");
+      const untyped = (a: number, b: number) => new Statement().sql("SELECT ").value(sqlLiteral(a)).sql(" + ").value(sqlLiteral(b)).sql(" AS v");
       expect(await writes.write(1, untyped(1, 2))).toEqual([{ v: 3 }]);
       expect(await writes.write(1, untyped(3, 4))).toEqual([{ v: 7 }]);
       expect(writes.preparedShapes).toBe(0);
-      const typed = (n: number) => new Statement().sql(`SELECT ${n} + `).value(String(n), "int").sql(" AS v");
+      const typed = (n: number) => new Statement().sql(`SELECT ${n} + `).value(sqlLiteral(n), "int").sql(" AS v");
       expect(await writes.write(1, typed(1))).toEqual([{ v: 2 }]); // prepared: the second shape
       expect(await writes.write(1, typed(2))).toEqual([{ v: 4 }]); // the third: as text
       expect(writes.preparedShapes).toBe(1);

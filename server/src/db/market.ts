@@ -28,7 +28,7 @@ import {
   type TransactionType,
 } from "@game/schema/rules";
 import type { Db, DbClient } from "./pool.js";
-import type { AuditHolding } from "./audit.js";
+import type { AuditHolding } from "./auditHolding.js";
 
 /**
  * Queries of the markets: listings, standing orders, trades and store stock. Every write here

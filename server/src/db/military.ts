@@ -2,7 +2,8 @@ import type { AllyFacts, AttackTypeId, BattleReplayInput, BrigadeRecord, CombatP
 import { DEFAULT_ALERT_LEVEL, DEFAULT_DEFENSE_ALLOCATION, DEFAULT_DEPLOYMENT, TECHNOLOGY_IDS, computeAttackerView, type AlertLevel, type GovernmentType, type IntelConfidence } from "@game/schema/rules";
 import type { BattleReportJson, StrikeJson, WarDeclarationJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
-import { jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
+import { idList, jsonbLiteral, sqlLiteral } from "./sqlLiteral.js";
+import { COUNTRY_COLUMNS, type CountryRow } from "./countries.js";
 
 /**
  * Queries of the military domain: settings, brigades, rehabilitation, battles, war
@@ -119,6 +120,11 @@ export function brigadeWriteStatement(countryId: number, b: BrigadeRecord): stri
 VALUES (${sqlLiteral(countryId)}, ${sqlLiteral(b.slot)}, ${sqlLiteral(b.readiness)}, ${dateOrNull(b.readinessAt)}, ${dateOrNull(b.deployedUntil)}, ${dateOrNull(b.rehabUntil)}, ${dateOrNull(b.lastDeployed)})
 ON CONFLICT (country_id, slot) DO UPDATE SET readiness = EXCLUDED.readiness, readiness_at = EXCLUDED.readiness_at, deployed_until = EXCLUDED.deployed_until,
   rehab_until = EXCLUDED.rehab_until, last_deployed = EXCLUDED.last_deployed`;
+}
+
+/** The INSERT of units entering rehabilitation until `until` after battle `battleId`, as SQL text. */
+export function rehabilitationInsertStatement(countryId: number, units: { troops: number; jets: number; tanks: number }, until: Date, battleId: number): string {
+  return `INSERT INTO rehabilitation (country_id, troops, jets, tanks, until, battle_id) VALUES (${sqlLiteral(countryId)}, ${sqlLiteral(units.troops)}, ${sqlLiteral(units.jets)}, ${sqlLiteral(units.tanks)}, ${sqlLiteral(until)}, ${sqlLiteral(battleId)})`;
 }
 
 /** Units of a country in rehabilitation at `now`, and the latest end. */
@@ -414,6 +420,61 @@ export async function findBattle(db: Queryable, id: number): Promise<BattleRow |
 // ---------------------------------------------------------------------------------------
 // War declarations
 
+/** An active war the tick charges, with its target's land and name. */
+export interface DueWar {
+  id: number;
+  declarer_id: number;
+  target_id: number;
+  declared_tick: number;
+  charged_through_tick: number;
+  target_land: number;
+  target_name: string;
+  target_alliance_id: number | null;
+}
+
+/** The active wars not charged through `lastTick`, by declarer, oldest first (the war costs phase). */
+export async function findWarsToCharge(client: DbClient, lastTick: number): Promise<DueWar[]> {
+  const { rows } = await client.query<DueWar>(
+    `SELECT w.id, w.declarer_id, w.target_id, w.declared_tick, w.charged_through_tick, t.land AS target_land, t.name AS target_name, t.alliance_id AS target_alliance_id
+       FROM war_declarations w JOIN countries t ON t.id = w.target_id
+      WHERE w.ended_at IS NULL AND GREATEST(w.declared_tick, w.charged_through_tick) < $1
+      ORDER BY w.declarer_id, w.id`,
+    [lastTick],
+  );
+  return rows;
+}
+
+/** Locks the declarers and their alliances' members who are not eliminated, in ascending id order. */
+export async function lockWarPayers(client: DbClient, declarerIds: readonly number[]): Promise<CountryRow[]> {
+  const { rows } = await client.query<CountryRow>(
+    `SELECT ${COUNTRY_COLUMNS} FROM countries
+      WHERE id IN (${idList(declarerIds)})
+         OR (NOT is_eliminated AND alliance_id IN (SELECT alliance_id FROM countries WHERE id IN (${idList(declarerIds)}) AND alliance_id IS NOT NULL))
+      ORDER BY id FOR UPDATE`,
+  );
+  return rows;
+}
+
+/** The UPDATE of a war charged through `throughTick` for `cost` more, as SQL text. */
+export function warChargedStatement(warId: number, throughTick: number, cost: number): string {
+  return `UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(throughTick)}, total_cost = total_cost + ${sqlLiteral(cost)} WHERE id = ${sqlLiteral(warId)}`;
+}
+
+/** The UPDATE of a war ended at `endedAt` because its declarer could not pay, as SQL text. */
+export function warBankruptStatement(warId: number, throughTick: number, endedAt: Date): string {
+  return `UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(throughTick)}, ended_at = ${sqlLiteral(endedAt)}, end_reason = 'bankrupt' WHERE id = ${sqlLiteral(warId)}`;
+}
+
+/** The UPDATE ending a war between countries that became allies (nothing charged), as SQL text. */
+export function warAlliedPeaceStatement(warId: number, endedAt: Date): string {
+  return `UPDATE war_declarations SET ended_at = ${sqlLiteral(endedAt)}, end_reason = 'declared_peace' WHERE id = ${sqlLiteral(warId)}`;
+}
+
+/** The UPDATE of a payer's cash and networth after paying `spent` for wars, as SQL text. */
+export function warPaymentStatement(countryId: number, cash: number, networth: number, spent: number): string {
+  return `UPDATE countries SET cash = ${sqlLiteral(cash)}, networth = ${sqlLiteral(networth)}, war_expenses = war_expenses + ${sqlLiteral(spent)}, updated_at = now() WHERE id = ${sqlLiteral(countryId)}`;
+}
+
 export interface WarRow {
   id: number;
   declarer_id: number;
@@ -560,4 +621,3 @@ export function strikeFinishStatement(id: number, state: "executed" | "failed", 
    WHERE id = ${sqlLiteral(id)} AND state = 'pending'`;
 }
 
-export { sqlLiteral };

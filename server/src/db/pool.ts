@@ -71,6 +71,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     connectionString: `postgres://postgres@${address}/postgres`,
     max: 1,
     idleTimeoutMillis: config.databaseIdleTimeoutMs,
+    // pg-pool awaits onConnect (its _promiseTry) before handing the client out; @types/pg
+    // still types it as returning void.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
     onConnect: async (client) => {
       await client.query("DISCARD ALL");
     },

@@ -1,8 +1,18 @@
-import type { RankingMetricId } from "@game/schema/rules";
+import type { AchievementDefinition, RankingMetricId } from "@game/schema/rules";
 import type { RankingPeriod } from "@game/schema/rules";
-import type { Db } from "./pool.js";
+import type { Db, DbClient } from "./pool.js";
 import { IS_ONLINE_SQL } from "./online.js";
-import { METRIC_SQL } from "../tick/seasonPhases.js";
+
+/** SQL of each metric a ranking, a snapshot or an achievement reads (c = countries). */
+export const METRIC_SQL = {
+  networth: "c.networth",
+  land: "c.land",
+  population: "c.population",
+  military: "(c.troops + c.jets + c.tanks + c.turrets)",
+  victories: "c.victories",
+  researchLevels:
+    "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
+} as const;
 
 /** The SQL of each public ranking metric now, and its column in country_snapshots. */
 const METRICS: Record<RankingMetricId, { now: string; snapshot: string }> = {
@@ -110,6 +120,54 @@ export async function recentAchievements(db: Db, seasonId: number, limit: number
        FROM achievements x JOIN countries c ON c.id = x.country_id
       WHERE x.season_id = $1 ORDER BY x.awarded_at DESC, x.country_id LIMIT $2`,
     [seasonId, limit],
+  );
+  return rows;
+}
+
+/**
+ * The UTC day's snapshot of every country's ranking metrics (`day` as YYYY-MM-DD; ON CONFLICT
+ * keeps a day's first values), and the snapshots older than `retentionDays` deleted.
+ * @returns snapshots taken
+ */
+export async function takeCountrySnapshots(client: DbClient, day: string, retentionDays: number): Promise<number> {
+  const inserted = await client.query(
+    `INSERT INTO country_snapshots (taken_on, country_id, networth, land, military, population, wars_won)
+     SELECT $1::date, c.id, c.networth, c.land, ${METRIC_SQL.military}, c.population, c.victories FROM countries c
+     ON CONFLICT DO NOTHING`,
+    [day],
+  );
+  await client.query("DELETE FROM country_snapshots WHERE taken_on < $1::date - $2::int", [day, retentionDays]);
+  return inserted.rowCount ?? 0;
+}
+
+/** The active season's id, if one is active. */
+export async function activeSeasonId(client: DbClient): Promise<number | undefined> {
+  const { rows } = await client.query<{ id: number }>("SELECT id FROM seasons WHERE is_active");
+  return rows[0]?.id;
+}
+
+/**
+ * Awards, in season `seasonId`, each of `achievements` that a country not eliminated has
+ * reached (its metric at or above the threshold) and does not hold; the primary key (country,
+ * season, achievement) makes a second run award nothing. One INSERT ... SELECT, every value a
+ * parameter. @returns what was awarded
+ */
+export async function awardReachedAchievements(
+  client: DbClient,
+  seasonId: number,
+  achievements: readonly Pick<AchievementDefinition, "id" | "metric" | "threshold">[],
+  at: Date,
+): Promise<Array<{ country_id: number; achievement_id: string }>> {
+  if (achievements.length === 0) return [];
+  // $1 season, $2 time, then id and threshold of each achievement
+  const branches = achievements.map(
+    (a, i) => `SELECT c.id AS country_id, $${3 + 2 * i}::text AS achievement_id FROM countries c WHERE NOT c.is_eliminated AND ${METRIC_SQL[a.metric]} >= $${4 + 2 * i}::bigint`,
+  );
+  const { rows } = await client.query<{ country_id: number; achievement_id: string }>(
+    `INSERT INTO achievements (country_id, season_id, achievement_id, awarded_at)
+     SELECT e.country_id, $1, e.achievement_id, $2::timestamptz FROM (${branches.join(" UNION ALL ")}) e
+     ON CONFLICT DO NOTHING RETURNING country_id, achievement_id`,
+    [seasonId, at, ...achievements.flatMap((a) => [a.id, a.threshold])],
   );
   return rows;
 }

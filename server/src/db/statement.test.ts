@@ -19,8 +19,16 @@ describe("Statement", () => {
   });
 
   it("appends another statement's values after its own", () => {
-    const s = new Statement().sql("WITH w AS (").append(write(1, 2)).sql(") SELECT ").value("'x'", "text");
+    const s = new Statement().sql("WITH w AS (").append(write(1, 2)).sql(") SELECT ").value(sqlLiteral("x"), "text");
     expect(s.text).toBe("WITH w AS (UPDATE countries SET cash = $1 WHERE id = $2 AND xmin = $3::xid) SELECT $4::text");
     expect(s.literals).toEqual(["2", "1", "'12'", "'x'"]);
+  });
+
+  it("takes only escaped literals: a raw string does not compile", () => {
+    const name = "Robert'); DROP TABLE countries; --";
+    // @ts-expect-error a string is not a SqlLiteral: it must go through sqlLiteral (or jsonbLiteral, quoteText)
+    const raw = () => new Statement().sql("SELECT ").value(name);
+    expect(raw).toBeTypeOf("function");
+    expect(new Statement().sql("SELECT ").value(sqlLiteral(name)).inline).toBe("SELECT 'Robert''); DROP TABLE countries; --'");
   });
 });

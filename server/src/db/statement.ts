@@ -1,3 +1,5 @@
+import type { SqlLiteral } from "./sqlLiteral.js";
+
 /**
  * An SQL statement built with its values kept apart from its text. `text` numbers the values
  * $1, $2, ... in order; `literals` holds each as checked SQL literal text (db/sqlLiteral.ts);
@@ -11,7 +13,7 @@
  */
 export class Statement {
   /** SQL text and values, in order */
-  private readonly parts: Array<string | { literal: string; cast?: string }> = [];
+  private readonly parts: Array<string | { literal: SqlLiteral; cast?: string }> = [];
 
   /** Appends SQL text (no values in it). */
   sql(text: string): this {
@@ -20,10 +22,11 @@ export class Statement {
   }
 
   /**
-   * Appends a value, given as its SQL literal (sqlLiteral, jsonbLiteral). `cast` names its type
-   * where Postgres could not infer a parameter's type from the place it is used (a SELECT list).
+   * Appends a value, given as its SQL literal (sqlLiteral, jsonbLiteral): a SqlLiteral, so a
+   * raw string cannot slip in unescaped. `cast` names its type where Postgres could not infer
+   * a parameter's type from the place it is used (a SELECT list).
    */
-  value(literal: string, cast?: string): this {
+  value(literal: SqlLiteral, cast?: string): this {
     this.parts.push({ literal, cast });
     return this;
   }
@@ -41,8 +44,8 @@ export class Statement {
   }
 
   /** The values' literals, in the order of their numbers. */
-  get literals(): string[] {
-    const literals: string[] = [];
+  get literals(): SqlLiteral[] {
+    const literals: SqlLiteral[] = [];
     for (const part of this.parts) if (typeof part !== "string") literals.push(part.literal);
     return literals;
   }

@@ -56,7 +56,7 @@ export function turnResultStatements(countryId: number, result: TurnResultJson, 
  * a row (an optimistic action's guarded country write), appended to `statement` with their
  * values apart (db/statement.ts), each part preceded by ",\n".
  */
-export function appendTurnResultParts(statement: Statement, countryId: number, result: TurnResultJson, draw: number, source: string, name: string): void {
+function appendTurnResultParts(statement: Statement, countryId: number, result: TurnResultJson, draw: number, source: string, name: string): void {
   turnResultValues(statement.sql(`,\n${name}_recorded AS (INSERT INTO ${TURN_RESULT_COLUMNS} SELECT `), countryId, result).sql(` FROM ${source})`);
   if (!trimsHistory(draw)) return;
   beyondKeptHistory(statement.sql(`,\n${name}_trimmed AS (DELETE FROM turn_results WHERE `), countryId).sql(` AND EXISTS (SELECT 1 FROM ${source}))`);
@@ -68,4 +68,15 @@ export async function listTurnResults(db: Db, countryId: number, limit: number):
     [countryId, limit],
   );
   return rows.map((r) => r.result);
+}
+
+/**
+ * One statement, so one transaction: the guarded country write `write` (its version guard may
+ * match no row), the turn results recorded only if it wrote, answering the row's new
+ * `row_version` (no row: the guard refused). `draw` decides each result's history trim.
+ */
+export function writeWithTurnResults(write: Statement, countryId: number, results: readonly TurnResultJson[], draw: () => number): Statement {
+  const statement = new Statement().sql("WITH written AS (").append(write).sql(")");
+  results.forEach((result, i) => appendTurnResultParts(statement, countryId, result, draw(), "written", `turn${i}`));
+  return statement.sql(" SELECT row_version FROM written");
 }

@@ -15,7 +15,7 @@ import { planOperationSchema, requestDefenseSchema, respondDefenseSchema, respon
 import { z } from "zod";
 import { idParamSchema } from "@game/schema/api";
 import type { ServiceContext } from "../services/context.js";
-import { findCountryByUserId } from "../db/countries.js";
+import { countryOfUser } from "../services/countries.js";
 import { forbidden } from "../errors.js";
 import {
   allianceBonuses,
@@ -38,8 +38,7 @@ import {
   purchaseBonus,
   updateAllianceSettings,
 } from "../services/alliances.js";
-import { cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
-import { loadDefenseRequests, loadOperations } from "../db/allianceWarfare.js";
+import { allianceDefenseRequests, allianceOperations, cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
 import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
 
 const operationParams = z.object({ id: idParamSchema });
@@ -97,7 +96,7 @@ export function allianceRoutes(ctx: ServiceContext): Router {
     "/alliance/operations",
     route("Failed to get operations", async (req) => {
       const { allianceId } = await ownAllianceId(req);
-      return { data: await loadOperations(ctx.db, { allianceId }) };
+      return { data: await allianceOperations(ctx, allianceId) };
     }),
   );
 
@@ -105,7 +104,7 @@ export function allianceRoutes(ctx: ServiceContext): Router {
     "/alliance/defense-requests",
     route("Failed to get defense requests", async (req) => {
       const { allianceId } = await ownAllianceId(req);
-      return { data: await loadDefenseRequests(ctx.db, { allianceId, now: new Date() }) };
+      return { data: await allianceDefenseRequests(ctx, allianceId, new Date()) };
     }),
   );
 
@@ -134,7 +133,7 @@ export function allianceRoutes(ctx: ServiceContext): Router {
       const claims = await authenticate(ctx, req);
       const { allianceId } = await createAlliance(ctx, claims.userId, body);
       res.status(201);
-      return { allianceId, data: await allianceStatus(ctx, (await findCountryByUserId(ctx.db, claims.userId))!) };
+      return { allianceId, data: await allianceStatus(ctx, (await countryOfUser(ctx, claims.userId))!) };
     }),
   );
 

@@ -29,8 +29,7 @@ import {
   GOVERNMENT_LIST,
   type CountryState,
 } from "@game/schema/rules";
-import { rowToState } from "../db/countries.js";
-import { listTurnResults } from "../db/turnResults.js";
+import { countryState, turnHistory } from "../services/countries.js";
 import {
   allocateResearch,
   changeGovernment,
@@ -156,7 +155,7 @@ export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router
       route(fallback, async (req) => {
         const { countryId } = parse(countryParams, req.params);
         const { country } = await authorizeCountry(ctx, req, countryId);
-        return read(rowToState(country));
+        return read(countryState(country));
       }),
     );
 
@@ -196,7 +195,7 @@ export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router
       await authenticate(ctx, req);
       const { limit } = parse(historyQuery, req.query);
       const { country } = await ownCountry(ctx, req);
-      return { data: await listTurnResults(ctx.db, country.id, limit) } satisfies TurnHistoryResponse;
+      return { data: await turnHistory(ctx, country.id, limit) } satisfies TurnHistoryResponse;
     }),
   );
 

@@ -11,9 +11,8 @@ import {
   type IntelligenceReportsResponse,
   type KnownIntelligenceResponse,
 } from "@game/schema/api";
-import { executeSpyOperation, intelligenceStatus, launchMission, reportFor, reportsOf, setPrivacy, shareReport, sharedReportsOf, trainSpies } from "../services/espionage.js";
+import { executeSpyOperation, intelligenceStatus, knownIntelligenceOf, launchMission, reportFor, reportsOf, setPrivacy, shareReport, sharedReportsOf, trainSpies } from "../services/espionage.js";
 import type { ServiceContext } from "../services/context.js";
-import { knownIntelligenceOfAll } from "../db/knownIntelligence.js";
 import { authorizeCountry, ownCountry, parse, route } from "./handler.js";
 import type { DirectRoutes } from "./directRoutes.js";
 
@@ -84,7 +83,7 @@ export function espionageRoutes(ctx: ServiceContext, direct: DirectRoutes): Rout
     "/intelligence/known",
     route("Failed to get intelligence", async (req) => {
       const { country } = await ownCountry(ctx, req);
-      return { known: await knownIntelligenceOfAll(ctx.db, country.id, country.alliance_id, new Date()) } satisfies KnownIntelligenceResponse;
+      return { known: await knownIntelligenceOf(ctx, country, new Date()) } satisfies KnownIntelligenceResponse;
     }),
   );
 

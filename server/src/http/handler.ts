@@ -5,7 +5,8 @@ import { firstIssueMessage } from "@game/schema/api";
 import { AppError, badRequest, forbidden, unauthorized } from "../errors.js";
 import { bearerToken, InvalidTokenError, type TokenClaims } from "../auth/tokens.js";
 import type { ServiceContext } from "../services/context.js";
-import { findCountryById, type CountryRow } from "../db/countries.js";
+import type { CountryRow } from "../db/countries.js";
+import { countryById } from "../services/countries.js";
 
 /** Marks a thrown error with the route's fallback message for the 500 answer. */
 export class RouteFailure extends Error {
@@ -81,7 +82,7 @@ export async function authorizeCountryId(ctx: ServiceContext, req: Pick<ApiCall,
 /** authorizeCountryId, then the country's row (read models computed from it). */
 export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authorizeCountryId(ctx, req, countryId);
-  const country = await findCountryById(ctx.db, countryId);
+  const country = await countryById(ctx, countryId);
   if (!country || country.user_id !== claims.userId) throw forbidden();
   return { claims, country };
 }
@@ -89,7 +90,7 @@ export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "
 /** The caller's own country (for routes without a country id), or 404 if they have none. */
 export async function ownCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authenticate(ctx, req);
-  const country = claims.countryId === null ? undefined : await findCountryById(ctx.db, claims.countryId);
+  const country = claims.countryId === null ? undefined : await countryById(ctx, claims.countryId);
   if (!country || country.user_id !== claims.userId) throw new AppError(404, "You have no country", "country/none");
   return { claims, country };
 }

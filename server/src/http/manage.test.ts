@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_COUNTRY_OPTIONS, cheapestAffordableTechnology, computeTechnologyCost, startingCountry } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { runTick } from "../tick/turnTick.js";
-import { tickNumberAt } from "../tick/clock.js";
+import { tickNumberAt } from "../turnClock.js";
 import { firstOfTicksOnOneDay } from "../tick/testSupport.js";
 
 let t: TestServer;

@@ -1,8 +1,6 @@
 import { Router } from "express";
 import { countryOptionsRequestSchema, type CountryOptionsResponse, type IntelligenceBriefsResponse } from "@game/schema/api";
-import { computeIntelligenceBriefs } from "@game/schema/rules";
-import { loadBriefFacts } from "../db/briefs.js";
-import { rowToState } from "../db/countries.js";
+import { intelligenceBriefs } from "../services/countries.js";
 import type { ServiceContext } from "../services/context.js";
 import { readCountryOptions, writeCountryOptions } from "../services/manage.js";
 import { ownCountry, parse, route } from "./handler.js";
@@ -40,11 +38,7 @@ export function manageRoutes(ctx: ServiceContext): Router {
     "/news/briefs",
     route("Failed to get intelligence briefs", async (req) => {
       const { country } = await ownCountry(ctx, req);
-      const now = new Date();
-      const facts = await loadBriefFacts(ctx.db, country.id, now);
-      const state = rowToState(country);
-      const briefs = computeIntelligenceBriefs({ ...facts, now: now.getTime(), land: state.land, forces: state.troops + state.jets + state.tanks + state.turrets });
-      return { briefs } satisfies Omit<IntelligenceBriefsResponse, "success">;
+      return { briefs: await intelligenceBriefs(ctx, country, new Date()) } satisfies Omit<IntelligenceBriefsResponse, "success">;
     }),
   );
 

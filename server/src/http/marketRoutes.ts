@@ -14,7 +14,7 @@ import {
   transactionsQuerySchema,
 } from "@game/schema/api";
 import { transactionsCsvFileName } from "@game/schema/rules";
-import { findCountryByUserId } from "../db/countries.js";
+import { countryOfUser } from "../services/countries.js";
 import {
   buyListing,
   cancelListing,
@@ -57,7 +57,7 @@ export function marketRoutes(ctx: ServiceContext, direct: DirectRoutes): Router 
     route(F.listings, async (req) => {
       const query = parse(listingsQuerySchema, req.query);
       const claims = await authenticate(ctx, req);
-      const viewer = await findCountryByUserId(ctx.db, claims.userId);
+      const viewer = await countryOfUser(ctx, claims.userId);
       return { data: await getListings(ctx, viewer?.id ?? null, query.itemType, query.limit) };
     }),
   );

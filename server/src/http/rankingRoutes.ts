@@ -3,7 +3,7 @@ import { metricRankingQuerySchema, rankingsQuerySchema } from "@game/schema/api"
 import { RANKING_METRIC_IDS } from "@game/schema/rules";
 import { achievementsOverview, metricRanking } from "../services/rankings.js";
 import type { ServiceContext } from "../services/context.js";
-import { findCountryByUserId } from "../db/countries.js";
+import { countryOfUser } from "../services/countries.js";
 import { loadRankingOf, loadRankings, toRankingJson } from "../services/world.js";
 import { authenticate, parse, route } from "./handler.js";
 
@@ -24,7 +24,7 @@ export function rankingRoutes(ctx: ServiceContext): Router {
       const onlyPlayers = playersOnly === "true";
       const rows = await loadRankings(ctx, limit, onlyPlayers);
       // Spec: the current country is appended if it is missing from the list.
-      const own = await findCountryByUserId(ctx.db, claims.userId);
+      const own = await countryOfUser(ctx, claims.userId);
       if (own && !rows.some((r) => r.countryId === own.id)) {
         const ownRow = await loadRankingOf(ctx, own.id, onlyPlayers);
         if (ownRow) rows.push(ownRow);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings } from "@game/schema/api";
 import { registerPlayer, startTestServer, newPlayer, type TestServer } from "../test/harness.js";
 import { runTick } from "../tick/turnTick.js";
-import { tickNumberAt } from "../tick/clock.js";
+import { tickNumberAt } from "../turnClock.js";
 import { firstOfTicksOnOneDay } from "../tick/testSupport.js";
 import { achievementsPhase, countrySnapshotPhase, seasonEndPhase } from "../tick/seasonPhases.js";
 import { runAdminCommand } from "../cli/admin.js";

@@ -7,7 +7,7 @@ import { eventually, joinWorld, type WorldTestClient } from "../test/worldClient
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { addMember, buildAlliance, foundAlliance, type TestPlayer } from "../test/alliances.js";
 import { runCountriesAction } from "../services/actions.js";
-import { raiseDefenseRequestForAttack } from "../services/allianceWarfare.js";
+import { raiseDefenseRequestForAttack } from "../services/defenseRequests.js";
 import { allianceTopic } from "../events.js";
 
 let t: TestServer;

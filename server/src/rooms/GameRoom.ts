@@ -97,12 +97,14 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
     this.registerUnknownRefusal();
     this.onMessage(type, (client: C, raw: unknown) => {
       const parsed = schema.safeParse(raw ?? {});
+      // enqueue never rejects: a failure is answered to the client and logged there.
       if (!parsed.success) {
-        return this.enqueue(client, type, fallback, () => {
+        void this.enqueue(client, type, fallback, () => {
           throw new AppError(400, firstIssueMessage(parsed.error), invalidCode);
         });
+        return;
       }
-      return this.enqueue(client, type, fallback, () => handler(client, parsed.data));
+      void this.enqueue(client, type, fallback, () => handler(client, parsed.data));
     });
   }
 

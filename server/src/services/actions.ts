@@ -2,11 +2,9 @@ import crypto from "node:crypto";
 import type { TurnResultJson } from "@game/schema/api";
 import { Rng, type CountryState } from "@game/schema/rules";
 import type { DbClient } from "../db/pool.js";
-import { beginAndLockCountries, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
+import { beginAndLockCountries, countryContextQuery, countryWriteStatement, findCountryById, rowToState, type CountryRow, type CountryRowPatch } from "../db/countries.js";
 import { groupedWritesOf } from "../db/groupedWrites.js";
-import { sqlLiteral } from "../db/sqlLiteral.js";
-import { Statement } from "../db/statement.js";
-import { appendTurnResultParts, turnResultStatements } from "../db/turnResults.js";
+import { turnResultStatements, writeWithTurnResults } from "../db/turnResults.js";
 import { AppError, forbidden, notFound, unavailable } from "../errors.js";
 import { countryTopic, on, WORLD_TOPIC, type CountryNumbers, type EventTopic, type GameEvent, type TopicEvent } from "../events.js";
 import type { SeedSource, ServiceContext } from "./context.js";
@@ -217,8 +215,7 @@ function actionTransaction(client: DbClient, ctx: ActionContext, seed: number, c
  */
 function contextQueryOf(action: CountriesAction<unknown>): string | undefined {
   if (action.contextFunction === undefined) return undefined;
-  if (!/^[a-z_][a-z0-9_]*$/.test(action.contextFunction)) throw new Error(`not a function name: ${action.contextFunction}`);
-  return `SELECT ${action.contextFunction}(${sqlLiteral(action.countryIds[0]!)})`;
+  return countryContextQuery(action.contextFunction, action.countryIds[0]!);
 }
 
 /** Thrown by the optimistic attempt's client: the step needs the database, so the lock. */
@@ -283,9 +280,7 @@ async function attemptOptimistically<R>(
   // row's version (migration 020 for economy_bonus_inputs).
   const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), { version: known.version });
   // One statement is one transaction: the turn results are written only if the row was.
-  const statement = new Statement().sql("WITH written AS (").append(write.statement).sql(")");
-  turnResults.forEach(({ result }, i) => appendTurnResultParts(statement, countryId, result, Math.random(), "written", `turn${i}`));
-  statement.sql(" SELECT row_version FROM written");
+  const statement = writeWithTurnResults(write.statement, countryId, turnResults.map((turn) => turn.result), Math.random);
   // Sent with the other optimistic writes waiting at this moment, if any (group commit), as a
   // prepared statement of its shape.
   const rows = (await groupedWritesOf(ctx.db).write(countryId, statement)) as Array<{ row_version: string }>;

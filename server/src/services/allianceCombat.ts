@@ -15,7 +15,7 @@ import type { CountryRow } from "../db/countries.js";
 import { purchasesOfCountries, TECH_COLUMNS } from "../db/alliances.js";
 import { heldRelationTypes } from "../db/diplomacy.js";
 import { creditAlliancePoints } from "./alliances.js";
-import { raiseDefenseRequestForAttack } from "./allianceWarfare.js";
+import { raiseDefenseRequestForAttack } from "./defenseRequests.js";
 
 /**
  * What alliances and diplomacy bring to a battle, for the combat service: the attacker's and

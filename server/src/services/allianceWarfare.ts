@@ -10,7 +10,6 @@ import {
   checkRequestDefense,
   checkRespondDefense,
   checkRespondOperation,
-  computeDefenseUrgency,
   computeOperationReadiness,
   computeOperationRewardPoints,
   computeOperationRewards,
@@ -19,7 +18,7 @@ import {
   type AllianceRole,
   type OperationContribution,
 } from "@game/schema/rules";
-import type { OperationOutcomeJson } from "@game/schema/api";
+import type { DefenseRequestJson, OperationJson, OperationOutcomeJson } from "@game/schema/api";
 import type { ParsedPlanOperationMessage, ParsedRequestDefenseMessage, ParsedRespondDefenseMessage, ParsedRespondOperationMessage } from "@game/schema/messages";
 import type { ServiceContext } from "./context.js";
 import { runCountriesAction, type ActionTransaction, type StepOutcome } from "./actions.js";
@@ -49,6 +48,7 @@ import { actorCountry, creditAlliancePoints, membershipIn, notice, noticeTo } fr
 import { postAllianceSystemMessage } from "./allianceChat.js";
 import { recordNews } from "./news.js";
 import { launchAttack } from "./combat.js";
+import { emitDefenseRequest } from "./defenseRequests.js";
 import { shareWithAlliance } from "./espionage.js";
 
 /**
@@ -74,11 +74,6 @@ async function memberOf(client: DbClient, row: CountryRow, allianceId: number): 
 async function emitOperation(tx: Pick<ActionTransaction, "client" | "emit">, allianceId: number, operationId: number): Promise<void> {
   const [operation] = await loadOperations(tx.client, { ids: [operationId] });
   if (operation) tx.emit(allianceTopic(allianceId), { type: "operationChanged", allianceId, operation });
-}
-
-async function emitRequest(tx: Pick<ActionTransaction, "client" | "emit">, allianceId: number, requestId: number): Promise<void> {
-  const [request] = await loadDefenseRequests(tx.client, { ids: [requestId] });
-  if (request) tx.emit(allianceTopic(allianceId), { type: "defenseRequestChanged", allianceId, request });
 }
 
 function unitsOf(row: CountryRow): { troops: number; jets: number; tanks: number; turrets: number } {
@@ -267,7 +262,7 @@ const defensiveSupport: OperationStrike = async ({ tx, operation, participants, 
     });
     lines.push(`${p.row.name} commits ${c.troops} troops, ${c.jets} jets, ${c.tanks} tanks to ${target.name}'s defence until ${until.toISOString()}`);
   }
-  await emitRequest(tx, operation.allianceId, requestId!);
+  await emitDefenseRequest(tx, operation.allianceId, requestId!);
   return { outcome: { summary: `${participants.length} members defend ${target.name}`, lines, battleReportIds: [] }, next: new Map() };
 };
 
@@ -547,7 +542,7 @@ export async function requestDefense(ctx: ServiceContext, userId: number, allian
         requestedAt: tx.now,
         expiresAt: new Date(tx.now.getTime() + DEFENSE_REQUEST_LIFETIME_MS),
       }))!;
-      await emitRequest(tx, alliance.id, requestId);
+      await emitDefenseRequest(tx, alliance.id, requestId);
       await postAllianceSystemMessage(tx, {
         allianceId: alliance.id,
         channel: "military",
@@ -611,7 +606,7 @@ export async function respondDefense(ctx: ServiceContext, userId: number, allian
         now: tx.now,
       });
       if (military) await addMilitarySupport(tx.client, row.id, alliance.id, commitment.troops + commitment.jets + commitment.tanks);
-      await emitRequest(tx, alliance.id, request.id);
+      await emitDefenseRequest(tx, alliance.id, request.id);
       if (input.responseType !== "declined") {
         const what = military ? `${commitment.troops} troops, ${commitment.jets} jets and ${commitment.tanks} tanks` : "intelligence";
         noticeTo(tx, request.requester_id, notice(`defense-${request.id}-${row.id}`, "defense_response", "success", "Help is coming", `${row.name} sends ${what}`, tx.now, request.id));
@@ -622,67 +617,12 @@ export async function respondDefense(ctx: ServiceContext, userId: number, allian
   return { requestId: input.requestId };
 }
 
-/**
- * Raises a defense request for a member who was just attacked, inside the attack's own
- * transaction (military calls this with its transaction and the defender's locked row):
- * every online member is alerted at once, and the request asks for military support.
- * A battle raises at most one request (battleRef), so a retried attack adds none.
- * @returns the request id, or null when the defender is in no alliance or it exists already
- */
-export async function raiseDefenseRequestForAttack(
-  tx: Pick<ActionTransaction, "client" | "emit" | "now">,
-  attack: {
-    defender: Pick<CountryRow, "id" | "name" | "alliance_id">;
-    attacker: Pick<CountryRow, "id" | "name">;
-    attackType: string;
-    battleId: number;
-    attackerWon: boolean;
-    /** land the defender lost, percent of what it had */
-    landLostPct: number;
-    /** attack power over defence power, percent */
-    powerRatioPct: number;
-  },
-): Promise<number | null> {
-  const allianceId = attack.defender.alliance_id;
-  if (allianceId === null) return null;
-  const urgency = computeDefenseUrgency({ attackerWon: attack.attackerWon, landLostPct: attack.landLostPct, powerRatioPct: attack.powerRatioPct });
-  const requestId = await insertDefenseRequest(tx.client, {
-    allianceId,
-    requesterId: attack.defender.id,
-    requesterName: attack.defender.name,
-    attackerId: attack.attacker.id,
-    attackerName: attack.attacker.name,
-    attackType: attack.attackType,
-    urgency,
-    need: { military: true, intelligence: true, resources: false },
-    message: attack.attackerWon ? `${attack.attacker.name} broke through` : `${attack.attacker.name} was repelled`,
-    requestedAt: tx.now,
-    expiresAt: new Date(tx.now.getTime() + DEFENSE_REQUEST_LIFETIME_MS),
-    battleRef: `battle-${attack.battleId}`,
-  });
-  if (requestId === null) return null;
-  await emitRequest(tx, allianceId, requestId);
-  const labels = await allianceLabels(tx.client, [allianceId]);
-  await postAllianceSystemMessage(tx, {
-    allianceId,
-    channel: "military",
-    type: "war_alert",
-    content: `${attack.defender.name} was attacked by ${attack.attacker.name} (${attack.attackType}, ${urgency})`,
-    allianceTag: labels.get(allianceId)?.tag ?? "",
-  });
-  const alert = {
-    requestId,
-    countryId: attack.defender.id,
-    countryName: attack.defender.name,
-    attackerName: attack.attacker.name,
-    attackType: attack.attackType,
-    urgency,
-    at: tx.now.getTime(),
-  };
-  tx.emit(allianceTopic(allianceId), { type: "allyAttacked", allianceId, alert });
-  for (const memberId of await allianceMemberIds(tx.client, allianceId)) {
-    if (memberId === attack.defender.id) continue;
-    noticeTo(tx, memberId, notice(`ally-attacked-${requestId}`, "ally_attacked", urgency === "critical" || urgency === "high" ? "danger" : "warning", "Ally under attack", `${attack.defender.name} was attacked by ${attack.attacker.name}`, tx.now, requestId));
-  }
-  return requestId;
+/** GET /alliance/operations: the alliance's operations as its room shows them. */
+export function allianceOperations(ctx: ServiceContext, allianceId: number): Promise<OperationJson[]> {
+  return loadOperations(ctx.db, { allianceId });
+}
+
+/** GET /alliance/defense-requests: the alliance's defense requests as its room shows them. */
+export function allianceDefenseRequests(ctx: ServiceContext, allianceId: number, now: Date): Promise<DefenseRequestJson[]> {
+  return loadDefenseRequests(ctx.db, { allianceId, now });
 }

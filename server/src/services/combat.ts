@@ -62,7 +62,7 @@ import {
   listStrikes,
   loadAttackContext,
   postureOf,
-  sqlLiteral,
+  rehabilitationInsertStatement,
   strikeFinishStatement,
   toBattleReportJson,
   toStrikeJson,
@@ -82,7 +82,7 @@ import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";
 import { buildTurnResult } from "./turnResults.js";
 import { recordNewsBatch } from "./news.js";
-import { strikeSchedulerFor } from "../tick/strikes.js";
+import { strikeSchedulerFor } from "./strikeScheduler.js";
 
 /**
  * Combat actions: launching an attack (now, planned or scheduled), executing a strike, the
@@ -354,10 +354,7 @@ async function writeBattle(tx: ActionTransaction, c: BattleContext, decision: Ba
   const statements: string[] = [battleInsertStatement(row, now)];
   if (brigade) statements.push(brigadeWriteStatement(a.row.id, applyAttackFatigue(brigade, nowMs, attackType === "planned_strike")));
   if (attackType === "planned_strike" && outcome.survivors.troops + outcome.survivors.jets + outcome.survivors.tanks > 0) {
-    const s = outcome.survivors;
-    statements.push(
-      `INSERT INTO rehabilitation (country_id, troops, jets, tanks, until, battle_id) VALUES (${sqlLiteral(a.row.id)}, ${sqlLiteral(s.troops)}, ${sqlLiteral(s.jets)}, ${sqlLiteral(s.tanks)}, ${sqlLiteral(new Date(nowMs + PLANNED_STRIKE_REHAB_MS))}, ${sqlLiteral(battleId)})`,
-    );
+    statements.push(rehabilitationInsertStatement(a.row.id, outcome.survivors, new Date(nowMs + PLANNED_STRIKE_REHAB_MS), battleId));
   }
   if (strike) statements.push(strikeFinishStatement(strike.id, "executed", battleId, null, now));
 

@@ -44,6 +44,7 @@ import {
   type TargetSnapshot,
 } from "@game/schema/rules";
 import type { CountryRow } from "../db/countries.js";
+import { knownIntelligenceOfAll } from "../db/knownIntelligence.js";
 import { rowToState } from "../db/countries.js";
 import {
   allowsSpyOperations,
@@ -550,4 +551,9 @@ export async function sharedReportsOf(ctx: ServiceContext, country: CountryRow, 
   if (country.alliance_id === null) return { reports: [], allianceId: null };
   const rows = await listSharedReports(ctx.db, country.alliance_id);
   return { reports: rows.map((r) => toReportJson(r, country.id, now.getTime())), allianceId: country.alliance_id };
+}
+
+/** GET /intelligence/known: what the country and its alliance know of every other (fresh military reports). */
+export function knownIntelligenceOf(ctx: ServiceContext, country: Pick<CountryRow, "id" | "alliance_id">, now: Date): ReturnType<typeof knownIntelligenceOfAll> {
+  return knownIntelligenceOfAll(ctx.db, country.id, country.alliance_id, now);
 }

@@ -4,7 +4,7 @@ import { toOwnCountryJson } from "../db/countries.js";
 import { findWar, findWarsBetween, listWars, toWarJson, warFacts, type WarRow } from "../db/military.js";
 import { notFound } from "../errors.js";
 import { countryTopic, WORLD_TOPIC, type PublicWarEvent } from "../events.js";
-import { tickNumberAt } from "../tick/clock.js";
+import { tickNumberAt } from "../turnClock.js";
 import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
 import { ruleError } from "./economy.js";

@@ -5,8 +5,9 @@ import { loadConfig } from "../config.js";
 import { runMigrations } from "../db/migrate.js";
 import { COUNTRY_COLUMNS, rowToState } from "../db/countries.js";
 import { createTestDatabase } from "../test/harness.js";
-import { tickDueAt, tickNumberAt } from "./clock.js";
-import { DAY_MS, TICK_PHASES } from "./phases.js";
+import { tickDueAt, tickNumberAt } from "../turnClock.js";
+import { TICK_PHASES } from "./phases.js";
+import { DAY_MS } from "./tickPhase.js";
 import { insertCountries, tickContext } from "./testSupport.js";
 import { ensureGameClock, runDueTicks, runTick } from "./turnTick.js";
 

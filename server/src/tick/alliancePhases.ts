@@ -17,10 +17,7 @@ import { loadOperations } from "../db/allianceWarfare.js";
 import { TECH_COLUMNS } from "../db/alliances.js";
 import { postAllianceSystemMessage } from "../services/allianceChat.js";
 import { notice } from "../services/alliances.js";
-import type { CollapsingPhase, PeriodicPhase, TickPhaseContext } from "./phases.js";
-
-/** A UTC day (ms). Not imported from phases.ts, which imports this module: no cycle at load. */
-const DAY_MS = 86_400_000;
+import { DAY_MS, type CollapsingPhase, type PeriodicPhase, type TickPhaseContext } from "./tickPhase.js";
 
 /**
  * The alliance and diplomacy phases of the turn tick (docs/architecture.md, "Turn tick"):

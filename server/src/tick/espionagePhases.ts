@@ -1,8 +1,6 @@
 import { SPY_RECORD_RETENTION_DAYS, deleteOldMissions, resetDailyCounters } from "../db/espionage.js";
-import type { PeriodicPhase } from "./phases.js";
+import { DAY_MS, type PeriodicPhase } from "./tickPhase.js";
 
-/** A UTC day (ms); phases.ts has the same DAY_MS, but this module is imported by it. */
-const DAY_MS = 86_400_000;
 
 /**
  * At midnight UTC every country's spy operation counters go back to zero (the spec's daily cap

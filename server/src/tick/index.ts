@@ -3,7 +3,7 @@ import { startQueueTick, type QueueTickOptions } from "./queue.js";
 import { startTimerTick } from "./timer.js";
 import { ensureGameClock, runDueTicks, type TickContext } from "./turnTick.js";
 
-export { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
+export { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "../turnClock.js";
 export { ensureGameClock, runDueTicks, runTick, type TickContext, type TickHooks, type TickOptions, type TickResult } from "./turnTick.js";
 export { jobTickNumber, TICK_QUEUE, TICK_SCHEDULER_ID, type QueueTickOptions } from "./queue.js";
 export { startTimerTick, type TickDriver } from "./timer.js";

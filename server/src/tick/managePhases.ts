@@ -1,6 +1,6 @@
 import { markAutomationDue } from "../db/countryOptions.js";
 import { runDueAutomation } from "../services/manage.js";
-import type { CollapsingPhase } from "./phases.js";
+import type { CollapsingPhase } from "./tickPhase.js";
 
 /**
  * Auto-build (Manage > Settings): inside the tick, every country with an auto-build option on

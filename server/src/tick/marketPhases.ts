@@ -3,7 +3,7 @@ import { STANDING_ORDER_LIFETIME_MS, type MarketItemType } from "@game/schema/ru
 import { toPublicOrderJson, type OrderRow } from "../db/market.js";
 import { WORLD_TOPIC } from "../events.js";
 import { matchCrossingOrders, settleExpired } from "../services/market.js";
-import type { CollapsingPhase, TickPhaseContext } from "./phases.js";
+import type { CollapsingPhase, TickPhaseContext } from "./tickPhase.js";
 
 /**
  * The markets' timed work, as two collapsing phases (one run covers every tick applied

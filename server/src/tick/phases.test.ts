@@ -4,8 +4,9 @@ import { loadConfig } from "../config.js";
 import { runMigrations } from "../db/migrate.js";
 import { createTestDatabase } from "../test/harness.js";
 import { countryTopic } from "../events.js";
-import { tickDueAt, tickNumberAt } from "./clock.js";
-import { DAY_MS, periodsReached, TICK_PHASES, type CollapsingPhase, type PeriodicPhase, type TickPhase } from "./phases.js";
+import { tickDueAt, tickNumberAt } from "../turnClock.js";
+import { periodsReached, TICK_PHASES } from "./phases.js";
+import { DAY_MS, type CollapsingPhase, type PeriodicPhase, type TickPhase } from "./tickPhase.js";
 import { insertCountries, tickContext } from "./testSupport.js";
 import { ensureGameClock, runDueTicks, runTick } from "./turnTick.js";
 

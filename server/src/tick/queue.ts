@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { nextTickAt, tickNumberAt } from "./clock.js";
+import { nextTickAt, tickNumberAt } from "../turnClock.js";
 import type { TickDriver } from "./timer.js";
 import { runDueTicks, type TickContext, type TickOptions, type TickResult } from "./turnTick.js";
 

@@ -1,24 +1,12 @@
 import { ACHIEVEMENTS } from "@game/schema/rules";
-import type { CollapsingPhase, PeriodicPhase, TickPhase } from "./phases.js";
+import { DAY_MS, type CollapsingPhase, type PeriodicPhase, type TickPhase } from "./tickPhase.js";
 import { endSeason } from "../services/seasonLifecycle.js";
 import { recordNewsBatch } from "../services/news.js";
+import { activeSeasonId, awardReachedAchievements, takeCountrySnapshots } from "../db/rankingMetrics.js";
 
-/** A UTC day (ms); phases.ts has the same DAY_MS, but this module is imported by it. */
-const DAY_MS = 86_400_000;
 
 /** Daily country snapshots are kept this long (days): the monthly period needs 30. */
 export const COUNTRY_SNAPSHOT_RETENTION_DAYS = 35;
-
-/** SQL of each metric a ranking, a snapshot or an achievement reads (c = countries). */
-export const METRIC_SQL = {
-  networth: "c.networth",
-  land: "c.land",
-  population: "c.population",
-  military: "(c.troops + c.jets + c.tanks + c.turrets)",
-  victories: "c.victories",
-  researchLevels:
-    "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
-} as const;
 
 /**
  * Once a UTC day: every country's public ranking metrics, the base of the daily, weekly and
@@ -30,15 +18,7 @@ export const countrySnapshotPhase: PeriodicPhase = {
   catchUp: "periodic",
   periodMs: DAY_MS,
   async run({ client, periodStart }) {
-    const day = new Date(periodStart).toISOString().slice(0, 10);
-    const inserted = await client.query(
-      `INSERT INTO country_snapshots (taken_on, country_id, networth, land, military, population, wars_won)
-       SELECT $1::date, c.id, c.networth, c.land, ${METRIC_SQL.military}, c.population, c.victories FROM countries c
-       ON CONFLICT DO NOTHING`,
-      [day],
-    );
-    await client.query(`DELETE FROM country_snapshots WHERE taken_on < $1::date - ${COUNTRY_SNAPSHOT_RETENTION_DAYS}`, [day]);
-    return inserted.rowCount ?? 0;
+    return takeCountrySnapshots(client, new Date(periodStart).toISOString().slice(0, 10), COUNTRY_SNAPSHOT_RETENTION_DAYS);
   },
 };
 
@@ -51,18 +31,9 @@ export const achievementsPhase: CollapsingPhase = {
   name: "achievements",
   catchUp: "collapse",
   async run(ctx) {
-    const { rows: seasons } = await ctx.client.query<{ id: number }>("SELECT id FROM seasons WHERE is_active");
-    const season = seasons[0];
-    if (!season) return 0;
-    const branches = ACHIEVEMENTS.map(
-      (a, i) => `SELECT c.id AS country_id, $${i + 2}::text AS achievement_id FROM countries c WHERE NOT c.is_eliminated AND ${METRIC_SQL[a.metric]} >= ${Number(a.threshold)}`,
-    );
-    const { rows } = await ctx.client.query<{ country_id: number; achievement_id: string }>(
-      `INSERT INTO achievements (country_id, season_id, achievement_id, awarded_at)
-       SELECT e.country_id, $1, e.achievement_id, to_timestamp(${Number(ctx.at)} / 1000.0) FROM (${branches.join(" UNION ALL ")}) e
-       ON CONFLICT DO NOTHING RETURNING country_id, achievement_id`,
-      [season.id, ...ACHIEVEMENTS.map((a) => a.id)],
-    );
+    const season = await activeSeasonId(ctx.client);
+    if (season === undefined) return 0;
+    const rows = await awardReachedAchievements(ctx.client, season, ACHIEVEMENTS, new Date(ctx.at));
     if (rows.length === 0) return 0;
     await recordNewsBatch(
       { client: ctx.client, emit: ctx.emit, now: new Date(ctx.at) },
@@ -72,7 +43,7 @@ export const achievementsPhase: CollapsingPhase = {
           kind: "achievement_unlocked" as const,
           params: { achievement: a.id, name: a.name, description: a.description, rarity: a.rarity },
           countryId: row.country_id,
-          dedupeKey: `achievement:${season.id}:${row.country_id}:${a.id}`,
+          dedupeKey: `achievement:${season}:${row.country_id}:${a.id}`,
         };
       }),
     );

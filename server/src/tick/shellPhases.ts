@@ -1,8 +1,6 @@
 import { deleteNewsBefore } from "../db/news.js";
-import type { PeriodicPhase } from "./phases.js";
+import { DAY_MS, type PeriodicPhase } from "./tickPhase.js";
 
-/** A UTC day (ms); phases.ts has the same DAY_MS, but this module is imported by it. */
-const DAY_MS = 86_400_000;
 
 /** News items are kept this long, then deleted with their read state (days). */
 export const NEWS_RETENTION_DAYS = 90;

@@ -6,7 +6,7 @@ import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from
 import { setCountry } from "../test/military.js";
 import { countryTopic, type GameEvent } from "../events.js";
 import { executeStrike } from "../services/combat.js";
-import { strikeSchedulerFor } from "./strikes.js";
+import { strikeSchedulerFor } from "../services/strikeScheduler.js";
 
 /**
  * Scheduled attacks and planned strikes run once, at their time, from the job queue: with

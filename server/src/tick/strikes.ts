@@ -2,6 +2,9 @@ import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { findDueStrikes, findPendingStrikes } from "../db/military.js";
 import type { ServiceContext } from "../services/context.js";
+import { setStrikeScheduler, type StrikeScheduler } from "../services/strikeScheduler.js";
+
+export type { StrikeScheduler };
 
 /**
  * Planned strikes and scheduled attacks run at their time from the job queue: a delayed
@@ -23,17 +26,6 @@ export const STRIKE_SWEEP_INTERVAL_MS = 60_000;
 /** Longest a Node timer can wait (ms); longer delays re-arm. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Schedules and cancels strikes of this process. */
-export interface StrikeScheduler {
-  /** Arms the strike to run at `executeAt` (idempotent). */
-  schedule(strikeId: number, executeAt: Date): Promise<void>;
-  /** Disarms it (best effort: a strike cancelled in Postgres never runs anyway). */
-  cancel(strikeId: number): Promise<void>;
-  /** Runs every due strike now (the start-up run and the sweep); resolves when done. */
-  sweep(): Promise<void>;
-  stop(): Promise<void>;
-}
-
 export interface StrikeSchedulerOptions {
   /** @default STRIKE_SWEEP_INTERVAL_MS */
   sweepIntervalMs?: number;
@@ -43,19 +35,12 @@ export interface StrikeSchedulerOptions {
 
 type Execute = (ctx: ServiceContext, strikeId: number) => Promise<"executed" | "failed" | "skipped">;
 
-const schedulers = new WeakMap<ServiceContext, StrikeScheduler>();
-
-/** The scheduler running in this process for `ctx` (none when background work is off). */
-export function strikeSchedulerFor(ctx: ServiceContext): StrikeScheduler | undefined {
-  return schedulers.get(ctx);
-}
-
 const jobId = (strikeId: number) => `strike-${strikeId}`;
 
 /**
  * Starts the strike scheduler of this process: arms every pending strike, runs the due ones,
- * and sweeps periodically. `execute` is the combat service's executeStrike (passed in so the
- * tick package does not import the services).
+ * and sweeps periodically. `execute` is the combat service's executeStrike (passed in, so a
+ * test can run the scheduler on another executor).
  */
 export async function startStrikeScheduler(ctx: ServiceContext, redis: Redis | undefined, execute: Execute, options: StrikeSchedulerOptions = {}): Promise<StrikeScheduler> {
   const logger = ctx.logger.child({ component: "strikes" });
@@ -179,13 +164,13 @@ export async function startStrikeScheduler(ctx: ServiceContext, redis: Redis | u
     async stop() {
       stopped = true;
       clearInterval(interval);
-      schedulers.delete(ctx);
+      setStrikeScheduler(ctx, undefined);
       await close();
       await Promise.allSettled([...running]);
       await sweeping?.catch(() => undefined);
     },
   };
-  schedulers.set(ctx, scheduler);
+  setStrikeScheduler(ctx, scheduler);
 
   // Survive restarts: arm what waits, run what is due.
   const now = Date.now();

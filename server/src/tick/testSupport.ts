@@ -4,8 +4,8 @@ import type { Db } from "../db/pool.js";
 import type { EventBus, EventListener, EventTopic, GameEvent, TopicEvent } from "../events.js";
 import { GameMetrics } from "../metrics.js";
 import { TICK_LOCK_KEY, type TickContext } from "./turnTick.js";
-import { tickDueAt } from "./clock.js";
-import { DAY_MS } from "./phases.js";
+import { tickDueAt } from "../turnClock.js";
+import { DAY_MS } from "./tickPhase.js";
 import { systemClock } from "../services/context.js";
 import { osSeeds } from "../services/actions.js";
 

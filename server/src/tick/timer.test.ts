@@ -7,7 +7,7 @@ import { applyTick } from "@game/schema/rules";
 import { loadConfig } from "../config.js";
 import { startGameServer } from "../server.js";
 import { createTestDatabase, startTestServer } from "../test/harness.js";
-import { tickNumberAt } from "./clock.js";
+import { tickNumberAt } from "../turnClock.js";
 import { insertCountries, snapshot, type TickSnapshot } from "./testSupport.js";
 
 /** Short ticks so a handful of intervals take a second or two (ms). */

@@ -1,4 +1,4 @@
-import { nextTickAt, tickNumberAt } from "./clock.js";
+import { nextTickAt, tickNumberAt } from "../turnClock.js";
 import { runDueTicks, type TickContext, type TickOptions } from "./turnTick.js";
 
 /** A running tick driver; `stop` waits for a tick in progress. */

@@ -4,7 +4,7 @@ import { applyTick, MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { loadConfig } from "../config.js";
 import { runMigrations } from "../db/migrate.js";
 import { createTestDatabase } from "../test/harness.js";
-import { MAX_CATCH_UP_TICKS, nextTickAt, tickNumberAt } from "./clock.js";
+import { MAX_CATCH_UP_TICKS, nextTickAt, tickNumberAt } from "../turnClock.js";
 import { insertCountries, snapshot, tickContext } from "./testSupport.js";
 import { ensureGameClock, runDueTicks, runTick } from "./turnTick.js";
 

@@ -1,12 +1,11 @@
 import { performance } from "node:perf_hooks";
 import { withTransaction, type Db, type DbClient } from "../db/pool.js";
-import type { ServiceContext } from "../services/context.js";
 import { on, WORLD_TOPIC, type TopicEvent } from "../events.js";
-import { runTickPhases, TICK_PHASES, type TickPhase } from "./phases.js";
-import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "./clock.js";
+import { runTickPhases, TICK_PHASES } from "./phases.js";
+import type { TickContext, TickPhase } from "./tickPhase.js";
+import { MAX_CATCH_UP_TICKS, nextTickAt, tickDueAt, tickNumberAt } from "../turnClock.js";
 
-/** What the tick needs from the service context (the bench and test workers build only this). */
-export type TickContext = Pick<ServiceContext, "config" | "db" | "logger" | "events" | "metrics" | "clock" | "seeds" | "redisOutage">;
+export type { TickContext } from "./tickPhase.js";
 
 /** What one tick transaction did. */
 export interface TickResult {

@@ -1,21 +1,10 @@
 import { computeNetworth, computeWarCost, splitWarCost, warTurnsToCharge, type CountryState } from "@game/schema/rules";
-import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
-import { idList, sqlLiteral } from "../db/sqlLiteral.js";
+import { rowToState, type CountryRow } from "../db/countries.js";
+import { findWarsToCharge, lockWarPayers, warAlliedPeaceStatement, warBankruptStatement, warChargedStatement, warPaymentStatement } from "../db/military.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
-import type { CollapsingPhase } from "./phases.js";
+import type { CollapsingPhase } from "./tickPhase.js";
 import { recordNewsBatch } from "../services/news.js";
 import { peaceNews } from "../services/war.js";
-
-interface DueWar {
-  id: number;
-  declarer_id: number;
-  target_id: number;
-  declared_tick: number;
-  charged_through_tick: number;
-  target_land: number;
-  target_name: string;
-  target_alliance_id: number | null;
-}
 
 /**
  * War costs: $10 per target acre per turn (tick) for every active war. Collapsing: each war is
@@ -37,21 +26,10 @@ export const warCostsPhase: CollapsingPhase = {
   catchUp: "collapse",
   async run({ client, ticks, at, emit }) {
     const lastTick = ticks[ticks.length - 1]!;
-    const { rows: wars } = await client.query<DueWar>(
-      `SELECT w.id, w.declarer_id, w.target_id, w.declared_tick, w.charged_through_tick, t.land AS target_land, t.name AS target_name, t.alliance_id AS target_alliance_id
-         FROM war_declarations w JOIN countries t ON t.id = w.target_id
-        WHERE w.ended_at IS NULL AND GREATEST(w.declared_tick, w.charged_through_tick) < $1
-        ORDER BY w.declarer_id, w.id`,
-      [lastTick],
-    );
+    const wars = await findWarsToCharge(client, lastTick);
     if (wars.length === 0) return 0;
     const declarerIds = [...new Set(wars.map((w) => w.declarer_id))].sort((a, b) => a - b);
-    const { rows: payers } = await client.query<CountryRow>(
-      `SELECT ${COUNTRY_COLUMNS} FROM countries
-        WHERE id IN (${idList(declarerIds)})
-           OR (NOT is_eliminated AND alliance_id IN (SELECT alliance_id FROM countries WHERE id IN (${idList(declarerIds)}) AND alliance_id IS NOT NULL))
-        ORDER BY id FOR UPDATE`,
-    );
+    const payers = await lockWarPayers(client, declarerIds);
     const states = new Map<number, { row: CountryRow; state: CountryState; spent: number }>(payers.map((row) => [row.id, { row, state: rowToState(row), spent: 0 }]));
     const endedAt = new Date(at);
     const statements: string[] = [];
@@ -64,7 +42,7 @@ export const warCostsPhase: CollapsingPhase = {
       for (const war of wars.filter((w) => w.declarer_id === declarerId)) {
         if (allianceId !== null && war.target_alliance_id !== null && Number(war.target_alliance_id) === Number(allianceId)) {
           // allies now (joining ends such wars; this catches any that slipped past): peace, nothing charged
-          statements.push(`UPDATE war_declarations SET ended_at = ${sqlLiteral(endedAt)}, end_reason = 'declared_peace' WHERE id = ${sqlLiteral(war.id)}`);
+          statements.push(warAlliedPeaceStatement(war.id, endedAt));
           emit(WORLD_TOPIC, { type: "warEnded", war: { declarationId: war.id, declarerId, declarerName: declarer.row.name, targetId: war.target_id, targetName: war.target_name, at }, reason: "declared_peace" });
           peace.push(peaceNews({ declarer_id: declarerId, declarer_name: declarer.row.name, target_id: war.target_id, target_name: war.target_name }));
           continue;
@@ -74,12 +52,10 @@ export const warCostsPhase: CollapsingPhase = {
         const split = splitWarCost(cost, payer(declarer), allies.map(payer));
         if (split) {
           for (const [countryId, paid] of split) states.get(countryId)!.spent += paid;
-          statements.push(`UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, total_cost = total_cost + ${sqlLiteral(cost)} WHERE id = ${sqlLiteral(war.id)}`);
+          statements.push(warChargedStatement(war.id, lastTick, cost));
           continue;
         }
-        statements.push(
-          `UPDATE war_declarations SET charged_through_tick = ${sqlLiteral(lastTick)}, ended_at = ${sqlLiteral(endedAt)}, end_reason = 'bankrupt' WHERE id = ${sqlLiteral(war.id)}`,
-        );
+        statements.push(warBankruptStatement(war.id, lastTick, endedAt));
         const name = declarer.row.name;
         const event = { declarationId: war.id, declarerId, declarerName: name, targetId: war.target_id, targetName: war.target_name, at };
         emit(countryTopic(declarerId), {
@@ -99,9 +75,7 @@ export const warCostsPhase: CollapsingPhase = {
     for (const { row, state, spent } of states.values()) {
       if (spent === 0) continue;
       const next = { ...state, cash: state.cash - spent };
-      statements.push(
-        `UPDATE countries SET cash = ${sqlLiteral(next.cash)}, networth = ${sqlLiteral(computeNetworth(next))}, war_expenses = war_expenses + ${sqlLiteral(spent)}, updated_at = now() WHERE id = ${sqlLiteral(row.id)}`,
-      );
+      statements.push(warPaymentStatement(row.id, next.cash, computeNetworth(next), spent));
     }
     await client.query(statements.join(";\n"));
     if (peace.length > 0) await recordNewsBatch({ client, emit, now: endedAt }, peace);

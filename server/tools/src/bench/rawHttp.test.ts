@@ -53,12 +53,13 @@ describe("the benches' raw keep-alive load generator", () => {
     const answer = Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\ncontent-length: 31\r\n\r\n{"success":false,"error":"bad"}');
     const port = await listen(
       net.createServer((socket) => {
-        socket.on("data", async () => {
+        const trickle = async () => {
           for (let i = 0; i < answer.length; i += 7) {
             socket.write(answer.subarray(i, i + 7));
             await new Promise((r) => setTimeout(r, 1));
           }
-        });
+        };
+        socket.on("data", () => void trickle());
       }),
     );
     const c = client(port, 1);

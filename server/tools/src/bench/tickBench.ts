@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { MAX_STORED_TURNS, MAX_TURNS } from "@game/schema/rules";
 import { loadConfig } from "@game/server/config";
 import type { Db } from "@game/server/db/pool";
-import { tickNumberAt } from "@game/server/tick/clock";
+import { tickNumberAt } from "@game/server/turnClock";
 import { insertCountries, tickContext } from "@game/server/tick/testSupport";
 import { runTick } from "@game/server/tick/turnTick";
 

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { runMigrations } from "@game/server/db/migrate";
 import { ensureGameClock, runDueTicks, tickDueAt, tickNumberAt } from "@game/server/tick/index";
-import { DAY_MS } from "@game/server/tick/phases";
+import { DAY_MS } from "@game/server/tick/tickPhase";
 import { ensureAiCountries, playAiCountry, type AiCountryRow } from "@game/server/services/ai";
 import { sampleDay, type DaySample } from "./sample.js";
 import type { SimulationContext } from "./context.js";

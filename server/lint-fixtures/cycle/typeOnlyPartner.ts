@@ -1,0 +1,4 @@
+import type { TypeOnly } from "./typeOnly.js";
+export interface TypeOnlyPartner {
+  owner?: TypeOnly;
+}

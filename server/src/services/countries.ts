@@ -1,0 +1,60 @@
+import type { CountryResponse, IntelligenceBriefsResponse, ListedCountryJson, TurnResultJson } from "@game/schema/api";
+import { computeIntelligenceBriefs, type CountryState } from "@game/schema/rules";
+import { findCountryById, findCountryByUserId, listCountries, rowToState, toOwnCountryJson, toPublicCountryJson, type CountryRow } from "../db/countries.js";
+import { allianceLabels } from "../db/alliances.js";
+import { loadBriefFacts } from "../db/briefs.js";
+import { listTurnResults } from "../db/turnResults.js";
+import { notFound } from "../errors.js";
+import type { ServiceContext } from "./context.js";
+
+/**
+ * Read models of countries: what the REST answers show of one. Reads lock nothing and write
+ * nothing, so each queries db/ directly, outside any action transaction (docs/architecture.md,
+ * "Layers"); a route calls these and never db/ itself.
+ */
+
+/** The country row of `id`, or undefined. */
+export function countryById(ctx: ServiceContext, id: number): Promise<CountryRow | undefined> {
+  return findCountryById(ctx.db, id);
+}
+
+/** The country of the user `userId`, or undefined when they have none. */
+export function countryOfUser(ctx: ServiceContext, userId: number): Promise<CountryRow | undefined> {
+  return findCountryByUserId(ctx.db, userId);
+}
+
+/** The rules' view of a row the caller read (the read models that compute from rules). */
+export function countryState(row: CountryRow): CountryState {
+  return rowToState(row);
+}
+
+/** GET /country/{id}: the owner sees everything; anyone else sees public fields only. */
+export async function countryView(ctx: ServiceContext, id: number, viewerUserId: number): Promise<CountryResponse> {
+  const country = await findCountryById(ctx.db, id);
+  if (!country) throw notFound("Country not found", "country/not_found");
+  return country.user_id === viewerUserId
+    ? { country: toOwnCountryJson(country), message: "Own country" }
+    : { country: toPublicCountryJson(country), message: "Public view" };
+}
+
+/** A page of the target lists (GET /countries, /countries/ai): public views with each country's alliance name. */
+export async function listedCountries(ctx: ServiceContext, options: { limit: number; offset: number; aiOnly?: boolean }): Promise<{ countries: ListedCountryJson[]; total: number }> {
+  const { rows, total } = await listCountries(ctx.db, options);
+  const now = Date.now();
+  const ids = [...new Set(rows.map((r) => r.alliance_id).filter((id): id is number => id !== null))];
+  const labels = ids.length ? await allianceLabels(ctx.db, ids) : new Map();
+  const countries = rows.map((row) => ({ ...toPublicCountryJson(row, now), alliance_name: row.alliance_id === null ? null : (labels.get(row.alliance_id)?.name ?? null) }));
+  return { countries, total };
+}
+
+/** The intelligence briefs of the caller's own country (News and Intelligence > Intelligence Briefs). */
+export async function intelligenceBriefs(ctx: ServiceContext, country: CountryRow, now: Date): Promise<IntelligenceBriefsResponse["briefs"]> {
+  const facts = await loadBriefFacts(ctx.db, country.id, now);
+  const state = rowToState(country);
+  return computeIntelligenceBriefs({ ...facts, now: now.getTime(), land: state.land, forces: state.troops + state.jets + state.tanks + state.turrets });
+}
+
+/** GET /turns/history: the country's latest turn results, newest first. */
+export function turnHistory(ctx: ServiceContext, countryId: number, limit: number): Promise<TurnResultJson[]> {
+  return listTurnResults(ctx.db, countryId, limit);
+}
