@@ -6,7 +6,7 @@ import compression from "compression";
 import type { Config } from "../config.js";
 import type { ServiceContext } from "../services/context.js";
 import { failureAnswer } from "./answers.js";
-import { DirectRoutes } from "./directRoutes.js";
+import { ApiPipeline } from "./pipeline.js";
 import { authRoutes } from "./authRoutes.js";
 import { countryRoutes } from "./countryRoutes.js";
 import { economyRoutes } from "./economyRoutes.js";
@@ -26,11 +26,11 @@ import { espionageRoutes } from "./espionageRoutes.js";
 import { manageRoutes } from "./manageRoutes.js";
 
 /**
- * A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. Routes
- * on the action path declare themselves through `direct` (directRoutes.ts): they are mounted
- * on the router all the same, and also served without Express's per-request machinery.
+ * A domain's routes under /api: each registers its catalogue entries' handlers on the request
+ * pipeline (pipeline.ts). Each domain adds its factory to API_ROUTERS. A factory that answers a
+ * Router mounts it on Express (the operator's routes that are not in the catalogue).
  */
-export type RouterFactory = (ctx: ServiceContext, direct: DirectRoutes) => Router;
+export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => Router | void;
 
 export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
 
@@ -42,11 +42,11 @@ export interface AppExtras {
 
 /**
  * The Express app: JSON-only API under /api with the `{ success, ... }` envelope, then the
- * built client (if present) for every other path. `direct` holds the routes the HTTP server
- * may answer without Express (installMatchmaking hands them their requests).
+ * built client (if present) for every other path. `pipeline` answers the catalogue's routes
+ * without Express (installMatchmaking hands it every request under /api first).
  */
-export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: express.Express; direct: DirectRoutes } {
-  const direct = new DirectRoutes(ctx);
+export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: express.Express; pipeline: ApiPipeline } {
+  const pipeline = new ApiPipeline(ctx, ctx.config.checkAnswers);
   const app = express();
   app.disable("x-powered-by");
   // No ETag hashing of every JSON answer (CPU on every request; no client revalidates API
@@ -59,7 +59,10 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
   const api = express.Router();
   api.use(requireJsonBody);
   api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
-  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx, direct));
+  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) {
+    const router = factory(ctx, pipeline);
+    if (router) api.use(router);
+  }
   api.use((req, res) => {
     fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
@@ -67,7 +70,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
 
   serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
-  return { app, direct };
+  return { app, pipeline };
 }
 
 /** A body-carrying request must be JSON: 415 otherwise, before anything reads it. */

@@ -1,0 +1,30 @@
+import type { AnyRoute } from "./route.js";
+import { authRoutes, countryRoutes } from "./country.js";
+import { economyRoutes } from "./economy.js";
+import { marketRoutes } from "./market.js";
+import { militaryRoutes } from "./military.js";
+import { espionageRoutes } from "./espionage.js";
+
+export * from "./route.js";
+export * from "./economy.js";
+export * from "./country.js";
+export * from "./market.js";
+export * from "./military.js";
+export * from "./espionage.js";
+
+/**
+ * The REST catalogue: every call of the API by name (`routes.explore`). The server registers
+ * one handler per entry (server/src/http/pipeline.ts), the client and the load tester call
+ * entries (`api.call(routes.explore, body)`), /api/openapi.json is generated from it.
+ */
+export const routes = {
+  ...authRoutes,
+  ...countryRoutes,
+  ...economyRoutes,
+  ...marketRoutes,
+  ...militaryRoutes,
+  ...espionageRoutes,
+};
+
+/** Every entry of the catalogue. */
+export const ROUTES: readonly AnyRoute[] = Object.values(routes);
