@@ -4,6 +4,8 @@ import { economyRoutes } from "./economy.js";
 import { marketRoutes } from "./market.js";
 import { militaryRoutes } from "./military.js";
 import { espionageRoutes } from "./espionage.js";
+import { allianceRoutes, diplomacyRoutes } from "./alliance.js";
+import { accountRoutes, adminRoutes, chatRoutes, healthRoutes, newsRoutes, rankingRoutes, seasonRoutes } from "./world.js";
 
 export * from "./route.js";
 export * from "./economy.js";
@@ -11,6 +13,8 @@ export * from "./country.js";
 export * from "./market.js";
 export * from "./military.js";
 export * from "./espionage.js";
+export * from "./alliance.js";
+export * from "./world.js";
 
 /**
  * The REST catalogue: every call of the API by name (`routes.explore`). The server registers
@@ -24,6 +28,15 @@ export const routes = {
   ...marketRoutes,
   ...militaryRoutes,
   ...espionageRoutes,
+  ...allianceRoutes,
+  ...diplomacyRoutes,
+  ...chatRoutes,
+  ...seasonRoutes,
+  ...rankingRoutes,
+  ...newsRoutes,
+  ...accountRoutes,
+  ...adminRoutes,
+  ...healthRoutes,
 };
 
 /** Every entry of the catalogue. */

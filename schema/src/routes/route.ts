@@ -177,3 +177,11 @@ export function envelope<S extends z.ZodRawShape>(fields: S) {
 
 /** A download (CSV, JSON file): not an envelope. */
 export const downloadAnswer = z.string();
+
+/**
+ * The answer of an action whose fields no screen reads (ids of what it made, a message for
+ * people): a success, its fields not checked.
+ */
+export function actionAnswer() {
+  return answerOf<object>();
+}

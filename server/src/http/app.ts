@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import compression from "compression";
 import type { Config } from "../config.js";
@@ -27,10 +27,9 @@ import { manageRoutes } from "./manageRoutes.js";
 
 /**
  * A domain's routes under /api: each registers its catalogue entries' handlers on the request
- * pipeline (pipeline.ts). Each domain adds its factory to API_ROUTERS. A factory that answers a
- * Router mounts it on Express (the operator's routes that are not in the catalogue).
+ * pipeline (pipeline.ts). Each domain adds its factory to API_ROUTERS.
  */
-export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => Router | void;
+export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => void;
 
 export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
 
@@ -56,13 +55,9 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
   app.use(apiSecurityHeaders);
   extras.beforeApi?.(app);
 
+  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) factory(ctx, pipeline);
+  // What reaches Express under /api matched no catalogue entry (the pipeline answers those first).
   const api = express.Router();
-  api.use(requireJsonBody);
-  api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
-  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) {
-    const router = factory(ctx, pipeline);
-    if (router) api.use(router);
-  }
   api.use((req, res) => {
     fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
@@ -71,16 +66,6 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
   serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
   return { app, pipeline };
-}
-
-/** A body-carrying request must be JSON: 415 otherwise, before anything reads it. */
-function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-  if (hasBody && ["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && !req.is("application/json")) {
-    fail(res, 415, "Content-Type must be application/json", API_ERROR_CODES.unsupportedMediaType);
-    return;
-  }
-  next();
 }
 
 /** Vite's output folder of content-hashed files: a changed file gets a new name. */

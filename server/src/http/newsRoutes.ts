@@ -1,38 +1,12 @@
-import { Router } from "express";
-import { newsIdParamsSchema, newsQuerySchema, type NewsListResponse, type NewsReadResponse } from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
 import { listNews, markAllRead, markNewsRead } from "../services/news.js";
-import { authenticate, parse, route } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /** /news, /news/{id}/read, /news/read-all */
-export function newsRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-
-  router.get(
-    "/news",
-    route("Failed to get news", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return (await listNews(ctx, claims.userId, parse(newsQuerySchema, req.query))) satisfies Omit<NewsListResponse, "success">;
-    }),
-  );
-
-  // Declared before /news/:id/read so "read-all" is never read as an id.
-  router.post(
-    "/news/read-all",
-    route("Failed to mark news read", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return (await markAllRead(ctx, claims.userId)) satisfies NewsReadResponse;
-    }),
-  );
-
-  router.post(
-    "/news/:id/read",
-    route("Failed to mark news read", async (req) => {
-      const claims = await authenticate(ctx, req);
-      const { id } = parse(newsIdParamsSchema, req.params);
-      return (await markNewsRead(ctx, claims.userId, id)) satisfies NewsReadResponse;
-    }),
-  );
-
-  return router;
+export function newsRoutes(ctx: ServiceContext, api: ApiPipeline): void {
+  api.handle(routes.news, async (call) => listNews(ctx, call.claims!.userId, call.query));
+  // A fixed path: the pipeline matches it before the pattern /news/:id/read.
+  api.handle(routes.readAllNews, async (call) => markAllRead(ctx, call.claims!.userId));
+  api.handle(routes.readNews, async (call) => markNewsRead(ctx, call.claims!.userId, call.params.id));
 }

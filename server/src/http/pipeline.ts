@@ -5,6 +5,7 @@ import type { AnyRoute, RouteResult } from "@game/schema/routes";
 import type { z } from "zod";
 import type { ServiceContext } from "../services/context.js";
 import type { TokenClaims } from "../auth/tokens.js";
+import { requireAdmin } from "../services/admin.js";
 import { AppError, badRequest } from "../errors.js";
 import { failureAnswer, malformedJson, sendJson, type FailureAnswer } from "./answers.js";
 import { authenticate, routeError, type ApiCall } from "./handler.js";
@@ -135,6 +136,7 @@ export class ApiPipeline {
       setHeader: (name, value) => (answer.headers[name] = value),
     };
     if (entry.auth !== "none") call.claims = await authenticate(this.ctx as ServiceContext, call);
+    if (entry.auth === "admin") await requireAdmin(this.ctx as ServiceContext, call.claims!.userId);
     if (entry.params) call.params = parsePart(entry.params, rawParams);
     const rawQuery = search ? querystring.parse(search) : {};
     call.query = entry.query ? parsePart(entry.query, rawQuery) : rawQuery;
