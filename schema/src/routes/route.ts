@@ -114,6 +114,8 @@ type In<S> = S extends z.ZodType ? z.input<S> : undefined;
 export type RouteParams<E extends AnyRoute> = Out<E["params"]>;
 export type RouteQuery<E extends AnyRoute> = Out<E["query"]>;
 export type RouteBody<E extends AnyRoute> = Out<E["body"]>;
+/** A query as a caller writes it (every field may be left to its default). */
+export type RouteQueryInput<E extends AnyRoute> = Partial<In<E["query"]>>;
 /** The whole success answer (`{ success: true, ... }`). */
 export type RouteAnswer<E extends AnyRoute> = z.output<E["response"]>;
 /** What a handler returns: the answer without its envelope. */
@@ -152,7 +154,7 @@ export function routeUrl(entry: AnyRoute, parts: { params?: Record<string, unkno
   });
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(parts.query ?? {})) {
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || value === "") continue;
     query.set(name, String(value));
   }
   const search = query.toString();
