@@ -187,3 +187,13 @@ export const downloadAnswer = z.string();
 export function actionAnswer() {
   return answerOf<object>();
 }
+
+/** The entry's pattern as the server's request metrics label it ("/api/country/:id"). */
+export function apiPattern(entry: AnyRoute): string {
+  return `/api${entry.path}`;
+}
+
+/** The URL of a call under the server's origin ("/api/country/3"). */
+export function apiUrl(entry: AnyRoute, parts: { params?: Record<string, unknown>; query?: Record<string, unknown> } = {}): string {
+  return `/api${routeUrl(entry, parts)}`;
+}
