@@ -1,4 +1,4 @@
-import type { AnyRoute } from "./route.js";
+import { answerOf, defineRoute, type AnyRoute } from "./route.js";
 import { authRoutes, countryRoutes } from "./country.js";
 import { economyRoutes } from "./economy.js";
 import { marketRoutes } from "./market.js";
@@ -15,6 +15,7 @@ export * from "./military.js";
 export * from "./espionage.js";
 export * from "./alliance.js";
 export * from "./world.js";
+export * from "./openapi.js";
 
 /**
  * The REST catalogue: every call of the API by name (`routes.explore`). The server registers
@@ -37,6 +38,16 @@ export const routes = {
   ...accountRoutes,
   ...adminRoutes,
   ...healthRoutes,
+  openApi: defineRoute({
+    method: "GET",
+    path: "/openapi.json",
+    tag: "Operations",
+    summary: "This API described as OpenAPI 3.1 (the reference page /api-docs reads it)",
+    fallback: "Failed to describe the API",
+    auth: "none",
+    response: answerOf<object>(),
+    contentType: "application/json",
+  }),
 };
 
 /** Every entry of the catalogue. */

@@ -16,7 +16,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type RouteAuth = "none" | "user" | "admin";
 
 /** What a route answers besides the JSON envelope: a download (CSV, the account export) or text. */
-export type RouteContentType = "application/json" | "text/csv" | "text/plain";
+export type RouteContentType = "application/json" | "text/csv" | "text/plain" | "text/html";
 
 export interface RouteEntry<
   M extends HttpMethod = HttpMethod,

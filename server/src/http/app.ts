@@ -24,6 +24,7 @@ import { apiSecurityHeaders, clientSecurityHeaders } from "./security.js";
 import { marketRoutes } from "./marketRoutes.js";
 import { espionageRoutes } from "./espionageRoutes.js";
 import { manageRoutes } from "./manageRoutes.js";
+import { mountApiReference, openApiRoutes } from "./apiDocs.js";
 
 /**
  * A domain's routes under /api: each registers its catalogue entries' handlers on the request
@@ -31,7 +32,7 @@ import { manageRoutes } from "./manageRoutes.js";
  */
 export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => void;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes, openApiRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
@@ -62,6 +63,7 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
     fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
   app.use("/api", api);
+  mountApiReference(app);
 
   serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
