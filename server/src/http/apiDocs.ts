@@ -10,7 +10,7 @@ import { Download, type ApiPipeline } from "./pipeline.js";
 /** Where the reference page is served (outside /api: it is a page, not an API answer). */
 export const API_REFERENCE_PATH = "/api-docs";
 
-const DOCUMENT_INFO = {
+export const DOCUMENT_INFO = {
   title: "Nation game REST API",
   version: "1",
   description:
@@ -72,4 +72,70 @@ export function mountApiReference(app: express.Express): void {
   for (const file of ["swagger-ui.css", "swagger-ui-bundle.js"]) {
     app.get(`${API_REFERENCE_PATH}/${file}`, headers, (_req, res) => res.sendFile(path.join(dist, file), { maxAge: "1d" }));
   }
+}
+
+type Operation = {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  security?: unknown[];
+  parameters: Array<{ name: string; in: string; required: boolean }>;
+  requestBody?: { content: { "application/json": { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
+  responses: Record<string, unknown>;
+  "x-refusal-codes": string[];
+  "x-fallback-message": string;
+  "x-hot": boolean;
+  description?: string;
+};
+
+/**
+ * docs/api.md: the OpenAPI document as a page to read in the repository, one table per tag
+ * (npm run docs:api writes it; a test fails when it is stale).
+ */
+export function renderApiMarkdown(document: Record<string, unknown>): string {
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const byTag = new Map<string, Array<{ method: string; path: string; op: Operation }>>();
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(operations)) {
+      const tag = op.tags[0] ?? "Other";
+      if (!byTag.has(tag)) byTag.set(tag, []);
+      byTag.get(tag)!.push({ method: method.toUpperCase(), path, op });
+    }
+  }
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const lines = [
+    "# REST API",
+    "",
+    "Generated from the catalogue (`schema/src/routes`) by `npm run docs:api`; do not edit by hand.",
+    `The same description is served as OpenAPI 3.1 at \`/api/openapi.json\` and as a reference page at \`${API_REFERENCE_PATH}\`.`,
+    "",
+    String((document.info as { description?: string }).description ?? ""),
+    "",
+    "Auth: `none` (anyone), `bearer` (a signed-in player), `admin` (an administrator). Hot routes are on the measured action path (docs/performance.md).",
+    "",
+  ];
+  for (const [tag, operations] of [...byTag.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`## ${tag}`, "", "| call | name | what | auth | path and query | body | success | refusal codes |", "|---|---|---|---|---|---|---|---|");
+    for (const { method, path, op } of operations) {
+      const auth = op.security ? (op.description?.startsWith("Administrators") ? "admin" : "bearer") : "none";
+      const params = op.parameters.map((p) => `${p.in === "query" ? "?" : ""}${p.name}${p.required || p.in === "path" ? "" : " (optional)"}`).join(", ");
+      const body = op.requestBody ? Object.keys(op.requestBody.content["application/json"].schema.properties ?? {}).join(", ") || "JSON" : "";
+      const status = Object.keys(op.responses).find((code) => code !== "default") ?? "200";
+      const refusals = op["x-refusal-codes"].filter((code) => !code.startsWith("request/") && !code.startsWith("server/") && code !== "auth/invalid_token");
+      lines.push(
+        `| \`${method} ${path}\`${op["x-hot"] ? " (hot)" : ""} | ${op.operationId} | ${cell(op.summary)} | ${auth} | ${cell(params)} | ${cell(body)} | ${status} | ${refusals.map((c) => `\`${c}\``).join(" ")} |`,
+      );
+    }
+    lines.push("");
+  }
+  lines.push(
+    "Every route can also answer the shared refusals: `request/invalid` (400, a parameter, query or body its schema refuses), `request/malformed_json` (400), `request/too_large` (413), `request/unsupported_media_type` (415), `auth/invalid_token` (401, signed-in routes), `server/unavailable` (503, a store away; Retry-After) and `server/error` (500, the call's fallback message).",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** The catalogue's document as the server describes it (every catalogue entry is registered: see openapi.test.ts). */
+export function catalogueApiDocument(): Record<string, unknown> {
+  return openApiDocument(routes as Record<string, AnyRoute>, DOCUMENT_INFO);
 }

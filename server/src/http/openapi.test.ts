@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { ROUTES, openApiPath } from "@game/schema/routes";
 import { startTestServer, type TestServer } from "../test/harness.js";
-import { API_REFERENCE_PATH } from "./apiDocs.js";
+import fs from "node:fs";
+import { API_REFERENCE_PATH, catalogueApiDocument, registeredApiDocument, renderApiMarkdown } from "./apiDocs.js";
 
 describe("GET /api/openapi.json", () => {
   let t: TestServer;
@@ -48,6 +49,11 @@ describe("GET /api/openapi.json", () => {
     expect(components.OwnCountry!.properties).toHaveProperty("protection_status");
     expect(components.OwnCountry!.properties).toHaveProperty("cash");
     expect(components.PublicCountry!.properties).not.toHaveProperty("cash");
+  });
+
+  it("docs/api.md is the document as written by npm run docs:api (run it after changing the catalogue)", () => {
+    expect(catalogueApiDocument()).toEqual(registeredApiDocument(t.server.pipeline));
+    expect(fs.readFileSync(new URL("../../../docs/api.md", import.meta.url), "utf8")).toBe(renderApiMarkdown(catalogueApiDocument()));
   });
 
   it("serves the reference page and its viewer from the game itself", async () => {
