@@ -298,7 +298,7 @@ class SplitLoad {
 /** Waits until GET /api/health answers 200 on `port` (30 s at most). */
 async function waitForHealth(port: number): Promise<void> {
   for (let i = 0; ; i++) {
-    const up = await request(port, "GET", "/health").catch(() => undefined);
+    const up = await request(port, "GET", routes.health.path).catch(() => undefined);
     if (up?.status === 200) return;
     if (i > 300) throw new Error(`nothing answered on port ${port}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -359,7 +359,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       Array.from({ length: 4 }, async () => {
         while (next < options.players) {
           const id = `a${tag}${next++}`.slice(-20);
-          const res = await request(port, "POST", "/auth/register", {
+          const res = await request(port, "POST", routes.register.path, {
             email: `${id}@bench.example`,
             username: id,
             password: "bench-password-1",
