@@ -247,6 +247,8 @@ export async function startServer(envOverrides: Record<string, string | undefine
         TICK_ENABLED: "false",
         // tests register many players from one address
         RATE_LIMIT_REGISTER_PER_HOUR: "0",
+        // every answer the browser gets was checked against its catalogue entry (a mismatch is a 500)
+        CHECK_ANSWERS: "true",
         ...envOverrides,
       };
       for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];

@@ -12,7 +12,8 @@ import { learnCountry, type Bot } from "./bots.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
 import { playStrategy, type StrategyContext } from "./play.js";
 import type { ChatTracker } from "./realtime.js";
-import { INTENT_ROUTES, VIEW_ROUTES } from "./strategy.js";
+import { INTENT_ROUTES, VIEW_ROUTES, routeRef } from "./strategy.js";
+import { apiUrl, routes } from "@game/schema/routes";
 
 /**
  * What one action ended with. `status` is the HTTP status, or a word for what is not HTTP:
@@ -82,14 +83,14 @@ function turnOutcome(bot: Bot, res: JsonResponse): ActionOutcome {
   return outcome;
 }
 
-const EXPLORE: RouteRef = { method: "POST", route: "/api/exploration/explore" };
-const CONSTRUCT: RouteRef = { method: "POST", route: "/api/buildings/construct" };
-const RESEARCH_GENERATE: RouteRef = { method: "POST", route: "/api/research/generate" };
-const RESEARCH_ALLOCATE: RouteRef = { method: "POST", route: "/api/research/allocate" };
-const RESEARCH_STATUS: RouteRef = { method: "GET", route: "/api/research/status/:countryId" };
-const RANKINGS: RouteRef = { method: "GET", route: "/api/rankings/networth" };
-const COUNTRY: RouteRef = { method: "GET", route: "/api/country/:id" };
-const CHAT_SEND: RouteRef = { method: "POST", route: "/api/chat/send" };
+const EXPLORE: RouteRef = routeRef(routes.explore);
+const CONSTRUCT: RouteRef = routeRef(routes.construct);
+const RESEARCH_GENERATE: RouteRef = routeRef(routes.researchGenerate);
+const RESEARCH_ALLOCATE: RouteRef = routeRef(routes.researchAllocate);
+const RESEARCH_STATUS: RouteRef = routeRef(routes.researchStatus);
+const RANKINGS: RouteRef = routeRef(routes.networthRankings);
+const COUNTRY: RouteRef = routeRef(routes.country);
+const CHAT_SEND: RouteRef = routeRef(routes.sendChat);
 
 /** Buildings the build action alternates between (one of each per call). */
 const BUILD_TYPES = ["farms", "residences"] as const;
@@ -187,7 +188,7 @@ export const ACTIONS: readonly ActionDefinition[] = [
     defaultWeight: 20,
     routes: [COUNTRY],
     async run(bot, ctx) {
-      const res = await ctx.http.request("GET", `/api/country/${bot.countryId}`, { token: bot.token, route: COUNTRY.route });
+      const res = await ctx.http.request("GET", apiUrl(routes.country, { params: { id: bot.countryId } }), { token: bot.token, route: COUNTRY.route });
       if (res.status === 200) learnCountry(bot, res.body?.country);
       return outcomeOf(res);
     },
@@ -209,7 +210,7 @@ export const ACTIONS: readonly ActionDefinition[] = [
     defaultWeight: 0,
     routes: [RESEARCH_STATUS],
     async run(bot, ctx) {
-      return outcomeOf(await ctx.http.request("GET", `/api/research/status/${bot.countryId}`, { token: bot.token, route: RESEARCH_STATUS.route }));
+      return outcomeOf(await ctx.http.request("GET", apiUrl(routes.researchStatus, { params: { countryId: bot.countryId } }), { token: bot.token, route: RESEARCH_STATUS.route }));
     },
   },
 ];

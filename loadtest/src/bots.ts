@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loginRequestSchema, registerRequestSchema, type RegisterRequest } from "@game/schema/api";
+import { apiPattern, apiUrl, routes } from "@game/schema/routes";
 import { mapLimit } from "./concurrency.js";
 import { LatencyRecorder } from "./histogram.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
@@ -137,7 +138,7 @@ async function register(http: JsonHttpClient, creds: BotCredentials, stats: Setu
     governmentType: "monarchy",
     startingResources: {},
   });
-  const res = await timed(stats.latency.register, () => http.request("POST", "/api/auth/register", { body, route: "/api/auth/register" }));
+  const res = await timed(stats.latency.register, () => http.request("POST", apiUrl(routes.register), { body, route: apiPattern(routes.register) }));
   if (res.status !== 201 || !res.body?.token) {
     // The server limits registrations per address (RATE_LIMIT_REGISTER_PER_HOUR, default 10).
     stats.fail("register", res.status === 429 ? `${describe(res)} (start the server with RATE_LIMIT_REGISTER_PER_HOUR=0)` : describe(res));
@@ -149,7 +150,7 @@ async function register(http: JsonHttpClient, creds: BotCredentials, stats: Setu
 
 async function login(http: JsonHttpClient, creds: BotCredentials, stats: SetupStats): Promise<{ token: string; countryId: number } | "unknown" | undefined> {
   const body = loginRequestSchema.parse({ email: creds.email, password: creds.password });
-  const res = await timed(stats.latency.login, () => http.request("POST", "/api/auth/login", { body, route: "/api/auth/login" }));
+  const res = await timed(stats.latency.login, () => http.request("POST", apiUrl(routes.login), { body, route: apiPattern(routes.login) }));
   if (res.status === 401) return "unknown";
   if (res.status !== 200 || !res.body?.token) {
     stats.fail("login", describe(res));
@@ -161,7 +162,7 @@ async function login(http: JsonHttpClient, creds: BotCredentials, stats: SetupSt
 
 /** A saved token still good? Answers the country id, or undefined. */
 async function checkToken(http: JsonHttpClient, token: string, stats: SetupStats): Promise<number | undefined> {
-  const res = await timed(stats.latency.tokenCheck, () => http.request("GET", "/api/user/me", { token, route: "/api/user/me" }));
+  const res = await timed(stats.latency.tokenCheck, () => http.request("GET", apiUrl(routes.me), { token, route: apiPattern(routes.me) }));
   if (res.status !== 200) return undefined;
   const id = Number(res.body?.user?.countryId);
   return Number.isInteger(id) && id > 0 ? id : undefined;

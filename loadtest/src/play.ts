@@ -1,3 +1,4 @@
+import { apiUrl, routes } from "@game/schema/routes";
 import type {
   AllianceJson,
   AllianceStatusJson,
@@ -249,7 +250,7 @@ async function readConcern(concern: ViewConcern, bot: Bot, state: StrategyState,
   switch (concern) {
     case "military": {
       const readAt = Date.now();
-      const res = await read<BrigadesResponse>(bot, http, ctx, "brigades", `/api/military/brigades/${id}`);
+      const res = await read<BrigadesResponse>(bot, http, ctx, "brigades", apiUrl(routes.brigades, { params: { countryId: id } }));
       if ("failed" in res) return res.failed;
       const fields = militaryFields(res.body, readAt);
       return { at, fields: () => fields };
@@ -257,8 +258,8 @@ async function readConcern(concern: ViewConcern, bot: Bot, state: StrategyState,
     case "espionage": {
       const readAt = Date.now();
       const [status, known] = await Promise.all([
-        read<{ status: IntelligenceStatusJson }>(bot, http, ctx, "intelStatus", `/api/intelligence/status/${id}`),
-        read<KnownIntelligenceResponse>(bot, http, ctx, "intelKnown", "/api/intelligence/known"),
+        read<{ status: IntelligenceStatusJson }>(bot, http, ctx, "intelStatus", apiUrl(routes.intelligenceStatus, { params: { countryId: id } })),
+        read<KnownIntelligenceResponse>(bot, http, ctx, "intelKnown", apiUrl(routes.knownIntelligence)),
       ]);
       if ("failed" in status) return status.failed;
       if ("failed" in known) return known.failed;
@@ -267,8 +268,8 @@ async function readConcern(concern: ViewConcern, bot: Bot, state: StrategyState,
     case "market": {
       const orderItem = AI_PROFILES[state.personality].standingOrderItem;
       const [books, orders] = await Promise.all([
-        Promise.all(marketItemsOf(state.personality).map((item) => read<{ data: ListingJson[] }>(bot, http, ctx, "listings", `/api/market/listings?itemType=${item}`))),
-        orderItem ? read<{ data: StandingOrderJson[] }>(bot, http, ctx, "orders", `/api/market/standing-orders/${id}`) : Promise.resolve(null),
+        Promise.all(marketItemsOf(state.personality).map((item) => read<{ data: ListingJson[] }>(bot, http, ctx, "listings", apiUrl(routes.marketListings, { query: { itemType: item } })))),
+        orderItem ? read<{ data: StandingOrderJson[] }>(bot, http, ctx, "orders", apiUrl(routes.ownStandingOrders, { params: { countryId: id } })) : Promise.resolve(null),
       ]);
       const listed = bodiesOf(books);
       if (!Array.isArray(listed)) return listed;
@@ -281,19 +282,19 @@ async function readConcern(concern: ViewConcern, bot: Bot, state: StrategyState,
     }
     case "alliance": {
       const [status, applications] = await Promise.all([
-        read<{ data: AllianceStatusJson }>(bot, http, ctx, "allianceStatus", `/api/alliance/status/${id}`),
-        read<{ data: ApplicationsJson }>(bot, http, ctx, "applications", "/api/alliance/applications"),
+        read<{ data: AllianceStatusJson }>(bot, http, ctx, "allianceStatus", apiUrl(routes.allianceStatus, { params: { countryId: id } })),
+        read<{ data: ApplicationsJson }>(bot, http, ctx, "applications", apiUrl(routes.allianceApplications)),
       ]);
       if ("failed" in status) return status.failed;
       if ("failed" in applications) return applications.failed;
       // the list only matters outside an alliance (where to apply)
-      const list = status.body.data.alliance === null ? await read<{ data: AllianceJson[] }>(bot, http, ctx, "alliances", "/api/alliance/list") : null;
+      const list = status.body.data.alliance === null ? await read<{ data: AllianceJson[] }>(bot, http, ctx, "alliances", apiUrl(routes.allianceList)) : null;
       if (list && "failed" in list) return list.failed;
       const fields = allianceFields(status.body.data, applications.body.data, list ? list.body.data : null);
       return { at, fields: () => fields };
     }
     case "diplomacy": {
-      const res = await read<{ data: DiplomaticRelationsJson }>(bot, http, ctx, "relations", `/api/diplomatic-relations/${id}`);
+      const res = await read<{ data: DiplomaticRelationsJson }>(bot, http, ctx, "relations", apiUrl(routes.diplomaticRelations, { params: { countryId: id } }));
       if ("failed" in res) return res.failed;
       const fields = diplomacyFields(res.body.data);
       return { at, fields: () => fields };
@@ -399,10 +400,10 @@ async function playOnce(bot: Bot, state: StrategyState, http: JsonHttpClient, ct
   const reads = ctx.stats.viewReads;
   const now = performance.now();
   if (!state.own || state.ownStale || now - state.ownAt > OWN_TTL_MS) {
-    const res = await timedGet(http, `/api/country/${bot.countryId}`, VIEW_ROUTES.country.route, bot.token, reads.country);
+    const res = await timedGet(http, apiUrl(routes.country, { params: { id: bot.countryId } }), VIEW_ROUTES.country.route, bot.token, reads.country);
     if (res.status !== 200 || res.body?.message !== "Own country") return viewFailure(ctx, res);
     state.own = res.body.country as OwnCountryJson;
-    const storeRes = await timedGet(http, `/api/market/store/${bot.countryId}`, VIEW_ROUTES.store.route, bot.token, reads.store);
+    const storeRes = await timedGet(http, apiUrl(routes.store, { params: { countryId: bot.countryId } }), VIEW_ROUTES.store.route, bot.token, reads.store);
     if (storeRes.status !== 200) return viewFailure(ctx, storeRes);
     state.store = ((storeRes.body?.data as StoreJson | undefined)?.items ?? []) as StoreItemJson[];
     state.ownAt = now;
@@ -410,15 +411,15 @@ async function playOnce(bot: Bot, state: StrategyState, http: JsonHttpClient, ct
   }
   if (!state.listed || !state.wars || now - state.surroundingsAt > SURROUNDINGS_TTL_MS) {
     const [rankRes, warsRes] = await Promise.all([
-      timedGet(http, `${VIEW_ROUTES.rank.route}?limit=1`, VIEW_ROUTES.rank.route, bot.token, reads.rank),
-      timedGet(http, VIEW_ROUTES.wars.route, VIEW_ROUTES.wars.route, bot.token, reads.wars),
+      timedGet(http, apiUrl(routes.networthRankings, { query: { limit: 1 } }), VIEW_ROUTES.rank.route, bot.token, reads.rank),
+      timedGet(http, apiUrl(routes.warDeclarations), VIEW_ROUTES.wars.route, bot.token, reads.wars),
     ]);
     if (rankRes.status !== 200) return viewFailure(ctx, rankRes);
     if (warsRes.status !== 200) return viewFailure(ctx, warsRes);
     // The spec appends the caller's own row when it is not in the top list.
     const rows = (rankRes.body?.data ?? []) as RankingRowJson[];
     const rank = Number(rows.find((r) => r.countryId === bot.countryId)?.rank ?? 1);
-    const path = `${VIEW_ROUTES.countries.route}?limit=${VIEW_PAGE}&offset=${listingOffset(rank)}`;
+    const path = apiUrl(routes.countries, { query: { limit: VIEW_PAGE, offset: listingOffset(rank) } });
     const listRes = await timedGet(http, path, VIEW_ROUTES.countries.route, bot.token, reads.countries);
     if (listRes.status !== 200) return viewFailure(ctx, listRes);
     state.listed = (listRes.body?.countries ?? []) as ListedCountryJson[];

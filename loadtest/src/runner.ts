@@ -1,3 +1,4 @@
+import { apiUrl, routes } from "@game/schema/routes";
 import crypto from "node:crypto";
 import os from "node:os";
 import { WorldMessage, WORLD_ROOM, type NoticePayload, type WatchTopic } from "@game/schema/messages";
@@ -146,8 +147,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRes
   const links: ReconnectingRoom[] = [];
   const chat = new ChatTracker(runId, chatChannel, options.chatTimeoutMs ?? 10_000);
   try {
-    const health = await http.request("GET", "/api/health");
-    if (health.status !== 200) throw new Error(`${target.origin}/api/health answered ${health.status || health.failure}: is the server up?`);
+    const health = await http.request("GET", apiUrl(routes.health));
+    if (health.status !== 200) throw new Error(`${target.origin}${apiUrl(routes.health)} answered ${health.status || health.failure}: is the server up?`);
     await sampler.sample();
     sampler.start();
 

@@ -60,7 +60,7 @@ describe("intentRequest: every AI intent kind as the browser's request", () => {
     [{ kind: "diplomacy_accept", proposalId: 5 }, "/api/diplomacy/proposals/:id/accept", {}],
     [{ kind: "diplomacy_reject", proposalId: 5 }, "/api/diplomacy/proposals/:id/reject", {}],
     [{ kind: "alliance_reject", applicationId: 4 }, "/api/alliance/applications/:id/reject", {}],
-    [{ kind: "market_cancel_order", orderId: 6 }, "/api/market/standing-orders/:id/cancel", { countryId }],
+    [{ kind: "market_cancel_order", orderId: 6 }, "/api/market/standing-orders/:id/:control", { countryId }],
     [{ kind: "alliance_bonus", bonusId: "military_support" }, "/api/alliance/bonuses/purchase", { bonusId: "military_support" }],
     [
       { kind: "attack", targetId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } },
@@ -79,7 +79,7 @@ describe("intentRequest: every AI intent kind as the browser's request", () => {
     expect(request).toMatchObject({ method: "POST", route, serverAction: INTENT_ROUTES[intent.kind].serverAction });
     // the server labels every path id `:id` (its metrics' route label), so the tester's counts per route match it
     const id = "listingId" in intent ? intent.listingId : "applicationId" in intent ? intent.applicationId : "proposalId" in intent ? intent.proposalId : "orderId" in intent ? intent.orderId : null;
-    expect(request.path).toBe(id === null ? route : route.replace(":id", String(id)));
+    expect(request.path).toBe(id === null ? route : route.replace(":id", String(id)).replace(":control", "cancel"));
     expect(request.body).toMatchObject(body as object);
   });
 

@@ -50,6 +50,7 @@ import {
   type MissionTypeId,
 } from "@game/schema/rules";
 import type { JsonResponse } from "./httpClient.js";
+import { apiPattern, routes, type AnyRoute } from "@game/schema/routes";
 
 /**
  * The strategy driver's pure half ("one strategy code, two drivers", issue 14): the server
@@ -68,31 +69,36 @@ export interface StrategyRoute {
   route: string;
 }
 
+/** A catalogue entry as the tester counts its requests: its method and the pattern the server's metrics name. */
+export function routeRef<E extends AnyRoute & { method: "GET" | "POST" }>(entry: E): { method: E["method"]; route: string; entry: E } {
+  return { method: entry.method, route: apiPattern(entry), entry };
+}
+
 /** Route and the server's `game_actions_total` label of each intent kind. */
 export const INTENT_ROUTES: { readonly [K in AiIntentKind]: StrategyRoute & { serverAction: string } } = {
-  explore: { method: "POST", route: "/api/exploration/explore", serverAction: "explore" },
-  build: { method: "POST", route: "/api/buildings/construct-batch", serverAction: "construct" },
-  research_generate: { method: "POST", route: "/api/research/generate", serverAction: "research" },
-  research_allocate: { method: "POST", route: "/api/research/allocate", serverAction: "research_allocate" },
-  produce: { method: "POST", route: "/api/production/process", serverAction: "production" },
-  store_sell: { method: "POST", route: "/api/market/store/sell", serverAction: "market_store_sell" },
-  store_buy: { method: "POST", route: "/api/market/store/buy", serverAction: "market_store_buy" },
-  attack: { method: "POST", route: "/api/attack/launch", serverAction: "attack" },
-  spy_train: { method: "POST", route: "/api/spy/train", serverAction: "espionage.train" },
-  spy_mission: { method: "POST", route: "/api/intelligence/missions", serverAction: "espionage.mission" },
-  spy_operation: { method: "POST", route: "/api/spy/execute", serverAction: "espionage.operation" },
-  market_list: { method: "POST", route: "/api/market/listings", serverAction: "market_list" },
-  market_buy: { method: "POST", route: "/api/market/listings/:id/buy", serverAction: "market_buy" },
-  market_order: { method: "POST", route: "/api/market/standing-orders", serverAction: "market_order_create" },
-  market_cancel_order: { method: "POST", route: "/api/market/standing-orders/:id/cancel", serverAction: "market_order_cancel" },
-  alliance_bonus: { method: "POST", route: "/api/alliance/bonuses/purchase", serverAction: "alliance.bonus" },
-  alliance_create: { method: "POST", route: "/api/alliance/create", serverAction: "alliance.create" },
-  alliance_apply: { method: "POST", route: "/api/alliance/join", serverAction: "alliance.apply" },
-  alliance_accept: { method: "POST", route: "/api/alliance/applications/:id/accept", serverAction: "alliance.application.accept" },
-  alliance_reject: { method: "POST", route: "/api/alliance/applications/:id/reject", serverAction: "alliance.application.reject" },
-  diplomacy_propose: { method: "POST", route: "/api/diplomacy/proposals", serverAction: "diplomacy.propose" },
-  diplomacy_accept: { method: "POST", route: "/api/diplomacy/proposals/:id/accept", serverAction: "diplomacy.accept" },
-  diplomacy_reject: { method: "POST", route: "/api/diplomacy/proposals/:id/reject", serverAction: "diplomacy.reject" },
+  explore: { ...routeRef(routes.explore), serverAction: "explore" },
+  build: { ...routeRef(routes.constructBatch), serverAction: "construct" },
+  research_generate: { ...routeRef(routes.researchGenerate), serverAction: "research" },
+  research_allocate: { ...routeRef(routes.researchAllocate), serverAction: "research_allocate" },
+  produce: { ...routeRef(routes.processProduction), serverAction: "production" },
+  store_sell: { ...routeRef(routes.storeSell), serverAction: "market_store_sell" },
+  store_buy: { ...routeRef(routes.storeBuy), serverAction: "market_store_buy" },
+  attack: { ...routeRef(routes.attackLaunch), serverAction: "attack" },
+  spy_train: { ...routeRef(routes.spyTrain), serverAction: "espionage.train" },
+  spy_mission: { ...routeRef(routes.mission), serverAction: "espionage.mission" },
+  spy_operation: { ...routeRef(routes.spyExecute), serverAction: "espionage.operation" },
+  market_list: { ...routeRef(routes.createListing), serverAction: "market_list" },
+  market_buy: { ...routeRef(routes.buyListing), serverAction: "market_buy" },
+  market_order: { ...routeRef(routes.createStandingOrder), serverAction: "market_order_create" },
+  market_cancel_order: { ...routeRef(routes.controlStandingOrder), serverAction: "market_order_cancel" },
+  alliance_bonus: { ...routeRef(routes.purchaseBonus), serverAction: "alliance.bonus" },
+  alliance_create: { ...routeRef(routes.createAlliance), serverAction: "alliance.create" },
+  alliance_apply: { ...routeRef(routes.joinAlliance), serverAction: "alliance.apply" },
+  alliance_accept: { ...routeRef(routes.acceptApplication), serverAction: "alliance.application.accept" },
+  alliance_reject: { ...routeRef(routes.rejectApplication), serverAction: "alliance.application.reject" },
+  diplomacy_propose: { ...routeRef(routes.propose), serverAction: "diplomacy.propose" },
+  diplomacy_accept: { ...routeRef(routes.acceptProposal), serverAction: "diplomacy.accept" },
+  diplomacy_reject: { ...routeRef(routes.rejectProposal), serverAction: "diplomacy.reject" },
 };
 
 /**
@@ -100,25 +106,25 @@ export const INTENT_ROUTES: { readonly [K in AiIntentKind]: StrategyRoute & { se
  * too): the required fields, then each optional concern's routes (VIEW_CONCERNS).
  */
 export const VIEW_ROUTES = {
-  country: { method: "GET", route: "/api/country/:id" },
-  rank: { method: "GET", route: "/api/rankings/networth" },
-  countries: { method: "GET", route: "/api/countries" },
-  wars: { method: "GET", route: "/api/war/declarations" },
-  store: { method: "GET", route: "/api/market/store/:countryId" },
+  country: routeRef(routes.country),
+  rank: routeRef(routes.networthRankings),
+  countries: routeRef(routes.countries),
+  wars: routeRef(routes.warDeclarations),
+  store: routeRef(routes.store),
   // military
-  brigades: { method: "GET", route: "/api/military/brigades/:countryId" },
+  brigades: routeRef(routes.brigades),
   // espionage
-  intelStatus: { method: "GET", route: "/api/intelligence/status/:countryId" },
-  intelKnown: { method: "GET", route: "/api/intelligence/known" },
+  intelStatus: routeRef(routes.intelligenceStatus),
+  intelKnown: routeRef(routes.knownIntelligence),
   // market
-  listings: { method: "GET", route: "/api/market/listings" },
-  orders: { method: "GET", route: "/api/market/standing-orders/:countryId" },
+  listings: routeRef(routes.marketListings),
+  orders: routeRef(routes.ownStandingOrders),
   // alliance
-  allianceStatus: { method: "GET", route: "/api/alliance/status/:countryId" },
-  applications: { method: "GET", route: "/api/alliance/applications" },
-  alliances: { method: "GET", route: "/api/alliance/list" },
+  allianceStatus: routeRef(routes.allianceStatus),
+  applications: routeRef(routes.allianceApplications),
+  alliances: routeRef(routes.allianceList),
   // diplomacy
-  relations: { method: "GET", route: "/api/diplomatic-relations/:countryId" },
+  relations: routeRef(routes.diplomaticRelations),
 } as const satisfies Record<string, StrategyRoute>;
 
 /** One intent as the request a player's browser sends. */
@@ -130,7 +136,7 @@ export interface IntentRequest extends StrategyRoute {
   serverAction: string;
 }
 
-function post(kind: AiIntentKind, body: unknown, params: Record<string, number> = {}): IntentRequest {
+function post(kind: AiIntentKind, body: unknown, params: Record<string, number | string> = {}): IntentRequest {
   const { method, route, serverAction } = INTENT_ROUTES[kind];
   const path = route.replace(/:(\w+)/g, (_, name: string) => String(params[name]));
   return { method, route, path, body, serverAction };
@@ -171,7 +177,7 @@ export function intentRequest(countryId: number, intent: AiIntent): IntentReques
     case "market_order":
       return post(intent.kind, createStandingOrderRequestSchema.parse({ countryId, itemType: intent.item, quantity: intent.quantity, maxPrice: intent.maxPrice, priority: intent.priority, autoRenew: false }));
     case "market_cancel_order":
-      return post(intent.kind, ownRecordRequestSchema.parse({ countryId }), { id: intent.orderId });
+      return post(intent.kind, ownRecordRequestSchema.parse({ countryId }), { id: intent.orderId, control: "cancel" });
     case "alliance_bonus":
       return post(intent.kind, bonusPurchaseSchema.parse({ bonusId: intent.bonusId }));
     case "alliance_create":

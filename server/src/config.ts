@@ -42,6 +42,11 @@ export interface Config {
   /** Largest JSON body accepted, bytes. @default 102400 */
   maxBodyBytes: number;
   /**
+   * Check every REST answer against its catalogue entry's response schema before it is sent; a
+   * mismatch answers 500 and is logged (tests and e2e runs: CHECK_ANSWERS=true). @default false
+   */
+  checkAnswers: boolean;
+  /**
    * Clients per world room shard; joinOrCreate opens another shard when one is full.
    * docs/performance.md ("Real-time world") has the measurements behind it. @default 500
    */
@@ -180,6 +185,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     metricsPublic: optional("METRICS_PUBLIC") === "true",
     tickEnabled: optional("TICK_ENABLED") !== "false",
     maxBodyBytes: intFromEnv("MAX_BODY_BYTES", 102_400),
+    checkAnswers: optional("CHECK_ANSWERS") === "true",
     worldShardSize: intFromEnv("WORLD_SHARD_SIZE", 500),
     newPlayerProtectionHours: countFromEnv("NEW_PLAYER_PROTECTION_HOURS", DEFAULT_NEW_PLAYER_PROTECTION_HOURS),
     rateLimitRegisterPerHour: countFromEnv("RATE_LIMIT_REGISTER_PER_HOUR", 10),

@@ -19,7 +19,7 @@ import { GameMetrics } from "./metrics.js";
 import { systemClock, type ServiceContext } from "./services/context.js";
 import { osSeeds } from "./services/actions.js";
 import { createApp, type AppExtras } from "./http/app.js";
-import type { DirectRoutes } from "./http/directRoutes.js";
+import type { ApiPipeline } from "./http/pipeline.js";
 import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
@@ -40,8 +40,8 @@ const HTTP_KEEP_ALIVE_MS = 65_000;
 /** A running game server process: HTTP API, WebSocket rooms and background work on one port. */
 export interface GameServer {
   ctx: ServiceContext;
-  /** the routes answered without Express (http/directRoutes.ts) */
-  direct: DirectRoutes;
+  /** the REST API's request pipeline (http/pipeline.ts): its registered catalogue entries */
+  pipeline: ApiPipeline;
   gameServer: Server;
   httpServer: http.Server;
   database: Database;
@@ -105,7 +105,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
   const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
 
-  const { app, direct } = createApp(ctx, {
+  const { app, pipeline } = createApp(ctx, {
     ...options.extras,
     beforeApi: (app) => {
       mountMetrics(app, config, ctx.metrics);
@@ -137,7 +137,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let backups: ScheduledBackups | undefined;
   try {
     await listen(gameServer, httpServer, config.port);
-    installMatchmaking(httpServer, logger, { app, direct, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency(), redisUnavailable: () => connections?.outage.active ?? false });
+    installMatchmaking(httpServer, logger, { app, pipeline, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency(), redisUnavailable: () => connections?.outage.active ?? false });
     // after installMatchmaking, which replaces the request listeners it finds
     inFlight = new InFlightRequests(httpServer);
     await connections?.ready();
@@ -165,7 +165,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let closed: Promise<void> | undefined;
   return {
     ctx,
-    direct,
+    pipeline,
     gameServer,
     httpServer,
     database,

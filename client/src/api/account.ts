@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { AccountDeletedJson, AccountExportJson, AccountStatsJson, ChangePasswordRequest, DeleteAccountRequest } from "@game/schema/api";
-import { apiRequest } from "./http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "./http";
 
 /** The account calls' fallback messages. */
 export const ACCOUNT_FALLBACK = {
@@ -14,17 +15,17 @@ export const accountKeys = { stats: ["account", "stats"] as const };
 
 export const accountApi = {
   async changePassword(body: ChangePasswordRequest): Promise<string> {
-    return (await apiRequest<{ message: string }>("POST", "/auth/change-password", { body, fallback: ACCOUNT_FALLBACK.changePassword })).message;
+    return (await callRoute(routes.changePassword, body)).message;
   },
   async exportData(): Promise<AccountExportJson> {
-    const { filename, export: data } = await apiRequest<AccountExportJson>("GET", "/account/export", { fallback: ACCOUNT_FALLBACK.export });
+    const { filename, export: data } = await callRoute(routes.exportAccount);
     return { filename, export: data };
   },
   async stats(): Promise<AccountStatsJson> {
-    return (await apiRequest<{ stats: AccountStatsJson }>("GET", "/account/stats", { fallback: ACCOUNT_FALLBACK.stats })).stats;
+    return (await callRoute(routes.accountStats)).stats;
   },
   async deleteAccount(body: DeleteAccountRequest): Promise<AccountDeletedJson> {
-    return apiRequest<AccountDeletedJson>("POST", "/account/delete", { body, fallback: ACCOUNT_FALLBACK.delete });
+    return callRoute(routes.deleteAccount, body);
   },
 };
 

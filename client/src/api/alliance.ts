@@ -14,7 +14,11 @@ import type {
   ProposalRequest,
   ProposalResultJson,
 } from "@game/schema/api";
-import { apiRequest } from "./http";
+import { routes } from "@game/schema/routes";
+import { callRoute, type CallOptions } from "./http";
+
+/** The alliance screens' message for an action that failed without the server's. */
+const action: CallOptions = { fallback: "The alliance could not do that" };
 
 /** The spec's fallback messages for the alliance and diplomacy calls (document 3, section 8). */
 export const ALLIANCE_FALLBACK = {
@@ -45,54 +49,52 @@ export const allianceKeys = {
   candidates: (search: string) => ["diplomacy", "candidates", search] as const,
 };
 
-const post = <T extends object>(path: string, body: unknown = {}, fallback: string = ALLIANCE_FALLBACK.action) => apiRequest<T>("POST", path, { fallback, body });
-
 export const allianceApi = {
   async status(countryId: number): Promise<AllianceStatusJson> {
-    return (await apiRequest<{ data: AllianceStatusJson }>("GET", `/alliance/status/${countryId}`, { fallback: ALLIANCE_FALLBACK.status })).data;
+    return (await callRoute(routes.allianceStatus, { params: { countryId } }, { fallback: ALLIANCE_FALLBACK.status })).data;
   },
   async list(page: number, search: string): Promise<{ data: AllianceJson[]; total: number; page: number; limit: number }> {
-    const q = new URLSearchParams({ page: String(page), limit: "20", search });
-    return apiRequest("GET", `/alliance/list?${q}`, { fallback: ALLIANCE_FALLBACK.list });
+    return callRoute(routes.allianceList, { query: { page, limit: 20, search } }, { fallback: ALLIANCE_FALLBACK.list });
   },
   async byId(id: number): Promise<{ data: AllianceJson; members: AllianceMemberJson[] }> {
-    return apiRequest("GET", `/alliance/${id}`, { fallback: ALLIANCE_FALLBACK.byId });
+    return callRoute(routes.alliance, { params: { id } }, { fallback: ALLIANCE_FALLBACK.byId });
   },
-  create: (body: CreateAllianceRequest) => post<{ allianceId: number }>("/alliance/create", body, ALLIANCE_FALLBACK.create),
-  leave: () => post("/alliance/leave", {}, ALLIANCE_FALLBACK.leave),
-  apply: (allianceId: number, message: string) => post<{ applicationId: number; meetRequirements: boolean }>("/alliance/join", { allianceId, message }, ALLIANCE_FALLBACK.join),
-  invite: (targetCountryName: string, message: string) => post("/alliance/invitations", { targetCountryName, message }, "Failed to send invitation"),
-  answerInvitation: (id: number, answer: "accept" | "decline") => post(`/alliance/invitations/${id}/${answer}`),
-  cancelInvitation: (id: number) => post(`/alliance/invitations/${id}/cancel`),
-  answerApplication: (id: number, answer: "accept" | "reject") => post(`/alliance/applications/${id}/${answer}`),
-  kick: (countryId: number) => post("/alliance/kick", { countryId }),
-  promote: (countryId: number) => post("/alliance/promote", { countryId }),
-  demote: (countryId: number) => post("/alliance/demote", { countryId }),
-  buyBonus: (bonusId: string) => post("/alliance/bonuses/purchase", { bonusId }),
-  settings: (body: AllianceSettingsRequest) => post("/alliance/settings", body),
+  create: (body: CreateAllianceRequest) => callRoute(routes.createAlliance, body, { fallback: ALLIANCE_FALLBACK.create }),
+  leave: () => callRoute(routes.leaveAlliance, undefined, { fallback: ALLIANCE_FALLBACK.leave }),
+  apply: (allianceId: number, message: string) => callRoute(routes.joinAlliance, { allianceId, message }, { fallback: ALLIANCE_FALLBACK.join }),
+  invite: (targetCountryName: string, message: string) => callRoute(routes.invite, { targetCountryName, message }),
+  answerInvitation: (id: number, answer: "accept" | "decline") => callRoute(answer === "accept" ? routes.acceptInvitation : routes.declineInvitation, { params: { id } }, action),
+  cancelInvitation: (id: number) => callRoute(routes.cancelInvitation, { params: { id } }, action),
+  answerApplication: (id: number, answer: "accept" | "reject") => callRoute(answer === "accept" ? routes.acceptApplication : routes.rejectApplication, { params: { id } }, action),
+  kick: (countryId: number) => callRoute(routes.kickMember, { countryId }, action),
+  promote: (countryId: number) => callRoute(routes.promoteMember, { countryId }, action),
+  demote: (countryId: number) => callRoute(routes.demoteMember, { countryId }, action),
+  buyBonus: (bonusId: string) => callRoute(routes.purchaseBonus, { bonusId }, action),
+  settings: (body: AllianceSettingsRequest) => callRoute(routes.allianceSettings, body, action),
   async invitations(): Promise<InvitationsJson> {
-    return (await apiRequest<{ data: InvitationsJson }>("GET", "/alliance/invitations", { fallback: ALLIANCE_FALLBACK.invitations })).data;
+    return (await callRoute(routes.allianceInvitations)).data;
   },
   async applications(): Promise<ApplicationsJson> {
-    return (await apiRequest<{ data: ApplicationsJson }>("GET", "/alliance/applications", { fallback: ALLIANCE_FALLBACK.applications })).data;
+    return (await callRoute(routes.allianceApplications)).data;
   },
   async bonuses(): Promise<AllianceBonusesJson> {
-    return (await apiRequest<{ data: AllianceBonusesJson }>("GET", "/alliance/bonuses", { fallback: ALLIANCE_FALLBACK.bonuses })).data;
+    return (await callRoute(routes.allianceBonuses)).data;
   },
   async rankings(limit = 100): Promise<AllianceRankingRowJson[]> {
-    return (await apiRequest<{ data: AllianceRankingRowJson[] }>("GET", `/rankings/alliances?limit=${limit}`, { fallback: ALLIANCE_FALLBACK.rankings })).data;
+    return (await callRoute(routes.allianceRankings, { query: { limit } })).data;
   },
   async relations(countryId: number): Promise<DiplomaticRelationsJson> {
-    return (await apiRequest<{ data: DiplomaticRelationsJson }>("GET", `/diplomatic-relations/${countryId}`, { fallback: ALLIANCE_FALLBACK.relations })).data;
+    return (await callRoute(routes.diplomaticRelations, { params: { countryId } })).data;
   },
   async candidates(search: string): Promise<PartnerCandidateJson[]> {
-    return (await apiRequest<{ data: PartnerCandidateJson[] }>("GET", `/diplomacy/candidates?search=${encodeURIComponent(search)}`, { fallback: "Failed to get partner candidates" })).data;
+    return (await callRoute(routes.partnerCandidates, { query: { search } })).data;
   },
   async propose(body: ProposalRequest): Promise<ProposalResultJson> {
-    return (await post<{ data: ProposalResultJson }>("/diplomacy/proposals", body, ALLIANCE_FALLBACK.diplomacy)).data;
+    return (await callRoute(routes.propose, body, { fallback: ALLIANCE_FALLBACK.diplomacy })).data;
   },
-  answerProposal: (id: number, answer: "accept" | "reject" | "cancel") => post(`/diplomacy/proposals/${id}/${answer}`),
-  cancelRelation: (id: number) => post(`/diplomacy/relations/${id}/cancel`),
+  answerProposal: (id: number, answer: "accept" | "reject" | "cancel") =>
+    callRoute(answer === "accept" ? routes.acceptProposal : answer === "reject" ? routes.rejectProposal : routes.withdrawProposal, { params: { id } }, action),
+  cancelRelation: (id: number) => callRoute(routes.cancelRelation, { params: { id } }, action),
 };
 
 export function useAllianceStatus(countryId: number | null | undefined) {

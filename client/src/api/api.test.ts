@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mapCountry, toCountryState } from "./country";
-import { ApiError, apiRequest, getToken, setToken, TOKEN_KEY } from "./http";
+import { routes } from "@game/schema/routes";
+import { ApiError, apiRequest, callRoute, getToken, setToken, TOKEN_KEY } from "./http";
 import { api, COUNTRY_TIMEOUT_MESSAGE, INVALID_RESPONSE_FORMAT } from "./endpoints";
 import { countryJson } from "../test/render";
 
@@ -33,6 +34,21 @@ describe("mapCountry", () => {
     expect(s.tech.agricultural).toBe(4);
     expect(s.land).toBe(100);
     expect(s.turns).toBe(100);
+  });
+});
+
+describe("callRoute (a catalogue entry)", () => {
+  it("fills the path's parameters and the query, sends the body, and fails with the entry's fallback", async () => {
+    const fetchMock = vi.fn(async () => json({ success: true, data: [] }));
+    vi.stubGlobal("fetch", fetchMock);
+    await callRoute(routes.buyListing, { params: { id: 7 }, body: { countryId: 3, quantity: 2 } });
+    await callRoute(routes.attackAllies, { params: { countryId: 3 }, query: { targetCountryId: undefined } });
+    await callRoute(routes.news, { query: { category: "all", page: 2 } });
+    const calls = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>;
+    expect(calls.map(([url, init]) => `${init.method} ${url}`)).toEqual(["POST /api/market/listings/7/buy", "GET /api/attack/allies/3", "GET /api/news?category=all&page=2"]);
+    expect(JSON.parse(calls[0]![1].body as string)).toEqual({ countryId: 3, quantity: 2 });
+    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false }, 500)));
+    await expect(callRoute(routes.explore, { countryId: 3, turnsToSpend: 1 })).rejects.toThrow(routes.explore.fallback);
   });
 });
 

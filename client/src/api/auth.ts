@@ -1,6 +1,7 @@
 import type { AuthResponse, RegisterRequest, UserJson, UserResponse } from "@game/schema/api";
 import { STARTING_RESOURCES } from "@game/schema/rules";
-import { ApiError, apiRequest } from "./http";
+import { routes } from "@game/schema/routes";
+import { ApiError, callRoute } from "./http";
 
 /**
  * The account calls the sign-in page and the start-up need (login, registration, logout, the
@@ -44,41 +45,35 @@ export type RegisterInput = Pick<RegisterRequest, "email" | "username" | "passwo
 
 export const authApi = {
   async login(email: string, password: string): Promise<AuthResult> {
-    const res = await apiRequest<AuthResult>("POST", "/auth/login", {
-      fallback: FALLBACK.login,
-      body: { email, password },
-    });
+    const res = await callRoute(routes.login, { email, password });
     return { token: res.token, user: res.user };
   },
 
   async register(input: RegisterInput): Promise<AuthResult> {
-    const res = await apiRequest<AuthResult>("POST", "/auth/register", {
-      fallback: FALLBACK.register,
-      body: {
-        email: input.email,
-        username: input.username,
-        password: input.password,
-        countryName: input.countryName,
-        governmentType: "monarchy",
-        startingResources: REGISTRATION_STARTING_RESOURCES,
-      } satisfies RegisterRequest,
-    });
+    const res = await callRoute(routes.register, {
+      email: input.email,
+      username: input.username,
+      password: input.password,
+      countryName: input.countryName,
+      governmentType: "monarchy",
+      startingResources: REGISTRATION_STARTING_RESOURCES,
+    } satisfies RegisterRequest);
     return { token: res.token, user: res.user };
   },
 
   async logout(): Promise<void> {
-    await apiRequest("POST", "/auth/logout", { fallback: FALLBACK.logout });
+    await callRoute(routes.logout);
   },
 
   /** Records on the server that the tutorial was finished or skipped. */
   async completeTutorial(): Promise<UserJson> {
-    const res = await apiRequest<UserResponse>("POST", "/user/tutorial-complete", { fallback: "Failed to complete the tutorial" });
+    const res = await callRoute(routes.tutorialComplete);
     return res.user;
   },
 
   async me(signal?: AbortSignal): Promise<UserJson> {
-    const res = await apiRequest<Partial<UserResponse>>("GET", "/user/me", { fallback: FALLBACK.me, signal });
-    if (!res.user) throw new ApiError(FALLBACK.me, 200, "/user/me");
+    const res: Partial<UserResponse> = await callRoute(routes.me, undefined, { signal });
+    if (!res.user) throw new ApiError(FALLBACK.me, 200, routes.me.path);
     return res.user;
   },
 };

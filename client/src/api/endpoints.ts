@@ -4,14 +4,14 @@ import type {
   CountryListResponse,
   CountryResponse,
   ExploreResponse,
-  ProductionStatusResponse,
   PublicCountryJson,
   TurnHistoryResponse,
   TurnResultJson,
 } from "@game/schema/api";
 import { toTurnResultJson } from "@game/schema/api";
-import type { ProductionPerTurn } from "@game/schema/rules";
-import { ApiError, apiRequest } from "./http";
+import type { BuildingType, ProductionPerTurn } from "@game/schema/rules";
+import { routes } from "@game/schema/routes";
+import { ApiError, callRoute } from "./http";
 import { mapCountry, type Country } from "./country";
 import { authApi, FALLBACK } from "./auth";
 
@@ -29,40 +29,34 @@ export function readTurnResult(raw: unknown): TurnResultJson {
 }
 
 export const api = {
+  /** Calls any catalogue entry: `api.call(routes.explore, { countryId, turnsToSpend })`. */
+  call: callRoute,
+
   ...authApi,
 
   /** GET /country/:id, abandoned after 10 s with 'Country data fetch timeout'. */
   async country(id: number, signal?: AbortSignal): Promise<Country> {
     let res: Partial<CountryResponse>;
     try {
-      res = await apiRequest<Partial<CountryResponse>>("GET", `/country/${id}`, {
-        fallback: FALLBACK.country,
-        timeoutMs: COUNTRY_LOAD_TIMEOUT_MS,
-        signal,
-      });
+      res = await callRoute(routes.country, { params: { id } }, { timeoutMs: COUNTRY_LOAD_TIMEOUT_MS, signal });
     } catch (err) {
       if (err instanceof ApiError && err.status === 0 && /timed out/.test(err.message)) {
         throw new ApiError(COUNTRY_TIMEOUT_MESSAGE, 0, err.path);
       }
       throw err;
     }
-    if (!res.country || typeof res.country !== "object") throw new ApiError(INVALID_RESPONSE_FORMAT, 200, `/country/${id}`);
+    if (!res.country || typeof res.country !== "object") throw new ApiError(INVALID_RESPONSE_FORMAT, 200, routes.country.path);
     return mapCountry(res.country);
   },
 
   async countries(limit = 100, offset = 0): Promise<{ countries: PublicCountryJson[]; total: number }> {
-    const res = await apiRequest<Partial<CountryListResponse>>("GET", `/countries?limit=${limit}&offset=${offset}`, {
-      fallback: FALLBACK.countries,
-    });
+    const res: Partial<CountryListResponse> = await callRoute(routes.countries, { query: { limit, offset } }, { fallback: FALLBACK.countries });
     return { countries: res.countries ?? [], total: res.total ?? res.countries?.length ?? 0 };
   },
 
   /** POST /exploration/explore {countryId, turnsToSpend} */
   async explore(countryId: number, turnsToSpend: number): Promise<ActionOutcome> {
-    const res = await apiRequest<Partial<ExploreResponse>>("POST", "/exploration/explore", {
-      fallback: FALLBACK.explore,
-      body: { countryId, turnsToSpend },
-    });
+    const res = await callRoute(routes.explore, { countryId, turnsToSpend });
     return outcome(res);
   },
 
@@ -73,10 +67,7 @@ export const api = {
    */
   async construct(countryId: number, orders: Record<string, number>): Promise<ActionOutcome> {
     try {
-      const res = await apiRequest<Partial<ConstructResponse>>("POST", "/buildings/construct-batch", {
-        fallback: FALLBACK.construct,
-        body: { countryId, orders },
-      });
+      const res = await callRoute(routes.constructBatch, { countryId, orders });
       return outcome(res);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404 || !/Unknown API route/.test(err.message)) throw err;
@@ -84,31 +75,24 @@ export const api = {
     const entries = Object.entries(orders).filter(([, q]) => q > 0);
     const results = await Promise.all(
       entries.map(([buildingType, quantity]) =>
-        apiRequest<Partial<ConstructResponse>>("POST", "/buildings/construct", {
-          fallback: FALLBACK.construct,
-          body: { countryId, buildingType, quantity },
-        }),
+        callRoute(routes.construct, { countryId, buildingType: buildingType as BuildingType, quantity }),
       ),
     );
     return outcome(results[results.length - 1] ?? {});
   },
 
   async buildingProduction(countryId: number): Promise<BuildingProductionJson> {
-    const res = await apiRequest<{ data: BuildingProductionJson }>("GET", `/buildings/production/${countryId}`, {
-      fallback: FALLBACK.buildingProduction,
-    });
+    const res = await callRoute(routes.buildingProduction, { params: { countryId } });
     return res.data;
   },
 
   async productionStatus(countryId: number): Promise<ProductionPerTurn> {
-    const res = await apiRequest<ProductionStatusResponse>("GET", `/production/status/${countryId}`, {
-      fallback: FALLBACK.productionStatus,
-    });
+    const res = await callRoute(routes.productionStatus, { params: { countryId } });
     return res.productionPerTurn;
   },
 
   async turnHistory(): Promise<TurnResultJson[]> {
-    const res = await apiRequest<Partial<TurnHistoryResponse>>("GET", "/turns/history", { fallback: FALLBACK.turnHistory });
+    const res: Partial<TurnHistoryResponse> = await callRoute(routes.turnHistory, {});
     return (res.data ?? []).map(readTurnResult);
   },
 };

@@ -2,7 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useCallback } from "react";
 import type { KnownIntelligenceResponse, IntelligenceReportJson, IntelligenceReportsResponse, IntelligenceStatusJson, MissionRequest, MissionResponse, ReportSort, SpyExecuteRequest } from "@game/schema/api";
 import type { IntelType } from "@game/schema/rules";
-import { apiRequest } from "./http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "./http";
 import { queryKeys } from "./queries";
 
 /**
@@ -39,37 +40,34 @@ export interface ReportsFilter {
 
 export const espionageApi = {
   async status(countryId: number, targetCountryId: number | null): Promise<IntelligenceStatusJson> {
-    const q = targetCountryId ? `?targetCountryId=${targetCountryId}` : "";
-    return (await apiRequest<{ status: IntelligenceStatusJson }>("GET", `/intelligence/status/${countryId}${q}`, { fallback: ESPIONAGE_FALLBACK.status })).status;
+    return (await callRoute(routes.intelligenceStatus, { params: { countryId }, query: { targetCountryId: targetCountryId ?? undefined } })).status;
   },
   execute(body: SpyExecuteRequest): Promise<MissionResponse> {
-    return apiRequest<MissionResponse>("POST", "/spy/execute", { fallback: ESPIONAGE_FALLBACK.execute, body });
+    return callRoute(routes.spyExecute, body);
   },
   mission(body: MissionRequest): Promise<MissionResponse> {
-    return apiRequest<MissionResponse>("POST", "/intelligence/missions", { fallback: ESPIONAGE_FALLBACK.execute, body });
+    return callRoute(routes.mission, body);
   },
   reports(f: ReportsFilter): Promise<IntelligenceReportsResponse> {
-    const params = new URLSearchParams({ type: f.type, sort: f.sort, page: String(f.page), limit: String(f.limit) });
-    if (f.search.trim()) params.set("search", f.search.trim());
-    return apiRequest<IntelligenceReportsResponse>("GET", `/intelligence/reports?${params}`, { fallback: ESPIONAGE_FALLBACK.reports });
+    return callRoute(routes.intelligenceReports, { query: { type: f.type, sort: f.sort, page: f.page, limit: f.limit, search: f.search.trim() || undefined } });
   },
   async report(id: number): Promise<IntelligenceReportJson> {
-    return (await apiRequest<{ report: IntelligenceReportJson }>("GET", `/intelligence/reports/${id}`, { fallback: ESPIONAGE_FALLBACK.report })).report;
+    return (await callRoute(routes.intelligenceReport, { params: { id } })).report;
   },
   async share(id: number): Promise<IntelligenceReportJson> {
-    return (await apiRequest<{ report: IntelligenceReportJson }>("POST", `/intelligence/reports/${id}/share`, { fallback: ESPIONAGE_FALLBACK.share, body: {} })).report;
+    return (await callRoute(routes.shareReport, { params: { id } })).report;
   },
   async shared(): Promise<IntelligenceReportJson[]> {
-    return (await apiRequest<{ reports: IntelligenceReportJson[] }>("GET", "/intelligence/shared", { fallback: ESPIONAGE_FALLBACK.shared })).reports;
+    return (await callRoute(routes.sharedIntelligence)).reports;
   },
   async known(): Promise<KnownIntelligenceResponse["known"]> {
-    return (await apiRequest<KnownIntelligenceResponse>("GET", "/intelligence/known", { fallback: "Failed to get intelligence" })).known;
+    return (await callRoute(routes.knownIntelligence)).known;
   },
   train(countryId: number, quantity: number) {
-    return apiRequest<{ trained: number; spies: number; turnsSpent: number; cost: number }>("POST", "/spy/train", { fallback: ESPIONAGE_FALLBACK.train, body: { countryId, quantity } });
+    return callRoute(routes.spyTrain, { countryId, quantity });
   },
   privacy(countryId: number, allowSpyOperations: boolean) {
-    return apiRequest<{ allowSpyOperations: boolean }>("POST", "/intelligence/privacy", { fallback: ESPIONAGE_FALLBACK.privacy, body: { countryId, allowSpyOperations } });
+    return callRoute(routes.intelligencePrivacy, { countryId, allowSpyOperations });
   },
 };
 

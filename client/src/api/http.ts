@@ -7,6 +7,7 @@
  *   and the server's code beside it (ApiFailure in @game/schema/api)
  */
 import type { ApiFailure } from "@game/schema/api";
+import { routeParts, routeUrl, type AnyRoute, type RouteAnswer, type RouteInput } from "@game/schema/routes";
 
 /** API base path (spec: /api). */
 export const API_BASE = "/api";
@@ -147,4 +148,25 @@ export async function apiRequest<T extends object>(method: string, path: string,
     throw new ApiError(message, response.status, path, code);
   }
   return body as T & { success: true };
+}
+
+/** What a call may add: a longer time-out, a cancel signal, another failure message than the entry's. */
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fallback?: string;
+}
+
+/** A catalogue entry's arguments: its input (nothing for a route without one), then the options. */
+export type CallArgs<E extends AnyRoute> = [RouteInput<E>] extends [void] ? [input?: undefined, options?: CallOptions] : [input: RouteInput<E>, options?: CallOptions];
+
+/**
+ * Calls a catalogue entry (`callRoute(routes.explore, { countryId, turnsToSpend })`): the path
+ * and query from its parameters, the body, the entry's fallback message; answers the entry's
+ * success type. The one way the client calls the REST API (no path strings in the client).
+ */
+export async function callRoute<E extends AnyRoute>(entry: E, ...[input, options = {}]: CallArgs<E>): Promise<RouteAnswer<E>> {
+  const parts = routeParts(entry, input);
+  const body = entry.body ? (parts.body ?? {}) : undefined;
+  return (await apiRequest(entry.method, routeUrl(entry, parts), { fallback: options.fallback ?? entry.fallback, body, timeoutMs: options.timeoutMs, signal: options.signal })) as RouteAnswer<E>;
 }

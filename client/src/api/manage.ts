@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import type { CountryOptionsResponse, OwnCountryJson, TurnResultJson } from "@game/schema/api";
-import type { CountryOptions, GovernmentChangeCost, GovernmentDefinition, GovernmentType, ResearchStatus } from "@game/schema/rules";
-import { apiRequest } from "./http";
+import type { TurnResultJson } from "@game/schema/api";
+import type { CountryOptions, GovernmentType, ResearchStatus } from "@game/schema/rules";
+import { routes, type GovernmentsJson } from "@game/schema/routes";
+import { callRoute } from "./http";
 import { mapCountry, type Country } from "./country";
 import { queryKeys } from "./queries";
 
@@ -24,11 +25,8 @@ export const manageKeys = {
   options: ["country-options"] as const,
 };
 
-export interface GovernmentsData {
-  current: GovernmentType;
-  governments: GovernmentDefinition[];
-  changeCost: GovernmentChangeCost;
-}
+/** data of GET /governments. */
+export type GovernmentsData = GovernmentsJson;
 
 /** What a country-changing call answers, mapped. */
 export interface CountryOutcome {
@@ -38,33 +36,27 @@ export interface CountryOutcome {
 
 export const manageApi = {
   async researchStatus(countryId: number): Promise<ResearchStatus> {
-    return (await apiRequest<{ data: ResearchStatus }>("GET", `/research/status/${countryId}`, { fallback: MANAGE_FALLBACK.researchStatus })).data;
+    return (await callRoute(routes.researchStatus, { params: { countryId } })).data;
   },
   async allocate(countryId: number, allocations: Record<string, number>): Promise<CountryOutcome> {
-    const res = await apiRequest<{ turnResult: TurnResultJson; country: OwnCountryJson }>("POST", "/research/allocate", {
-      fallback: MANAGE_FALLBACK.allocate,
-      body: { countryId, allocations },
-    });
+    const res = await callRoute(routes.researchAllocate, { countryId, allocations });
     return { country: mapCountry(res.country), turnResult: res.turnResult ?? null };
   },
   async governments(): Promise<GovernmentsData> {
-    return (await apiRequest<{ data: GovernmentsData }>("GET", "/governments", { fallback: MANAGE_FALLBACK.governments })).data;
+    return (await callRoute(routes.governments)).data;
   },
   async changeGovernment(governmentType: GovernmentType): Promise<CountryOutcome> {
-    const res = await apiRequest<{ turnResult: TurnResultJson; country: OwnCountryJson }>("POST", "/country/change-government", {
-      fallback: MANAGE_FALLBACK.changeGovernment,
-      body: { governmentType },
-    });
+    const res = await callRoute(routes.changeGovernment, { governmentType });
     return { country: mapCountry(res.country), turnResult: res.turnResult ?? null };
   },
   async options(): Promise<CountryOptions> {
-    return (await apiRequest<CountryOptionsResponse>("GET", "/manage/options", { fallback: MANAGE_FALLBACK.options })).options;
+    return (await callRoute(routes.countryOptions)).options;
   },
   async saveOptions(options: CountryOptions): Promise<CountryOptions> {
-    return (await apiRequest<CountryOptionsResponse>("PUT", "/manage/options", { fallback: MANAGE_FALLBACK.saveOptions, body: options })).options;
+    return (await callRoute(routes.saveCountryOptions, options)).options;
   },
   async convertStoredTurns(countryId: number, quantity: number): Promise<CountryOutcome> {
-    const res = await apiRequest<{ country: OwnCountryJson }>("POST", "/turns/convert-stored", { fallback: MANAGE_FALLBACK.convert, body: { countryId, quantity } });
+    const res = await callRoute(routes.convertStoredTurns, { countryId, quantity });
     return { country: mapCountry(res.country), turnResult: null };
   },
 };

@@ -6,22 +6,12 @@
 import { useQuery } from "@tanstack/react-query";
 import {
   MARKET_FALLBACK,
-  type BuyListingResponse,
-  type CancelListingResponse,
-  type CreateListingResponse,
   type CreateStandingOrderRequest,
-  type ListingsResponse,
-  type MarketAnalyticsResponse,
-  type OrderBookResponse,
-  type StandingOrderResponse,
-  type StandingOrdersResponse,
-  type StoreResponse,
-  type StoreTradeResponse,
   type TransactionsQuery,
-  type TransactionsResponse,
 } from "@game/schema/api";
 import type { MarketItemType } from "@game/schema/rules";
-import { apiRequest, getToken, API_BASE, ApiError, HTTP_TIMEOUT_MS } from "./http";
+import { routes, routeUrl } from "@game/schema/routes";
+import { callRoute, getToken, API_BASE, ApiError, HTTP_TIMEOUT_MS } from "./http";
 
 export { MARKET_FALLBACK };
 
@@ -36,48 +26,42 @@ export const marketKeys = {
   analytics: (item: MarketItemType) => ["market", "analytics", item] as const,
 };
 
-/** A query string from defined values. */
-function qs(params: Record<string, unknown>): string {
-  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== "");
-  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : "";
-}
-
 export const marketApi = {
   async listings(item: MarketItemType) {
-    return (await apiRequest<ListingsResponse>("GET", `/market/listings${qs({ itemType: item })}`, { fallback: MARKET_FALLBACK.listings })).data;
+    return (await callRoute(routes.marketListings, { query: { itemType: item } })).data;
   },
   async orderBook(item: MarketItemType) {
-    return (await apiRequest<OrderBookResponse>("GET", `/market/standing-orders${qs({ itemType: item })}`, { fallback: MARKET_FALLBACK.standingOrders })).data;
+    return (await callRoute(routes.orderBook, { query: { itemType: item } })).data;
   },
   createListing(countryId: number, itemType: MarketItemType, quantity: number, pricePerUnit: number) {
-    return apiRequest<CreateListingResponse>("POST", "/market/listings", { fallback: MARKET_FALLBACK.createListing, body: { countryId, itemType, quantity, pricePerUnit } });
+    return callRoute(routes.createListing, { countryId, itemType, quantity, pricePerUnit });
   },
   buyListing(countryId: number, listingId: number, quantity?: number) {
-    return apiRequest<BuyListingResponse>("POST", `/market/listings/${listingId}/buy`, { fallback: MARKET_FALLBACK.buyListing, body: { countryId, quantity } });
+    return callRoute(routes.buyListing, { params: { id: listingId }, body: { countryId, quantity } });
   },
   cancelListing(countryId: number, listingId: number) {
-    return apiRequest<CancelListingResponse>("DELETE", `/market/listings/${listingId}`, { fallback: MARKET_FALLBACK.cancelListing, body: { countryId } });
+    return callRoute(routes.cancelListing, { params: { id: listingId }, body: { countryId } });
   },
   async store(countryId: number) {
-    return (await apiRequest<StoreResponse>("GET", `/market/store/${countryId}`, { fallback: MARKET_FALLBACK.store })).data;
+    return (await callRoute(routes.store, { params: { countryId } })).data;
   },
   storeTrade(side: "buy" | "sell", countryId: number, itemId: MarketItemType, quantity: number) {
-    return apiRequest<StoreTradeResponse>("POST", `/market/store/${side}`, { fallback: side === "buy" ? MARKET_FALLBACK.storeBuy : MARKET_FALLBACK.storeSell, body: { countryId, itemId, quantity } });
+    return callRoute(side === "buy" ? routes.storeBuy : routes.storeSell, { countryId, itemId, quantity });
   },
   async ownOrders(countryId: number) {
-    return (await apiRequest<StandingOrdersResponse>("GET", `/market/standing-orders/${countryId}`, { fallback: MARKET_FALLBACK.standingOrders })).data;
+    return (await callRoute(routes.ownStandingOrders, { params: { countryId } })).data;
   },
   createOrder(body: CreateStandingOrderRequest & { countryId: number }) {
-    return apiRequest<StandingOrderResponse>("POST", "/market/standing-orders", { fallback: MARKET_FALLBACK.createOrder, body });
+    return callRoute(routes.createStandingOrder, body);
   },
   controlOrder(countryId: number, orderId: number, control: "pause" | "activate" | "cancel") {
-    return apiRequest<StandingOrderResponse>("POST", `/market/standing-orders/${orderId}/${control}`, { fallback: MARKET_FALLBACK.controlOrder, body: { countryId } });
+    return callRoute(routes.controlStandingOrder, { params: { id: orderId, control }, body: { countryId } });
   },
   history(countryId: number, query: TransactionsQuery) {
-    return apiRequest<TransactionsResponse>("GET", `/market/transactions/${countryId}${qs(query)}`, { fallback: MARKET_FALLBACK.transactions });
+    return callRoute(routes.transactions, { params: { countryId }, query });
   },
   async analytics(item: MarketItemType) {
-    return (await apiRequest<MarketAnalyticsResponse>("GET", `/market/analytics/${item}`, { fallback: MARKET_FALLBACK.analytics })).data;
+    return (await callRoute(routes.marketAnalytics, { params: { itemType: item } })).data;
   },
   /** The CSV export as a file (the server names it by period); a failure carries the server's message. */
   async exportCsv(countryId: number, query: TransactionsQuery): Promise<{ blob: Blob; fileName: string }> {
@@ -85,20 +69,20 @@ export const marketApi = {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), HTTP_TIMEOUT_MS);
     try {
-      const res = await fetch(`${API_BASE}/market/transactions/${countryId}/export.csv${qs(query)}`, {
+      const res = await fetch(`${API_BASE}${routeUrl(routes.transactionsCsv, { params: { countryId }, query })}`, {
         headers: token ? { Authorization: `Bearer ${token}` } : {},
         credentials: "include",
         signal: controller.signal,
       });
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
-        throw new ApiError(body.error ?? MARKET_FALLBACK.export, res.status, "/market/transactions/export.csv", body.code ?? null);
+        throw new ApiError(body.error ?? MARKET_FALLBACK.export, res.status, routes.transactionsCsv.path, body.code ?? null);
       }
       const fileName = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "market-transactions.csv";
       return { blob: await res.blob(), fileName };
     } catch (err) {
       if (err instanceof ApiError) throw err;
-      throw new ApiError(MARKET_FALLBACK.export, 0, "/market/transactions/export.csv");
+      throw new ApiError(MARKET_FALLBACK.export, 0, routes.transactionsCsv.path);
     } finally {
       clearTimeout(timer);
     }

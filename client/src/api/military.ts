@@ -12,16 +12,13 @@ import type {
   CountryListResponse,
   ListedCountryJson,
   MilitaryStatusJson,
-  MilitaryStatusResponse,
   StrikeJson,
-  StrikesResponse,
   ValidateTurnsResponse,
   WarDeclarationJson,
-  WarDeclarationsResponse,
-  OwnCountryJson,
 } from "@game/schema/api";
 import type { AlertLevel, AttackTypeId, AttackUnits, DefenseAllocation, Deployment } from "@game/schema/rules";
-import { apiRequest } from "./http";
+import { routes, type RouteQueryInput } from "@game/schema/routes";
+import { callRoute } from "./http";
 import { mapCountry, type Country } from "./country";
 import { queryKeys } from "./queries";
 
@@ -78,78 +75,75 @@ export interface AttackRequest {
 
 export const militaryApi = {
   async status(countryId: number): Promise<MilitaryStatusJson> {
-    return (await apiRequest<MilitaryStatusResponse>("GET", `/military/status/${countryId}`, { fallback: MILITARY_FALLBACK.status })).status;
+    return (await callRoute(routes.militaryStatus, { params: { countryId } }, { fallback: MILITARY_FALLBACK.status })).status;
   },
   brigades(countryId: number): Promise<BrigadesResponse> {
-    return apiRequest<BrigadesResponse>("GET", `/military/brigades/${countryId}`, { fallback: MILITARY_FALLBACK.brigades });
+    return callRoute(routes.brigades, { params: { countryId } }, { fallback: MILITARY_FALLBACK.brigades });
   },
   brigadeAction(action: "use-brigade" | "recover-readiness" | "reduce-readiness", countryId: number, brigadeId: number): Promise<BrigadeActionResponse> {
     const fallback = action === "use-brigade" ? MILITARY_FALLBACK.useBrigade : action === "recover-readiness" ? MILITARY_FALLBACK.recoverReadiness : MILITARY_FALLBACK.reduceReadiness;
-    return apiRequest<BrigadeActionResponse>("POST", `/military/${action}`, { fallback, body: { countryId, brigadeId } });
+    const entry = action === "use-brigade" ? routes.useBrigade : action === "recover-readiness" ? routes.recoverReadiness : routes.reduceReadiness;
+    return callRoute(entry, { countryId, brigadeId }, { fallback });
   },
   setDeployment(countryId: number, deployment: Deployment) {
-    return apiRequest<{ deployment: Deployment }>("POST", "/military/deployment", { fallback: MILITARY_FALLBACK.deployment, body: { countryId, ...deployment } });
+    return callRoute(routes.deployment, { countryId, ...deployment }, { fallback: MILITARY_FALLBACK.deployment });
   },
   setDefense(countryId: number, change: { alertLevel?: AlertLevel; allocation?: DefenseAllocation }) {
-    return apiRequest<{ alertLevel: AlertLevel; allocation: DefenseAllocation }>("POST", "/military/defense", { fallback: MILITARY_FALLBACK.defense, body: { countryId, ...change } });
+    return callRoute(routes.defense, { countryId, ...change }, { fallback: MILITARY_FALLBACK.defense });
   },
   async setAllocation(countryId: number, allocation: { troops: number; jets: number; turrets: number; tanks: number }): Promise<Country> {
-    const res = await apiRequest<{ country: OwnCountryJson }>("POST", "/production/allocation", { fallback: "Failed to update production allocation", body: { countryId, ...allocation } });
+    const res = await callRoute(routes.productionAllocation, { countryId, ...allocation });
     return mapCountry(res.country);
   },
   async buyMissiles(countryId: number, quantity: number): Promise<Country> {
-    const res = await apiRequest<{ country: OwnCountryJson }>("POST", "/military/missiles/buy", { fallback: MILITARY_FALLBACK.missiles, body: { countryId, quantity } });
+    const res = await callRoute(routes.buyMissiles, { countryId, quantity }, { fallback: MILITARY_FALLBACK.missiles });
     return mapCountry(res.country);
   },
   async gdi(countryId: number, join: boolean): Promise<Country> {
-    const res = await apiRequest<{ country: OwnCountryJson }>("POST", `/military/gdi/${join ? "join" : "leave"}`, { fallback: MILITARY_FALLBACK.gdi, body: { countryId } });
+    const res = await callRoute(join ? routes.gdiJoin : routes.gdiLeave, { countryId }, { fallback: MILITARY_FALLBACK.gdi });
     return mapCountry(res.country);
   },
   validateTurns(countryId: number, attackType: AttackTypeId): Promise<ValidateTurnsResponse> {
-    return apiRequest<ValidateTurnsResponse>("POST", "/attack/validate-turns", { fallback: MILITARY_FALLBACK.attack, body: { countryId, attackType } });
+    return callRoute(routes.validateAttackTurns, { countryId, attackType }, { fallback: MILITARY_FALLBACK.attack });
   },
   preview(order: AttackRequest): Promise<AttackPreviewResponse> {
-    return apiRequest<AttackPreviewResponse>("POST", "/attack/preview", { fallback: MILITARY_FALLBACK.attack, body: order });
+    return callRoute(routes.attackPreview, order, { fallback: MILITARY_FALLBACK.attack });
   },
   launch(order: AttackRequest): Promise<AttackLaunchResponse> {
-    return apiRequest<AttackLaunchResponse>("POST", "/attack/launch", { fallback: MILITARY_FALLBACK.attack, body: order });
+    return callRoute(routes.attackLaunch, order, { fallback: MILITARY_FALLBACK.attack });
   },
   async strikes(): Promise<StrikeJson[]> {
-    return (await apiRequest<StrikesResponse>("GET", "/attack/strikes", { fallback: MILITARY_FALLBACK.strikes })).strikes;
+    return (await callRoute(routes.strikes, undefined, { fallback: MILITARY_FALLBACK.strikes })).strikes;
   },
   async cancelStrike(strikeId: number): Promise<StrikeJson> {
-    return (await apiRequest<{ strike: StrikeJson }>("POST", "/attack/cancel", { fallback: MILITARY_FALLBACK.cancel, body: { strikeId } })).strike;
+    return (await callRoute(routes.cancelStrike, { strikeId }, { fallback: MILITARY_FALLBACK.cancel })).strike;
   },
   allies(countryId: number, targetCountryId: number | null): Promise<AlliesResponse> {
-    const q = targetCountryId ? `?targetCountryId=${targetCountryId}` : "";
-    return apiRequest<AlliesResponse>("GET", `/attack/allies/${countryId}${q}`, { fallback: MILITARY_FALLBACK.allies });
+    return callRoute(routes.attackAllies, { params: { countryId }, query: { targetCountryId: targetCountryId || undefined } }, { fallback: MILITARY_FALLBACK.allies });
   },
   reports(filter: { attackType?: string; outcome?: string; limit?: number } = {}): Promise<BattleReportsResponse> {
-    const q = new URLSearchParams();
-    if (filter.attackType) q.set("attackType", filter.attackType);
-    if (filter.outcome) q.set("outcome", filter.outcome);
-    q.set("limit", String(filter.limit ?? 50));
-    return apiRequest<BattleReportsResponse>("GET", `/battle-reports?${q.toString()}`, { fallback: MILITARY_FALLBACK.reports });
+    const query = { attackType: filter.attackType || undefined, outcome: filter.outcome || undefined, limit: filter.limit ?? 50 } as RouteQueryInput<typeof routes.battleReports>;
+    return callRoute(routes.battleReports, { query }, { fallback: MILITARY_FALLBACK.reports });
   },
   async report(id: number): Promise<BattleReportJson> {
-    return (await apiRequest<{ report: BattleReportJson }>("GET", `/battle-reports/${id}`, { fallback: MILITARY_FALLBACK.reports })).report;
+    return (await callRoute(routes.battleReport, { params: { id } }, { fallback: MILITARY_FALLBACK.reports })).report;
   },
   /** The battle recomputed step by step on the server from its stored seed (issue 30). */
   async replay(id: number): Promise<BattleReplayResponse["replay"]> {
-    return (await apiRequest<BattleReplayResponse>("GET", `/battle-reports/${id}/replay`, { fallback: MILITARY_FALLBACK.replay })).replay;
+    return (await callRoute(routes.battleReplay, { params: { id } }, { fallback: MILITARY_FALLBACK.replay })).replay;
   },
   async wars(): Promise<WarDeclarationJson[]> {
-    return (await apiRequest<WarDeclarationsResponse>("GET", "/war/declarations", { fallback: MILITARY_FALLBACK.wars })).declarations;
+    return (await callRoute(routes.warDeclarations, undefined, { fallback: MILITARY_FALLBACK.wars })).declarations;
   },
   declareWar(targetCountryId: number) {
-    return apiRequest<{ declaration: WarDeclarationJson }>("POST", "/war/declare", { fallback: MILITARY_FALLBACK.declare, body: { targetCountryId } });
+    return callRoute(routes.declareWar, { targetCountryId }, { fallback: MILITARY_FALLBACK.declare });
   },
   endWar(declarationId: number) {
-    return apiRequest<{ declaration: WarDeclarationJson }>("POST", "/war/end", { fallback: MILITARY_FALLBACK.endWar, body: { declarationId } });
+    return callRoute(routes.endWar, { declarationId }, { fallback: MILITARY_FALLBACK.endWar });
   },
   /** GET /countries: the target lists (public fields only; the own country is left out by the screens). */
   async countries(): Promise<{ countries: ListedCountryJson[]; ownCountryId: number | null }> {
-    const res = await apiRequest<Partial<CountryListResponse>>("GET", "/countries?limit=500", { fallback: MILITARY_FALLBACK.countries });
+    const res: Partial<CountryListResponse> = await callRoute(routes.countries, { query: { limit: 500 } }, { fallback: MILITARY_FALLBACK.countries });
     return { countries: res.countries ?? [], ownCountryId: res.ownCountryId ?? null };
   },
 };

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import type { AwaySummaryResponse, NewsListResponse, NewsReadResponse } from "@game/schema/api";
+import type { AwaySummaryResponse, NewsListResponse } from "@game/schema/api";
 import type { NewsCategory, NewsType } from "@game/schema/rules";
-import { apiRequest } from "./http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "./http";
 
 /** The news calls' fallback messages. */
 export const NEWS_FALLBACK = { list: "Failed to get news", read: "Failed to mark news read", away: "Failed to get the away summary" } as const;
@@ -20,18 +21,17 @@ export const newsKeys = {
 
 export const newsApi = {
   /** What happened since `since` (the last visit): GET /news/away-summary. */
-  awaySummary(since: Date): Promise<AwaySummaryResponse> {
-    return apiRequest<AwaySummaryResponse>("GET", `/news/away-summary?since=${encodeURIComponent(since.toISOString())}`, { fallback: NEWS_FALLBACK.away });
+  awaySummary(since: Date): Promise<Omit<AwaySummaryResponse, "success">> {
+    return callRoute(routes.awaySummary, { query: { since: since.toISOString() } });
   },
   async list(f: NewsFilter): Promise<Omit<NewsListResponse, "success">> {
-    const q = new URLSearchParams({ category: f.category, type: f.type, page: String(f.page), limit: String(f.limit) });
-    return apiRequest<NewsListResponse>("GET", `/news?${q}`, { fallback: NEWS_FALLBACK.list });
+    return callRoute(routes.news, { query: { category: f.category, type: f.type, page: f.page, limit: f.limit } });
   },
   async read(id: string): Promise<number> {
-    return (await apiRequest<NewsReadResponse>("POST", `/news/${encodeURIComponent(id)}/read`, { fallback: NEWS_FALLBACK.read })).unreadCount;
+    return (await callRoute(routes.readNews, { params: { id } })).unreadCount;
   },
   async readAll(): Promise<number> {
-    return (await apiRequest<NewsReadResponse>("POST", "/news/read-all", { fallback: NEWS_FALLBACK.read })).unreadCount;
+    return (await callRoute(routes.readAllNews)).unreadCount;
   },
 };
 

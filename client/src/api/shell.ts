@@ -15,7 +15,8 @@ import type {
   SettingsJson,
 } from "@game/schema/api";
 import type { RankingMetricId, RankingPeriod } from "@game/schema/rules";
-import { apiRequest } from "./http";
+import { METRIC_RANKING_ROUTES, routes } from "@game/schema/routes";
+import { callRoute } from "./http";
 
 /** Settings, rankings by metric, seasons' history and administration calls. */
 export const shellKeys = {
@@ -29,60 +30,58 @@ export const shellKeys = {
   adminLog: ["admin", "log"] as const,
 };
 
-type Data<T> = { data: T };
-
 export const shellApi = {
   async settings(): Promise<SettingsJson> {
-    return (await apiRequest<Data<SettingsJson>>("GET", "/settings", { fallback: "Failed to get settings" })).data;
+    return (await callRoute(routes.settings)).data;
   },
   async saveSettings(settings: GameSettings): Promise<SettingsJson> {
-    return (await apiRequest<Data<SettingsJson>>("PUT", "/settings", { fallback: "Settings save failed", body: settings })).data;
+    return (await callRoute(routes.saveSettings, settings)).data;
   },
   async metricRanking(metric: RankingMetricId, period: RankingPeriod, limit = 100, playersOnly = false): Promise<MetricRankingJson> {
-    const q = new URLSearchParams({ period, limit: String(limit), ...(playersOnly ? { playersOnly: "true" } : {}) });
-    return (await apiRequest<Data<MetricRankingJson>>("GET", `/rankings/${metric}?${q}`, { fallback: "Failed to get rankings" })).data;
+    // with a period every metric, networth too, answers the metric ranking
+    return (await callRoute(METRIC_RANKING_ROUTES[metric], { query: { period, limit, playersOnly: playersOnly ? "true" : "false" } })).data as MetricRankingJson;
   },
   async achievements(): Promise<AchievementsJson> {
-    return (await apiRequest<Data<AchievementsJson>>("GET", "/rankings/achievements", { fallback: "Failed to get rankings" })).data;
+    return (await callRoute(routes.achievements)).data;
   },
   async seasonHistory(): Promise<PastSeasonJson[]> {
-    return (await apiRequest<Data<PastSeasonJson[]>>("GET", "/season/history", { fallback: "Failed to get season data" })).data;
+    return (await callRoute(routes.seasonHistory)).data;
   },
   async seasonScores(id: number): Promise<ArchivedSeasonJson> {
-    return (await apiRequest<Data<ArchivedSeasonJson>>("GET", `/season/scores?season=${id}&limit=20`, { fallback: "Failed to get season scores" })).data;
+    return (await callRoute(routes.seasonScores, { query: { season: id, limit: 20 } })).data as ArchivedSeasonJson;
   },
   async adminMe(): Promise<AdminMeJson> {
-    return (await apiRequest<Data<AdminMeJson>>("GET", "/admin/me", { fallback: "Failed to get admin status" })).data;
+    return (await callRoute(routes.adminMe)).data;
   },
   async adminUsers(search: string): Promise<AdminUserJson[]> {
-    return (await apiRequest<Data<AdminUserJson[]>>("GET", `/admin/users?search=${encodeURIComponent(search)}`, { fallback: "Failed to get players" })).data;
+    return (await callRoute(routes.adminUsers, { query: { search } })).data;
   },
   async adminLog(): Promise<AdminLogEntryJson[]> {
-    return (await apiRequest<Data<AdminLogEntryJson[]>>("GET", "/admin/log", { fallback: "Failed to get the admin log" })).data;
+    return (await callRoute(routes.adminLog)).data;
   },
   async adminCountry(id: number): Promise<{ country: OwnCountryJson; user: AdminUserJson | null }> {
-    return (await apiRequest<Data<{ country: OwnCountryJson; user: AdminUserJson | null }>>("GET", `/admin/countries/${id}`, { fallback: "Failed to get country data" })).data;
+    return (await callRoute(routes.adminCountry, { params: { id } })).data;
   },
   async suspend(userId: number, reason: string): Promise<AdminUserJson> {
-    return (await apiRequest<Data<AdminUserJson>>("POST", `/admin/users/${userId}/suspend`, { fallback: "Suspension failed", body: { reason } })).data;
+    return (await callRoute(routes.suspendUser, { params: { id: userId }, body: { reason } })).data;
   },
   async unsuspend(userId: number): Promise<AdminUserJson> {
-    return (await apiRequest<Data<AdminUserJson>>("POST", `/admin/users/${userId}/unsuspend`, { fallback: "Unsuspension failed", body: {} })).data;
+    return (await callRoute(routes.unsuspendUser, { params: { id: userId } })).data;
   },
   async announce(message: string): Promise<void> {
-    await apiRequest<Data<{ id: string }>>("POST", "/admin/announcements", { fallback: "Announcement failed", body: { message } });
+    await callRoute(routes.announce, { message });
   },
   async endSeason(startNext: boolean): Promise<{ ended: string; started: string | null }> {
-    return (await apiRequest<Data<{ ended: string; started: string | null }>>("POST", "/admin/season/end", { fallback: "Ending the season failed", body: { startNext } })).data;
+    return (await callRoute(routes.endSeason, { startNext })).data;
   },
   async aiCountries(): Promise<AiCountryJson[]> {
-    return (await apiRequest<Data<AiCountryJson[]>>("GET", "/admin/ai", { fallback: "Failed to get AI countries" })).data;
+    return (await callRoute(routes.adminAi)).data;
   },
   async pauseAi(countryId: number, paused: boolean): Promise<AiCountryJson> {
-    return (await apiRequest<Data<AiCountryJson>>("POST", `/admin/ai/${countryId}/pause`, { fallback: "Pausing the AI country failed", body: { paused } })).data;
+    return (await callRoute(routes.pauseAi, { params: { id: countryId }, body: { paused } })).data;
   },
   async startSeason(): Promise<{ started: string }> {
-    return (await apiRequest<Data<{ started: string }>>("POST", "/admin/season/start", { fallback: "Starting a season failed", body: {} })).data;
+    return (await callRoute(routes.startSeason)).data;
   },
 };
 

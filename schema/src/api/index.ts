@@ -16,3 +16,4 @@ export * from "./manage.js";
 export * from "./settings.js";
 export * from "./seasons.js";
 export * from "./ai.js";
+export * from "./countryViews.js";

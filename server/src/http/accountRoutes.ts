@@ -1,47 +1,19 @@
-import { Router } from "express";
-import { changePasswordRequestSchema, deleteAccountRequestSchema } from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import { accountStats, changePassword, deleteAccount, exportAccount } from "../services/account.js";
 import type { ServiceContext } from "../services/context.js";
-import { authenticate, parse, route } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /** /auth/change-password, /account/export, /account/stats, /account/delete (issue 13, account security). */
-export function accountRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+export function accountRoutes(ctx: ServiceContext, api: ApiPipeline): void {
+  api.handle(routes.changePassword, async (call) => changePassword(ctx, call.claims!, call.body));
 
-  router.post(
-    "/auth/change-password",
-    route("Failed to change password", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return changePassword(ctx, claims, parse(changePasswordRequestSchema, req.body));
-    }),
-  );
+  api.handle(routes.exportAccount, async (call) => {
+    const result = await exportAccount(ctx, call.claims!.userId);
+    call.setHeader("Content-Disposition", `attachment; filename="${result.filename}"`);
+    call.setHeader("Cache-Control", "no-store");
+    return result;
+  });
 
-  router.get(
-    "/account/export",
-    route("Failed to export account data", async (req, res) => {
-      const claims = await authenticate(ctx, req);
-      const result = await exportAccount(ctx, claims.userId);
-      res.setHeader("Content-Disposition", `attachment; filename="${result.filename}"`);
-      res.setHeader("Cache-Control", "no-store");
-      return result;
-    }),
-  );
-
-  router.get(
-    "/account/stats",
-    route("Failed to load account statistics", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return { stats: await accountStats(ctx, claims.userId) };
-    }),
-  );
-
-  router.post(
-    "/account/delete",
-    route("Failed to delete account", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return deleteAccount(ctx, claims, parse(deleteAccountRequestSchema, req.body));
-    }),
-  );
-
-  return router;
+  api.handle(routes.accountStats, async (call) => ({ stats: await accountStats(ctx, call.claims!.userId) }));
+  api.handle(routes.deleteAccount, async (call) => deleteAccount(ctx, call.claims!, call.body));
 }

@@ -1,19 +1,4 @@
-import { Router, type Request } from "express";
-import {
-  allianceIdParamsSchema,
-  allianceListQuerySchema,
-  allianceRankingsQuerySchema,
-  allianceSettingsSchema,
-  allianceStatusParamsSchema,
-  allianceTargetSchema,
-  bonusPurchaseSchema,
-  createAllianceSchema,
-  inviteSchema,
-  joinAllianceSchema,
-} from "@game/schema/api";
-import { planOperationSchema, requestDefenseSchema, respondDefenseSchema, respondOperationSchema } from "@game/schema/messages";
-import { z } from "zod";
-import { idParamSchema } from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
 import { countryOfUser } from "../services/countries.js";
 import { forbidden } from "../errors.js";
@@ -39,9 +24,8 @@ import {
   updateAllianceSettings,
 } from "../services/alliances.js";
 import { allianceDefenseRequests, allianceOperations, cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
-import { authenticate, authorizeCountry, ownCountry, parse, route } from "./handler.js";
-
-const operationParams = z.object({ id: idParamSchema });
+import { authorizeCountry, ownCountry, type ApiCall } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /**
  * The alliance calls of the spec (GET /alliance/{id}, /alliance/status/{countryId},
@@ -50,249 +34,91 @@ const operationParams = z.object({ id: idParamSchema });
  * settings, and warfare for clients without the live room). Thin: parse, authenticate, call
  * the service, answer.
  */
-export function allianceRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-
+export function allianceRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   /** The caller's alliance for warfare calls; 403 outside one. */
-  const ownAllianceId = async (req: Request): Promise<{ userId: number; allianceId: number }> => {
-    const { claims, country } = await ownCountry(ctx, req);
+  const ownAllianceId = async (call: Pick<ApiCall, "headers" | "claims">): Promise<{ userId: number; allianceId: number }> => {
+    const { claims, country } = await ownCountry(ctx, call);
     if (country.alliance_id === null) throw forbidden("You are not in an alliance", "alliance/not_member");
     return { userId: claims.userId, allianceId: country.alliance_id };
   };
 
-  router.get(
-    "/alliance/list",
-    route("Failed to get alliances list", async (req) => {
-      await authenticate(ctx, req);
-      return listAlliances(ctx, parse(allianceListQuerySchema, req.query));
-    }),
-  );
+  api.handle(routes.allianceList, async (call) => listAlliances(ctx, call.query));
+  api.handle(routes.allianceInvitations, async (call) => ({ data: await listInvitations(ctx, call.claims!.userId) }));
+  api.handle(routes.allianceApplications, async (call) => ({ data: await listApplications(ctx, call.claims!.userId) }));
+  api.handle(routes.allianceBonuses, async (call) => ({ data: await allianceBonuses(ctx, call.claims!.userId) }));
 
-  router.get(
-    "/alliance/invitations",
-    route("Failed to get invitations", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return { data: await listInvitations(ctx, claims.userId) };
-    }),
-  );
+  api.handle(routes.allianceOperations, async (call) => {
+    const { allianceId } = await ownAllianceId(call);
+    return { data: await allianceOperations(ctx, allianceId) };
+  });
 
-  router.get(
-    "/alliance/applications",
-    route("Failed to get applications", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return { data: await listApplications(ctx, claims.userId) };
-    }),
-  );
+  api.handle(routes.allianceDefenseRequests, async (call) => {
+    const { allianceId } = await ownAllianceId(call);
+    return { data: await allianceDefenseRequests(ctx, allianceId, new Date()) };
+  });
 
-  router.get(
-    "/alliance/bonuses",
-    route("Failed to get alliance bonuses", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return { data: await allianceBonuses(ctx, claims.userId) };
-    }),
-  );
+  api.handle(routes.allianceStatus, async (call) => {
+    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
+    return { data: await allianceStatus(ctx, country) };
+  });
 
-  router.get(
-    "/alliance/operations",
-    route("Failed to get operations", async (req) => {
-      const { allianceId } = await ownAllianceId(req);
-      return { data: await allianceOperations(ctx, allianceId) };
-    }),
-  );
+  api.handle(routes.alliance, async (call) => getAlliance(ctx, call.claims!.userId, call.params.id));
 
-  router.get(
-    "/alliance/defense-requests",
-    route("Failed to get defense requests", async (req) => {
-      const { allianceId } = await ownAllianceId(req);
-      return { data: await allianceDefenseRequests(ctx, allianceId, new Date()) };
-    }),
-  );
+  api.handle(routes.createAlliance, async (call) => {
+    const userId = call.claims!.userId;
+    const { allianceId } = await createAlliance(ctx, userId, call.body);
+    return { allianceId, data: await allianceStatus(ctx, (await countryOfUser(ctx, userId))!) };
+  });
 
-  router.get(
-    "/alliance/status/:countryId",
-    route("Failed to get alliance status", async (req) => {
-      const { countryId } = parse(allianceStatusParamsSchema, req.params);
-      const { country } = await authorizeCountry(ctx, req, countryId);
-      return { data: await allianceStatus(ctx, country) };
-    }),
-  );
+  api.handle(routes.leaveAlliance, async (call) => leaveAlliance(ctx, call.claims!.userId));
+  api.handle(routes.joinAlliance, async (call) => applyToAlliance(ctx, call.claims!.userId, call.body));
+  api.handle(routes.invite, async (call) => inviteToAlliance(ctx, call.claims!.userId, call.body));
 
-  router.get(
-    "/alliance/:id",
-    route("Failed to get alliance data", async (req) => {
-      const claims = await authenticate(ctx, req);
-      const { id } = parse(allianceIdParamsSchema, req.params);
-      return getAlliance(ctx, claims.userId, id);
-    }),
-  );
-
-  router.post(
-    "/alliance/create",
-    route("Alliance creation failed", async (req, res) => {
-      const body = parse(createAllianceSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      const { allianceId } = await createAlliance(ctx, claims.userId, body);
-      res.status(201);
-      return { allianceId, data: await allianceStatus(ctx, (await countryOfUser(ctx, claims.userId))!) };
-    }),
-  );
-
-  router.post(
-    "/alliance/leave",
-    route("Alliance leave failed", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return leaveAlliance(ctx, claims.userId);
-    }),
-  );
-
-  router.post(
-    "/alliance/join",
-    route("Alliance join failed", async (req, res) => {
-      const body = parse(joinAllianceSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      res.status(201);
-      return applyToAlliance(ctx, claims.userId, body);
-    }),
-  );
-
-  router.post(
-    "/alliance/invitations",
-    route("Failed to send invitation", async (req, res) => {
-      const body = parse(inviteSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      res.status(201);
-      return inviteToAlliance(ctx, claims.userId, body);
-    }),
-  );
-
-  for (const answer of ["accept", "decline"] as const) {
-    router.post(
-      `/alliance/invitations/:id/${answer}`,
-      route(`Failed to ${answer} invitation`, async (req) => {
-        const { id } = parse(allianceIdParamsSchema, req.params);
-        const claims = await authenticate(ctx, req);
-        return answerInvitation(ctx, claims.userId, id, answer);
-      }),
-    );
+  for (const [entry, answer] of [[routes.acceptInvitation, "accept"], [routes.declineInvitation, "decline"]] as const) {
+    api.handle(entry, async (call) => answerInvitation(ctx, call.claims!.userId, call.params.id, answer));
+  }
+  api.handle(routes.cancelInvitation, async (call) => cancelInvitation(ctx, call.claims!.userId, call.params.id));
+  for (const [entry, answer] of [[routes.acceptApplication, "accept"], [routes.rejectApplication, "reject"]] as const) {
+    api.handle(entry, async (call) => answerApplication(ctx, call.claims!.userId, call.params.id, answer));
   }
 
-  router.post(
-    "/alliance/invitations/:id/cancel",
-    route("Failed to cancel invitation", async (req) => {
-      const { id } = parse(allianceIdParamsSchema, req.params);
-      const claims = await authenticate(ctx, req);
-      return cancelInvitation(ctx, claims.userId, id);
-    }),
-  );
-
-  for (const answer of ["accept", "reject"] as const) {
-    router.post(
-      `/alliance/applications/:id/${answer}`,
-      route(`Failed to ${answer} application`, async (req) => {
-        const { id } = parse(allianceIdParamsSchema, req.params);
-        const claims = await authenticate(ctx, req);
-        return answerApplication(ctx, claims.userId, id, answer);
-      }),
-    );
+  for (const [entry, act] of [[routes.kickMember, kickMember], [routes.promoteMember, promoteMember], [routes.demoteMember, demoteMember]] as const) {
+    api.handle(entry, async (call) => act(ctx, call.claims!.userId, call.body.countryId));
   }
 
-  const memberActions = { kick: kickMember, promote: promoteMember, demote: demoteMember } as const;
-  for (const [name, act] of Object.entries(memberActions)) {
-    router.post(
-      `/alliance/${name}`,
-      route(`Failed to ${name} member`, async (req) => {
-        const { countryId } = parse(allianceTargetSchema, req.body);
-        const claims = await authenticate(ctx, req);
-        return act(ctx, claims.userId, countryId);
-      }),
-    );
-  }
-
-  router.post(
-    "/alliance/bonuses/purchase",
-    route("Failed to purchase bonus", async (req) => {
-      const { bonusId } = parse(bonusPurchaseSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      return { data: await purchaseBonus(ctx, claims.userId, bonusId) };
-    }),
-  );
-
-  router.post(
-    "/alliance/settings",
-    route("Failed to update alliance", async (req) => {
-      const body = parse(allianceSettingsSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      return updateAllianceSettings(ctx, claims.userId, body);
-    }),
-  );
+  api.handle(routes.purchaseBonus, async (call) => ({ data: await purchaseBonus(ctx, call.claims!.userId, call.body.bonusId) }));
+  api.handle(routes.allianceSettings, async (call) => updateAllianceSettings(ctx, call.claims!.userId, call.body));
 
   // Warfare, the same service functions as the alliance room's messages.
-  router.post(
-    "/alliance/operations",
-    route("Failed to plan operation", async (req, res) => {
-      const body = parse(planOperationSchema, req.body);
-      const { userId, allianceId } = await ownAllianceId(req);
-      res.status(201);
-      return planOperation(ctx, userId, allianceId, body);
-    }),
-  );
+  api.handle(routes.planOperation, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return planOperation(ctx, userId, allianceId, call.body);
+  });
 
-  router.post(
-    "/alliance/operations/:id/respond",
-    route("Failed to respond to operation", async (req) => {
-      const { id } = parse(operationParams, req.params);
-      const body = parse(respondOperationSchema, { ...req.body, operationId: id });
-      const { userId, allianceId } = await ownAllianceId(req);
-      return respondOperation(ctx, userId, allianceId, body);
-    }),
-  );
+  api.handle(routes.respondOperation, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return respondOperation(ctx, userId, allianceId, { ...call.body, operationId: call.params.id });
+  });
 
-  router.post(
-    "/alliance/operations/:id/launch",
-    route("Failed to launch operation", async (req) => {
-      const { id: operationId } = parse(operationParams, req.params);
-      const { userId, allianceId } = await ownAllianceId(req);
-      return launchOperation(ctx, userId, allianceId, operationId);
-    }),
-  );
+  api.handle(routes.launchOperation, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return launchOperation(ctx, userId, allianceId, call.params.id);
+  });
 
-  router.post(
-    "/alliance/operations/:id/cancel",
-    route("Failed to cancel operation", async (req) => {
-      const { id: operationId } = parse(operationParams, req.params);
-      const { userId, allianceId } = await ownAllianceId(req);
-      return cancelOperation(ctx, userId, allianceId, operationId);
-    }),
-  );
+  api.handle(routes.cancelOperation, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return cancelOperation(ctx, userId, allianceId, call.params.id);
+  });
 
-  router.post(
-    "/alliance/defense-requests",
-    route("Failed to request defense", async (req, res) => {
-      const body = parse(requestDefenseSchema, req.body);
-      const { userId, allianceId } = await ownAllianceId(req);
-      res.status(201);
-      return requestDefense(ctx, userId, allianceId, body);
-    }),
-  );
+  api.handle(routes.requestDefense, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return requestDefense(ctx, userId, allianceId, call.body);
+  });
 
-  router.post(
-    "/alliance/defense-requests/:id/respond",
-    route("Failed to respond to defense request", async (req) => {
-      const { id } = parse(operationParams, req.params);
-      const body = parse(respondDefenseSchema, { ...req.body, requestId: id });
-      const { userId, allianceId } = await ownAllianceId(req);
-      return respondDefense(ctx, userId, allianceId, body);
-    }),
-  );
+  api.handle(routes.respondDefense, async (call) => {
+    const { userId, allianceId } = await ownAllianceId(call);
+    return respondDefense(ctx, userId, allianceId, { ...call.body, requestId: call.params.id });
+  });
 
-  router.get(
-    "/rankings/alliances",
-    route("Failed to get alliance rankings", async (req) => {
-      await authenticate(ctx, req);
-      const { limit } = parse(allianceRankingsQuerySchema, req.query);
-      return { data: await allianceRankings(ctx, limit) };
-    }),
-  );
-
-  return router;
+  api.handle(routes.allianceRankings, async (call) => ({ data: await allianceRankings(ctx, call.query.limit) }));
 }

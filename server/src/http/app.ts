@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { API_ERROR_CODES, type ApiFailure } from "@game/schema/api";
 import compression from "compression";
 import type { Config } from "../config.js";
 import type { ServiceContext } from "../services/context.js";
 import { failureAnswer } from "./answers.js";
-import { DirectRoutes } from "./directRoutes.js";
+import { ApiPipeline } from "./pipeline.js";
 import { authRoutes } from "./authRoutes.js";
 import { countryRoutes } from "./countryRoutes.js";
 import { economyRoutes } from "./economyRoutes.js";
@@ -24,15 +24,15 @@ import { apiSecurityHeaders, clientSecurityHeaders } from "./security.js";
 import { marketRoutes } from "./marketRoutes.js";
 import { espionageRoutes } from "./espionageRoutes.js";
 import { manageRoutes } from "./manageRoutes.js";
+import { mountApiReference, openApiRoutes } from "./apiDocs.js";
 
 /**
- * A domain's routes, mounted under /api. Each domain adds its factory to API_ROUTERS. Routes
- * on the action path declare themselves through `direct` (directRoutes.ts): they are mounted
- * on the router all the same, and also served without Express's per-request machinery.
+ * A domain's routes under /api: each registers its catalogue entries' handlers on the request
+ * pipeline (pipeline.ts). Each domain adds its factory to API_ROUTERS.
  */
-export type RouterFactory = (ctx: ServiceContext, direct: DirectRoutes) => Router;
+export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => void;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes];
+export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes, openApiRoutes];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {
@@ -42,11 +42,11 @@ export interface AppExtras {
 
 /**
  * The Express app: JSON-only API under /api with the `{ success, ... }` envelope, then the
- * built client (if present) for every other path. `direct` holds the routes the HTTP server
- * may answer without Express (installMatchmaking hands them their requests).
+ * built client (if present) for every other path. `pipeline` answers the catalogue's routes
+ * without Express (installMatchmaking hands it every request under /api first).
  */
-export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: express.Express; direct: DirectRoutes } {
-  const direct = new DirectRoutes(ctx);
+export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: express.Express; pipeline: ApiPipeline } {
+  const pipeline = new ApiPipeline(ctx, ctx.config.checkAnswers);
   const app = express();
   app.disable("x-powered-by");
   // No ETag hashing of every JSON answer (CPU on every request; no client revalidates API
@@ -56,28 +56,18 @@ export function createApp(ctx: ServiceContext, extras: AppExtras = {}): { app: e
   app.use(apiSecurityHeaders);
   extras.beforeApi?.(app);
 
+  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) factory(ctx, pipeline);
+  // What reaches Express under /api matched no catalogue entry (the pipeline answers those first).
   const api = express.Router();
-  api.use(requireJsonBody);
-  api.use(express.json({ limit: ctx.config.maxBodyBytes, strict: true }));
-  for (const factory of [...API_ROUTERS, ...(extras.routers ?? [])]) api.use(factory(ctx, direct));
   api.use((req, res) => {
     fail(res, 404, `Unknown API route: ${req.method} ${req.path}`, API_ERROR_CODES.unknownRoute);
   });
   app.use("/api", api);
+  mountApiReference(app);
 
   serveClient(app, ctx.config);
   app.use(errorHandler(ctx));
-  return { app, direct };
-}
-
-/** A body-carrying request must be JSON: 415 otherwise, before anything reads it. */
-function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-  if (hasBody && ["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && !req.is("application/json")) {
-    fail(res, 415, "Content-Type must be application/json", API_ERROR_CODES.unsupportedMediaType);
-    return;
-  }
-  next();
+  return { app, pipeline };
 }
 
 /** Vite's output folder of content-hashed files: a changed file gets a new name. */

@@ -1,52 +1,31 @@
-import { Router } from "express";
-import { chatChannelsParamsSchema, chatMessagesParamsSchema, chatMessagesQuerySchema } from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
 import { listChatChannels, listChatHistory, sendChatMessage } from "../services/chat.js";
 import { loadOnlineUsers, toOnlineUserJson } from "../services/world.js";
-import { authenticate, authorizeCountryId, parse, route } from "./handler.js";
+import { authorizeCountryId } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /** /chat/channels/{countryId}, /chat/messages/{channelId}, /chat/online-users, /chat/send */
-export function chatRoutes(ctx: ServiceContext): Router {
-  const router = Router();
+export function chatRoutes(ctx: ServiceContext, api: ApiPipeline): void {
+  api.handle(routes.chatChannels, async (call) => {
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { data: await listChatChannels(ctx, claims.userId) };
+  });
 
-  router.get(
-    "/chat/channels/:countryId",
-    route("Failed to get chat channels", async (req) => {
-      const { countryId } = parse(chatChannelsParamsSchema, req.params);
-      const claims = await authorizeCountryId(ctx, req, countryId);
-      return { data: await listChatChannels(ctx, claims.userId) };
-    }),
-  );
+  api.handle(routes.chatMessages, async (call) => {
+    const { messages, hasMore } = await listChatHistory(ctx, call.claims!.userId, call.params.channelId, call.query);
+    return { data: messages, hasMore };
+  });
 
-  router.get(
-    "/chat/messages/:channelId",
-    route("Failed to get chat messages", async (req) => {
-      const claims = await authenticate(ctx, req);
-      const { channelId } = parse(chatMessagesParamsSchema, req.params);
-      const page = parse(chatMessagesQuerySchema, req.query);
-      const { messages, hasMore } = await listChatHistory(ctx, claims.userId, channelId, page);
-      return { data: messages, hasMore };
-    }),
-  );
+  api.handle(routes.onlineUsers, async () => ({ data: (await loadOnlineUsers(ctx)).map(toOnlineUserJson) }));
 
-  router.get(
-    "/chat/online-users",
-    route("Failed to get online users", async (req) => {
-      await authenticate(ctx, req);
-      return { data: (await loadOnlineUsers(ctx)).map(toOnlineUserJson) };
-    }),
-  );
-
-  router.post(
-    "/chat/send",
-    route("Failed to send chat message", async (req, res) => {
-      const claims = await authenticate(ctx, req);
-      const result = await sendChatMessage(ctx, claims.userId, req.body);
-      if (result.kind === "command") return { data: result.reply };
-      res.status(201);
-      return { data: result.message };
-    }),
-  );
-
-  return router;
+  api.handle(routes.sendChat, async (call) => {
+    const result = await sendChatMessage(ctx, call.claims!.userId, call.body);
+    if (result.kind === "command") {
+      // a command's reply to the sender: nothing was created
+      call.setStatus(200);
+      return { data: result.reply };
+    }
+    return { data: result.message };
+  });
 }

@@ -1,24 +1,6 @@
-import { Router } from "express";
-import { z } from "zod";
-import {
-  changeGovernmentRequestSchema,
-  type BuildingProductionJson,
-  type ConstructResponse,
-  type ExploreResponse,
-  type ProductionStatusResponse,
-  type TurnHistoryResponse,
-  constructBatchRequestSchema,
-  constructRequestSchema,
-  consumeTurnsRequestSchema,
-  convertStoredTurnsRequestSchema,
-  exploreRequestSchema,
-  idParamSchema,
-  limitSchema,
-  processProductionRequestSchema,
-  researchAllocateRequestSchema,
-  researchGenerateRequestSchema,
-  unitAllocationRequestSchema,
-} from "@game/schema/api";
+import type { z } from "zod";
+import type { BuildingProductionJson } from "@game/schema/api";
+import { routes, type RouteEntry } from "@game/schema/routes";
 import {
   computeBuildingCosts,
   computeBuildingProductionRates,
@@ -42,37 +24,25 @@ import {
   type ActionResult,
 } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
-import type { DirectRoutes } from "./directRoutes.js";
-import { authenticate, authorizeCountry, authorizeCountryId, ownCountry, parse, route } from "./handler.js";
-
-const countryParams = z.object({ countryId: idParamSchema });
-const historyQuery = z.object({ limit: limitSchema(20, 100) });
+import type { ApiPipeline, RouteHandler } from "./pipeline.js";
+import { authorizeCountry, authorizeCountryId, ownCountry } from "./handler.js";
 
 /**
  * Turn-spending actions and the economy's read models. Every action route names the country
- * it acts on; authorizeCountry answers 403 unless it is the caller's own, and the service
+ * it acts on; authorizeCountryId answers 403 unless it is the caller's own, and the service
  * checks ownership again under the row lock.
  */
-export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
-  const router = Router();
-
+export function economyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- actions ---------------------------------------------------------------------------
 
-  /**
-   * POST path: parses the body with `schema`, answers 403 unless body.countryId is the
-   * caller's own country, then runs the action as the caller. On the direct path: these are
-   * what a player sends most.
-   */
-  const countryAction = <S extends z.ZodType<{ countryId: number }>>(
-    path: string,
-    fallback: string,
-    schema: S,
-    act: (userId: number, body: z.output<S>) => Promise<object>,
+  /** An action on body.countryId: 403 unless it is the caller's own country, then `act` as the caller. */
+  const countryAction = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(
+    entry: E,
+    act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>,
   ) =>
-    direct.post(router, path, fallback, async (call) => {
-      const body = parse(schema, call.body);
-      const claims = await authorizeCountryId(ctx, call, body.countryId);
-      return act(claims.userId, body);
+    api.handle(entry, async (call) => {
+      const claims = await authorizeCountryId(ctx, call, call.body.countryId);
+      return act(claims.userId, call.body as z.output<E["body"]>);
     });
 
   /** What every turn-spending answer carries besides its own fields. */
@@ -83,12 +53,12 @@ export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router
     country: result.country,
   });
 
-  countryAction("/exploration/explore", "Exploration failed", exploreRequestSchema, async (userId, body) => {
+  countryAction(routes.explore, async (userId, body) => {
     const result = await exploreLand(ctx, userId, body.countryId, body.turnsToSpend);
-    return { ...spent(body.turnsToSpend, result), ...result.extra } satisfies ExploreResponse;
+    return { ...spent(body.turnsToSpend, result), ...result.extra };
   });
 
-  countryAction("/turns/consume", "Exploration failed", consumeTurnsRequestSchema, async (userId, body) => {
+  countryAction(routes.consumeTurns, async (userId, body) => {
     const result =
       body.actionType === "exploration"
         ? await exploreLand(ctx, userId, body.countryId, body.quantity)
@@ -96,108 +66,88 @@ export function economyRoutes(ctx: ServiceContext, direct: DirectRoutes): Router
     return { ...spent(body.quantity, result), ...(result.extra ?? {}) };
   });
 
-  countryAction("/buildings/construct", "Building construction failed", constructRequestSchema, async (userId, body) => {
+  countryAction(routes.construct, async (userId, body) => {
     const result = await constructBuildings(ctx, userId, body.countryId, { [body.buildingType]: body.quantity });
-    return { ...result.extra, turnResult: result.turnResult!, country: result.country } satisfies ConstructResponse;
+    return { ...result.extra, turnResult: result.turnResult!, country: result.country };
   });
 
-  countryAction("/buildings/construct-batch", "Building construction failed", constructBatchRequestSchema, async (userId, body) => {
+  countryAction(routes.constructBatch, async (userId, body) => {
     const result = await constructBuildings(ctx, userId, body.countryId, body.orders);
-    return { ...result.extra, turnResult: result.turnResult!, country: result.country } satisfies ConstructResponse;
+    return { ...result.extra, turnResult: result.turnResult!, country: result.country };
   });
 
-  countryAction("/production/process", "Failed to process production", processProductionRequestSchema, async (userId, body) =>
-    spent(body.turnsToProcess, await processProduction(ctx, userId, body.countryId, body.turnsToProcess)),
-  );
+  countryAction(routes.processProduction, async (userId, body) => spent(body.turnsToProcess, await processProduction(ctx, userId, body.countryId, body.turnsToProcess)));
 
-  countryAction("/production/allocation", "Failed to update production allocation", unitAllocationRequestSchema, async (userId, body) => {
+  countryAction(routes.productionAllocation, async (userId, body) => {
     const { countryId, ...allocation } = body;
     const result = await setUnitAllocation(ctx, userId, countryId, allocation as Parameters<typeof setUnitAllocation>[3]);
     return { allocation: result.country.unit_allocation, country: result.country };
   });
 
-  countryAction("/research/generate", "Research generation failed", researchGenerateRequestSchema, async (userId, body) => {
+  countryAction(routes.researchGenerate, async (userId, body) => {
     const result = await generateResearch(ctx, userId, body.countryId);
     return {
       data: { pointsGenerated: result.turnResult!.researchPointsGained, researchPoints: Number(result.country.research_points) },
-      turnResult: result.turnResult,
+      turnResult: result.turnResult!,
       country: result.country,
     };
   });
 
-  countryAction("/research/allocate", "Research allocation failed", researchAllocateRequestSchema, async (userId, body) => {
+  countryAction(routes.researchAllocate, async (userId, body) => {
     const result = await allocateResearch(ctx, userId, body.countryId, body.allocations);
     return { data: { results: result.extra.results }, turnResult: result.turnResult, country: result.country };
   });
 
-  countryAction("/turns/convert-stored", "Failed to convert stored turns", convertStoredTurnsRequestSchema, async (userId, body) => {
+  countryAction(routes.convertStoredTurns, async (userId, body) => {
     const result = await convertStoredTurns(ctx, userId, body.countryId, body.quantity);
     return { turns: result.country.turns, storedTurns: result.country.stored_turns, country: result.country };
   });
 
   // The spec's change-government payload names no country: it is the caller's own.
-  router.post(
-    "/country/change-government",
-    route("Failed to change government", async (req) => {
-      const body = parse(changeGovernmentRequestSchema, req.body);
-      const { claims, country } = await ownCountry(ctx, req);
-      const result = await changeGovernment(ctx, claims.userId, country.id, body.governmentType);
-      return { cost: result.extra.cost, turnResult: result.turnResult, country: result.country };
-    }),
-  );
+  api.handle(routes.changeGovernment, async (call) => {
+    const { claims, country } = await ownCountry(ctx, call);
+    const result = await changeGovernment(ctx, claims.userId, country.id, call.body.governmentType);
+    return { cost: result.extra.cost, turnResult: result.turnResult, country: result.country };
+  });
 
   // --- read models (own country only: they reveal private numbers) --------------------
 
-  /** GET path/:countryId answering `read(state)` of the caller's own country (403 otherwise). */
-  const ownCountryRead = (path: string, fallback: string, read: (state: CountryState) => object) =>
-    router.get(
-      `${path}/:countryId`,
-      route(fallback, async (req) => {
-        const { countryId } = parse(countryParams, req.params);
-        const { country } = await authorizeCountry(ctx, req, countryId);
-        return read(countryState(country));
-      }),
-    );
+  /** An own-country read: `read(state)` of the caller's own country (403 otherwise). */
+  const ownCountryRead = <E extends RouteEntry<"GET", string, z.ZodType<{ countryId: number }>, undefined, undefined>>(
+    entry: E,
+    read: (state: CountryState) => Awaited<ReturnType<RouteHandler<E>>>,
+  ) =>
+    api.handle(entry, async (call) => {
+      const { country } = await authorizeCountry(ctx, call, call.params.countryId);
+      return read(countryState(country));
+    });
 
-  ownCountryRead("/buildings/costs", "Failed to get building costs", (state) => ({ data: computeBuildingCosts(state) }));
-  ownCountryRead("/buildings/production", "Failed to get building production data", (state) => ({
+  ownCountryRead(routes.buildingCosts, (state) => ({ data: computeBuildingCosts(state) }));
+  ownCountryRead(routes.buildingProduction, (state) => ({
     data: {
       productionRates: computeBuildingProductionRates(state),
       currentBuildings: Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]])) as BuildingProductionJson["currentBuildings"],
-    } satisfies BuildingProductionJson,
+    },
   }));
-  ownCountryRead("/production/status", "Failed to get production status", (state) => ({
-    productionPerTurn: computeProductionPerTurn(state),
-    allocation: state.unitAllocation,
-  }) satisfies ProductionStatusResponse);
-  ownCountryRead("/research/status", "Failed to get research status", (state) => ({ data: computeResearchStatus(state) }));
+  ownCountryRead(routes.productionStatus, (state) => ({ productionPerTurn: computeProductionPerTurn(state), allocation: state.unitAllocation }));
+  ownCountryRead(routes.researchStatus, (state) => ({ data: computeResearchStatus(state) }));
 
-  router.get(
-    "/governments",
-    route("Failed to get government data", async (req) => {
-      const { country } = await ownCountry(ctx, req);
-      return {
-        data: {
-          current: country.government_type,
-          governments: GOVERNMENT_LIST,
-          changeCost: computeGovernmentChangeCost({
-            hasUsedFreeGovernmentChange: country.has_used_free_government_change,
-            governmentChangeCount: country.government_change_count,
-          }),
-        },
-      };
-    }),
-  );
+  api.handle(routes.governments, async (call) => {
+    const { country } = await ownCountry(ctx, call);
+    return {
+      data: {
+        current: country.government_type,
+        governments: [...GOVERNMENT_LIST],
+        changeCost: computeGovernmentChangeCost({
+          hasUsedFreeGovernmentChange: country.has_used_free_government_change,
+          governmentChangeCount: country.government_change_count,
+        }),
+      },
+    };
+  });
 
-  router.get(
-    "/turns/history",
-    route("Failed to get turn history", async (req) => {
-      await authenticate(ctx, req);
-      const { limit } = parse(historyQuery, req.query);
-      const { country } = await ownCountry(ctx, req);
-      return { data: await turnHistory(ctx, country.id, limit) } satisfies TurnHistoryResponse;
-    }),
-  );
-
-  return router;
+  api.handle(routes.turnHistory, async (call) => {
+    const { country } = await ownCountry(ctx, call);
+    return { data: await turnHistory(ctx, country.id, call.query.limit) };
+  });
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
+import type { AnyRoute, RouteBody, RouteParams, RouteQuery } from "@game/schema/routes";
 import { firstIssueMessage } from "@game/schema/api";
 import { AppError, badRequest, forbidden, unauthorized } from "../errors.js";
 import { bearerToken, InvalidTokenError, type TokenClaims } from "../auth/tokens.js";
@@ -16,18 +17,22 @@ export class RouteFailure extends Error {
 }
 
 /**
- * What a route reads of its request: the headers (the bearer token), the path's parameters and
- * the parsed JSON body. An Express Request is one; so is what the direct path
- * (directRoutes.ts) hands the routes it serves without Express.
+ * What a handler gets of its request (pipeline.ts): the headers, the caller's address, the
+ * path's parameters, query and JSON body parsed with its catalogue entry's schemas, the
+ * verified token when the entry asks for a signed-in caller, and the answer's status and
+ * headers to change (a creation that is sometimes not one, a download's file name).
  */
-export interface ApiCall {
+export interface ApiCall<E extends AnyRoute = AnyRoute> {
   readonly headers: IncomingHttpHeaders;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly body: unknown;
+  readonly ip: string;
+  readonly params: RouteParams<E>;
+  readonly query: RouteQuery<E>;
+  readonly body: RouteBody<E>;
+  /** the verified token (entries with auth "user" or "admin"); authenticate() reads it from here */
+  readonly claims?: TokenClaims;
+  setStatus(status: number): void;
+  setHeader(name: string, value: string): void;
 }
-
-/** A route that needs nothing of Express: its answer is `{ success: true, ...result }`. */
-export type ApiHandler = (call: ApiCall) => Promise<object>;
 
 /** A route's failure as the error handler takes it: rule refusals as they are, anything else marked with the fallback. */
 export function routeError(fallback: string, err: unknown): unknown {
@@ -59,7 +64,8 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
 }
 
 /** The verified token of the request, or 401. Any 401 means missing, bad, expired or revoked. */
-export async function authenticate(ctx: ServiceContext, req: Pick<ApiCall, "headers">): Promise<TokenClaims> {
+export async function authenticate(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">): Promise<TokenClaims> {
+  if (req.claims) return req.claims;
   try {
     return await ctx.tokens.verify(bearerToken(req.headers.authorization));
   } catch (err) {
@@ -73,14 +79,14 @@ export async function authenticate(ctx: ServiceContext, req: Pick<ApiCall, "head
  * country: 403 otherwise, before anything is read or changed. The caller's country comes with
  * the verified token (no query); actions check ownership again under the row lock.
  */
-export async function authorizeCountryId(ctx: ServiceContext, req: Pick<ApiCall, "headers">, countryId: number): Promise<TokenClaims> {
+export async function authorizeCountryId(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">, countryId: number): Promise<TokenClaims> {
   const claims = await authenticate(ctx, req);
   if (claims.countryId !== countryId) throw forbidden();
   return claims;
 }
 
 /** authorizeCountryId, then the country's row (read models computed from it). */
-export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
+export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">, countryId: number): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authorizeCountryId(ctx, req, countryId);
   const country = await countryById(ctx, countryId);
   if (!country || country.user_id !== claims.userId) throw forbidden();
@@ -88,7 +94,7 @@ export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "
 }
 
 /** The caller's own country (for routes without a country id), or 404 if they have none. */
-export async function ownCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers">): Promise<{ claims: TokenClaims; country: CountryRow }> {
+export async function ownCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authenticate(ctx, req);
   const country = claims.countryId === null ? undefined : await countryById(ctx, claims.countryId);
   if (!country || country.user_id !== claims.userId) throw new AppError(404, "You have no country", "country/none");

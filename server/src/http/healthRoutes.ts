@@ -1,9 +1,9 @@
-import { Router } from "express";
 import type { Redis } from "ioredis";
+import { routes } from "@game/schema/routes";
 import type { Database } from "../db/pool.js";
 import type { ServiceContext } from "../services/context.js";
 import { unavailable } from "../errors.js";
-import { route } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 const startedAt = Date.now();
 
@@ -14,28 +14,23 @@ const startedAt = Date.now();
  * never answers within REDIS_COMMAND_TIMEOUT_MS: health fails fast instead of waiting for it.
  */
 export function healthRoutes(database: Database, redis: Redis | undefined) {
-  return (ctx: ServiceContext) => {
-    const router = Router();
-    router.get(
-      "/health",
-      route("Health check failed", async () => {
-        await database.pool.query("SELECT 1");
-        if (redis) {
-          try {
-            await redis.ping();
-          } catch (err) {
-            if (!ctx.redisOutage?.noteFailure(err, "health")) throw err;
-            throw unavailable("Redis is unavailable, try again shortly", "server/redis_unavailable");
-          }
+  return (ctx: ServiceContext, api: ApiPipeline): void => {
+    api.handle(routes.health, async () => {
+      await database.pool.query("SELECT 1");
+      if (redis) {
+        try {
+          await redis.ping();
+        } catch (err) {
+          if (!ctx.redisOutage?.noteFailure(err, "health")) throw err;
+          throw unavailable("Redis is unavailable, try again shortly", "server/redis_unavailable");
         }
-        return {
-          status: "ok",
-          database: database.embedded ? "embedded" : "postgres",
-          presence: redis ? "redis" : "local",
-          uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-        };
-      }),
-    );
-    return router;
+      }
+      return {
+        status: "ok" as const,
+        database: database.embedded ? ("embedded" as const) : ("postgres" as const),
+        presence: redis ? ("redis" as const) : ("local" as const),
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      };
+    });
   };
 }

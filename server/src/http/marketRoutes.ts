@@ -1,18 +1,4 @@
-import { Router } from "express";
-import { z } from "zod";
-import {
-  MARKET_FALLBACK,
-  analyticsParamsSchema,
-  buyListingRequestSchema,
-  createListingRequestSchema,
-  createStandingOrderRequestSchema,
-  idParamSchema,
-  listingsQuerySchema,
-  orderBookQuerySchema,
-  ownRecordRequestSchema,
-  storeTradeRequestSchema,
-  transactionsQuerySchema,
-} from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import { transactionsCsvFileName } from "@game/schema/rules";
 import { countryOfUser } from "../services/countries.js";
 import {
@@ -31,156 +17,79 @@ import {
   storeTrade,
 } from "../services/market.js";
 import type { ServiceContext } from "../services/context.js";
-import { authenticate, authorizeCountry, parse, route } from "./handler.js";
-import type { DirectRoutes } from "./directRoutes.js";
-
-const countryParams = z.object({ countryId: idParamSchema });
-const idParams = z.object({ id: idParamSchema });
-const controlParams = z.object({
-  id: idParamSchema,
-  control: z.enum(["pause", "activate", "cancel"], { error: "Unknown standing order action" }),
-});
+import { authorizeCountry } from "./handler.js";
+import { Download, type ApiPipeline } from "./pipeline.js";
 
 /**
  * The markets (spec document 3: public market, government store, standing orders, history,
- * analytics). Routes only translate: parse with the shared zod schema, check the country is
- * the caller's own, call the service.
+ * analytics). Routes only translate: the pipeline parsed the request with the catalogue's
+ * schemas; check the country is the caller's own, call the service.
  */
-export function marketRoutes(ctx: ServiceContext, direct: DirectRoutes): Router {
-  const router = Router();
-  const F = MARKET_FALLBACK;
-
+export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- public market ----------------------------------------------------------------------
 
-  router.get(
-    "/market/listings",
-    route(F.listings, async (req) => {
-      const query = parse(listingsQuerySchema, req.query);
-      const claims = await authenticate(ctx, req);
-      const viewer = await countryOfUser(ctx, claims.userId);
-      return { data: await getListings(ctx, viewer?.id ?? null, query.itemType, query.limit) };
-    }),
-  );
-
-  router.post(
-    "/market/listings",
-    route(F.createListing, async (req) => {
-      const body = parse(createListingRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      return createListing(ctx, claims.userId, body);
-    }),
-  );
-
-  // On the direct path: players buy many times a minute.
-  direct.post(router, "/market/listings/:id/buy", F.buyListing, async (call) => {
-    const { id } = parse(idParams, call.params);
-    const body = parse(buyListingRequestSchema, call.body);
-    const { claims } = await authorizeCountry(ctx, call, body.countryId);
-    return buyListing(ctx, claims.userId, id, body);
+  api.handle(routes.marketListings, async (call) => {
+    const viewer = await countryOfUser(ctx, call.claims!.userId);
+    return { data: await getListings(ctx, viewer?.id ?? null, call.query.itemType, call.query.limit) };
   });
 
-  router.delete(
-    "/market/listings/:id",
-    route(F.cancelListing, async (req) => {
-      const { id } = parse(idParams, req.params);
-      const body = parse(ownRecordRequestSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      return cancelListing(ctx, claims.userId, id, body.countryId);
-    }),
-  );
+  api.handle(routes.createListing, async (call) => {
+    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    return createListing(ctx, claims.userId, call.body);
+  });
+
+  // A hot route: players buy many times a minute.
+  api.handle(routes.buyListing, async (call) => {
+    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    return buyListing(ctx, claims.userId, call.params.id, call.body);
+  });
+
+  api.handle(routes.cancelListing, async (call) => cancelListing(ctx, call.claims!.userId, call.params.id, call.body.countryId));
 
   // --- government store -------------------------------------------------------------------
 
-  router.get(
-    "/market/store/:countryId",
-    route(F.store, async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      await authorizeCountry(ctx, req, countryId);
-      return { data: await getStore(ctx, countryId) };
-    }),
-  );
+  api.handle(routes.store, async (call) => {
+    await authorizeCountry(ctx, call, call.params.countryId);
+    return { data: await getStore(ctx, call.params.countryId) };
+  });
 
-  for (const side of ["buy", "sell"] as const) {
-    router.post(
-      `/market/store/${side}`,
-      route(side === "buy" ? F.storeBuy : F.storeSell, async (req) => {
-        const body = parse(storeTradeRequestSchema, req.body);
-        const { claims } = await authorizeCountry(ctx, req, body.countryId);
-        return storeTrade(ctx, claims.userId, side, body);
-      }),
-    );
+  for (const [entry, side] of [[routes.storeBuy, "buy"], [routes.storeSell, "sell"]] as const) {
+    api.handle(entry, async (call) => {
+      const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+      return storeTrade(ctx, claims.userId, side, call.body);
+    });
   }
 
   // --- standing orders --------------------------------------------------------------------
 
-  router.get(
-    "/market/standing-orders",
-    route(F.standingOrders, async (req) => {
-      const query = parse(orderBookQuerySchema, req.query);
-      await authenticate(ctx, req);
-      return { data: await getOrderBook(ctx, query.itemType, query.limit) };
-    }),
-  );
+  api.handle(routes.orderBook, async (call) => ({ data: await getOrderBook(ctx, call.query.itemType, call.query.limit) }));
 
-  router.get(
-    "/market/standing-orders/:countryId",
-    route(F.standingOrders, async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      await authorizeCountry(ctx, req, countryId);
-      return { data: await getOwnOrders(ctx, countryId) };
-    }),
-  );
+  api.handle(routes.ownStandingOrders, async (call) => {
+    await authorizeCountry(ctx, call, call.params.countryId);
+    return { data: await getOwnOrders(ctx, call.params.countryId) };
+  });
 
-  router.post(
-    "/market/standing-orders",
-    route(F.createOrder, async (req) => {
-      const body = parse(createStandingOrderRequestSchema, req.body);
-      const { claims } = await authorizeCountry(ctx, req, body.countryId);
-      return createStandingOrder(ctx, claims.userId, body);
-    }),
-  );
+  api.handle(routes.createStandingOrder, async (call) => {
+    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    return createStandingOrder(ctx, claims.userId, call.body);
+  });
 
-  router.post(
-    "/market/standing-orders/:id/:control",
-    route(F.controlOrder, async (req) => {
-      const { id, control } = parse(controlParams, req.params);
-      const body = parse(ownRecordRequestSchema, req.body);
-      const claims = await authenticate(ctx, req);
-      return controlOrder(ctx, claims.userId, id, control, body.countryId);
-    }),
+  api.handle(routes.controlStandingOrder, async (call) =>
+    controlOrder(ctx, call.claims!.userId, call.params.id, call.params.control, call.body.countryId),
   );
 
   // --- history and analytics --------------------------------------------------------------
 
-  router.get(
-    "/market/transactions/:countryId",
-    route(F.transactions, async (req) => {
-      const { countryId } = parse(countryParams, req.params);
-      const filters = parse(transactionsQuerySchema, req.query);
-      await authorizeCountry(ctx, req, countryId);
-      return getHistory(ctx, countryId, filters);
-    }),
-  );
+  api.handle(routes.transactions, async (call) => {
+    await authorizeCountry(ctx, call, call.params.countryId);
+    return getHistory(ctx, call.params.countryId, call.query);
+  });
 
-  router.get(
-    "/market/transactions/:countryId/export.csv",
-    route(F.export, async (req, res) => {
-      const { countryId } = parse(countryParams, req.params);
-      const filters = parse(transactionsQuerySchema, req.query);
-      await authorizeCountry(ctx, req, countryId);
-      const csv = await exportHistoryCsv(ctx, countryId, filters);
-      res.attachment(transactionsCsvFileName(filters.period)).type("text/csv; charset=utf-8").send(csv);
-    }),
-  );
+  api.handle(routes.transactionsCsv, async (call) => {
+    await authorizeCountry(ctx, call, call.params.countryId);
+    const csv = await exportHistoryCsv(ctx, call.params.countryId, call.query);
+    return new Download("text/csv; charset=utf-8", csv, { "Content-Disposition": `attachment; filename="${transactionsCsvFileName(call.query.period)}"` });
+  });
 
-  router.get(
-    "/market/analytics/:itemType",
-    route(F.analytics, async (req) => {
-      const { itemType } = parse(analyticsParamsSchema, req.params);
-      await authenticate(ctx, req);
-      return { data: await getAnalytics(ctx, itemType) };
-    }),
-  );
-
-  return router;
+  api.handle(routes.marketAnalytics, async (call) => ({ data: await getAnalytics(ctx, call.params.itemType) }));
 }

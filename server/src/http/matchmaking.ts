@@ -5,9 +5,9 @@ import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
 import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../rooms/sessions.js";
-import type { DirectRoutes } from "./directRoutes.js";
 import { sendJson } from "./answers.js";
 import { TOKEN_BUSY_RETRY_AFTER_SECONDS, type TokenConcurrency } from "./tokenConcurrency.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /** Largest matchmaking request body (join options are a few bytes). */
 export const MATCHMAKE_MAX_BODY_BYTES = 16 * 1024;
@@ -80,12 +80,12 @@ export function installMatchmaking(httpServer: http.Server, logger: Logger, api?
  * every request: it builds a WHATWG Headers of the request's headers to answer CORS, and looks
  * the path up in its own router (which has no /api routes) before calling Express; on the action
  * path that was about 2% of the server's CPU. The CORS answer is the same policy
- * (installCorsPolicy): allow-listed origins reflected, preflights answered 204. The action
- * path's routes (`direct`) are offered the request first.
+ * (installCorsPolicy): allow-listed origins reflected, preflights answered 204. The request
+ * pipeline (`pipeline`, the catalogue's routes) is offered the request first.
  */
 export interface DirectApi {
   app: (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  direct?: DirectRoutes;
+  pipeline?: ApiPipeline;
   corsOrigins: readonly string[];
   /** per-token admission of authenticated requests (absent: none) */
   concurrency?: TokenConcurrency;
@@ -105,7 +105,7 @@ function serveApi(api: DirectApi, allowedOrigins: ReadonlySet<string>, req: http
   }
   const token = req.headers.authorization;
   const serve = () => {
-    if (api.direct?.serve(req, res, cors)) return;
+    if (api.pipeline?.serve(req, res, cors)) return;
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     api.app(req, res);
   };

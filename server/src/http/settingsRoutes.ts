@@ -1,29 +1,10 @@
-import { Router } from "express";
-import { settingsUpdateSchema } from "@game/schema/api";
+import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
 import { getSettings, updateSettings } from "../services/settings.js";
-import { authenticate, parse, route } from "./handler.js";
+import type { ApiPipeline } from "./pipeline.js";
 
 /** GET /settings, PUT /settings: the caller's own settings only (no id in the path). */
-export function settingsRoutes(ctx: ServiceContext): Router {
-  const router = Router();
-
-  router.get(
-    "/settings",
-    route("Failed to get settings", async (req) => {
-      const claims = await authenticate(ctx, req);
-      return { data: await getSettings(ctx, claims.userId) };
-    }),
-  );
-
-  router.put(
-    "/settings",
-    route("Settings save failed", async (req) => {
-      const claims = await authenticate(ctx, req);
-      const settings = parse(settingsUpdateSchema, req.body);
-      return { data: await updateSettings(ctx, claims.userId, settings) };
-    }),
-  );
-
-  return router;
+export function settingsRoutes(ctx: ServiceContext, api: ApiPipeline): void {
+  api.handle(routes.settings, async (call) => ({ data: await getSettings(ctx, call.claims!.userId) }));
+  api.handle(routes.saveSettings, async (call) => ({ data: await updateSettings(ctx, call.claims!.userId, call.body) }));
 }

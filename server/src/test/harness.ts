@@ -87,6 +87,8 @@ export async function startTestServer(overrides: Partial<Config> & { redisDb?: n
     tickEnabled: false,
     // Test files register many players from 127.0.0.1; the limit's own test turns it on.
     rateLimitRegisterPerHour: 0,
+    // Every answer a test gets was checked against the catalogue entry the server registered.
+    checkAnswers: true,
     ...configOverrides,
   });
   const server = await startGameServer(config, { logger: logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });

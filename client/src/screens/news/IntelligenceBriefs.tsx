@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import type { IntelligenceBriefsResponse } from "@game/schema/api";
-import { apiRequest } from "../../api/http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "../../api/http";
 import { Loading, Panel } from "../../components/ui";
 import { isViewId, type Route } from "../shell/navigation";
 import { AVAILABLE_VIEWS } from "../shell/navigation";
@@ -11,7 +11,7 @@ const THREAT_BADGE = { critical: "bad", high: "warn", medium: "", low: "ok" } as
 export function IntelligenceBriefs({ onNavigate }: { onNavigate(route: Route): void }) {
   const briefs = useQuery({
     queryKey: ["intelligence-briefs"],
-    queryFn: async () => (await apiRequest<IntelligenceBriefsResponse>("GET", "/news/briefs", { fallback: "Failed to get intelligence briefs" })).briefs,
+    queryFn: async () => (await callRoute(routes.intelligenceBriefs)).briefs,
     refetchInterval: 60_000,
   });
   if (briefs.isPending) return <Loading text="Loading intelligence briefs..." />;

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GOVERNMENTS, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, compareRank, isGovernmentType, isRankedInPeriod, type RankingPeriod } from "@game/schema/rules";
-import type { SeasonScoresResponse } from "@game/schema/api";
+import type { SeasonStatsJson } from "@game/schema/api";
 import type { RankingRowSnapshot } from "@game/schema/messages";
 import { useGame } from "../../game/GameContext";
 import { useRankings, useSeason } from "../../realtime/hooks";
-import { apiRequest } from "../../api/http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "../../api/http";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { shellApi, shellKeys } from "../../api/shell";
 import { AllianceRankings } from "../alliances/AllianceRankings";
@@ -66,7 +67,7 @@ export function rankCountries(
 function useSeasonScores() {
   return useQuery({
     queryKey: ["season-scores"],
-    queryFn: async () => (await apiRequest<SeasonScoresResponse>("GET", "/season/scores", { fallback: "Failed to get season scores" })).data,
+    queryFn: async () => (await callRoute(routes.seasonScores, { query: {} })).data as SeasonStatsJson,
     staleTime: 60_000,
     retry: false,
   });

@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SeasonProgressResponse, SeasonSeriesJson } from "@game/schema/api";
-import { apiRequest } from "../../api/http";
+import { routes } from "@game/schema/routes";
+import { callRoute } from "../../api/http";
 import { Loading, Panel } from "../../components/ui";
 import { fmt } from "../../components/format";
 
@@ -21,7 +22,7 @@ const tooltipStyle = { background: "#161d15", border: "1px solid #45553e", color
 function useSeasonProgress() {
   return useQuery({
     queryKey: ["season-progress"],
-    queryFn: () => apiRequest<SeasonProgressResponse>("GET", "/season/progress", { fallback: "Failed to get the season's progress" }),
+    queryFn: (): Promise<Omit<SeasonProgressResponse, "success">> => callRoute(routes.seasonProgress),
     staleTime: 60_000,
   });
 }

@@ -1,3 +1,4 @@
+import { apiUrl, routes } from "@game/schema/routes";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -297,7 +298,7 @@ class SplitLoad {
 /** Waits until GET /api/health answers 200 on `port` (30 s at most). */
 async function waitForHealth(port: number): Promise<void> {
   for (let i = 0; ; i++) {
-    const up = await request(port, "GET", "/health").catch(() => undefined);
+    const up = await request(port, "GET", routes.health.path).catch(() => undefined);
     if (up?.status === 200) return;
     if (i > 300) throw new Error(`nothing answered on port ${port}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -358,7 +359,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
       Array.from({ length: 4 }, async () => {
         while (next < options.players) {
           const id = `a${tag}${next++}`.slice(-20);
-          const res = await request(port, "POST", "/auth/register", {
+          const res = await request(port, "POST", routes.register.path, {
             email: `${id}@bench.example`,
             username: id,
             password: "bench-password-1",
@@ -391,7 +392,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     // The load phases send through raw keep-alive sockets (rawHttp.ts), requests prepared once;
     // player i's requests go to process i mod processes.
     const load = new SplitLoad(ports, options.connections);
-    const explorations = players.map((p) => prepareRequest("POST", "/api/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token));
+    const explorations = players.map((p) => prepareRequest("POST", apiUrl(routes.explore), { countryId: p.countryId, turnsToSpend: 1 }, p.token));
     const explore = !phases.includes("explore") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, explorations[i % players.length]!));
     const exploreTransactions = phases.includes("explore") ? (await committedTransactions(gameUrl)) - transactionsBefore : 0;
     log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy (${(explore.machineStolen * 100).toFixed(0)}% stolen by the hypervisor)`);
@@ -426,14 +427,14 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         const [listingId, sellerId] = listings[i % listings.length]!;
         const buyer = (byCountry.get(sellerId)! + Math.floor(players.length / 2)) % players.length;
         const p = players[buyer]!;
-        return load.send(buyer, prepareRequest("POST", `/api/market/listings/${listingId}/buy`, { countryId: p.countryId }, p.token));
+        return load.send(buyer, prepareRequest("POST", apiUrl(routes.buyListing, { params: { id: listingId } }), { countryId: p.countryId }, p.token));
       });
       log(`  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres and the rest ${buy.databaseCpuMs.toFixed(3)} ms/purchase`);
       if (buy.requests > listings.length) log(`  (only ${listings.length} listings: later purchases were refusals)`);
       refill();
     }
 
-    const reads = players.map((p) => prepareRequest("GET", `/api/country/${p.countryId}`, undefined, p.token));
+    const reads = players.map((p) => prepareRequest("GET", apiUrl(routes.country, { params: { id: p.countryId } }), undefined, p.token));
     const read = !phases.includes("read") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, reads[i % players.length]!));
     load.close();
     log(`  GET /country/{id}: ${read.perSecond.toFixed(0)}/s, p50 ${read.p50Ms.toFixed(1)} ms, server CPU ${read.serverCpuMs.toFixed(3)} ms/read, Postgres and the rest ${read.databaseCpuMs.toFixed(3)} ms/read`);

@@ -1,3 +1,4 @@
+import { routes } from "@game/schema/routes";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import pg from "pg";
@@ -75,7 +76,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
     });
     const pid = child.pid!;
     for (let i = 0; ; i++) {
-      const up = await request(port, "GET", "/health").catch(() => undefined);
+      const up = await request(port, "GET", routes.health.path).catch(() => undefined);
       if (up?.status === 200) break;
       if (i > 300) throw new Error("the server did not start");
       await new Promise((r) => setTimeout(r, 100));
@@ -87,7 +88,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
       Array.from({ length: 4 }, async () => {
         while (next < options.players) {
           const id = `k${tag}${next++}`.slice(-20);
-          const res = await request(port, "POST", "/auth/register", {
+          const res = await request(port, "POST", routes.register.path, {
             email: `${id}@bench.example`,
             username: id,
             password: "bench-password-1",
@@ -126,7 +127,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
       return request(
         port,
         "POST",
-        "/attack/launch",
+        routes.attackLaunch.path,
         { countryId: attacker.countryId, targetCountryId: defender.countryId, attackType: "standard_strike", units: { troops: 20_000, tanks: 1_000, jets: 100 } },
         attacker.token,
       );

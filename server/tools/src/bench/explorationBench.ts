@@ -1,3 +1,4 @@
+import { routes } from "@game/schema/routes";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -77,7 +78,7 @@ export async function runExplorationBench(options: ExplorationBenchOptions): Pro
         while (next < options.players) {
           const i = next++;
           const id = `b${tag}${i}`;
-          const res = await post("/auth/register", {
+          const res = await post(routes.register.path, {
             email: `${id}@bench.example`,
             username: id.slice(0, 20),
             password: "bench-password-1",
@@ -117,7 +118,7 @@ export async function runExplorationBench(options: ExplorationBenchOptions): Pro
         while (performance.now() < deadline) {
           const player = players[cursor++ % players.length]!;
           const t0 = performance.now();
-          const res = await post("/exploration/explore", { countryId: player.countryId, turnsToSpend: 1 }, player.token);
+          const res = await post(routes.explore.path, { countryId: player.countryId, turnsToSpend: 1 }, player.token);
           latencies.push(performance.now() - t0);
           if (res.status !== 200) {
             const key = `${res.status} ${res.body?.error ?? ""}`.trim();
