@@ -2,7 +2,7 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { VitePWA } from "vite-plugin-pwa";
 
-/** The game server in development (npm run dev -w server). */
+/** The game server in development (npm run dev -w @game/server). */
 const SERVER = "http://localhost:3000";
 
 /**
