@@ -173,7 +173,7 @@ export default tseslint.config(
   {
     // The product does not depend on its tools: benches, drills, the simulator and the load
     // tester drive the server from server/tools, never the other way round.
-    files: ["server/src/**"],
+    files: ["server/src/**", "server/lint-fixtures/product/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -190,7 +190,7 @@ export default tseslint.config(
   {
     // The tools reach the server through its package name (@game/server/<path>), not by a
     // relative path into server/src.
-    files: ["server/tools/**"],
+    files: ["server/tools/**", "server/lint-fixtures/tools/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [...crossPackage("client", "schema", "loadtest"), { regex: "^(\\.\\./)+src(/|$)", message: "Import the server by its name: @game/server/<path>." }] }],
     },

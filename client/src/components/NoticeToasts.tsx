@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { noticeAllowed } from "@game/schema/rules";
 import { manageApi, manageKeys } from "../api/manage";
@@ -48,6 +48,29 @@ export function NoticeToasts({ onOpen }: { onOpen(route: Route): void }) {
   // on screen for good (issue 30 #3).
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
 
+  // Timers and cards change only through refs and setShown, so these keep their identity.
+  const forget = useCallback((id: string) => {
+    clearTimeout(timers.current.get(id));
+    timers.current.delete(id);
+  }, []);
+  const close = useCallback(
+    (id: string) => {
+      forget(id);
+      setShown((current) => current.filter((x) => x.notice.id !== id));
+    },
+    [forget],
+  );
+  const expireLater = useCallback(
+    (id: string) => {
+      forget(id);
+      timers.current.set(
+        id,
+        setTimeout(() => close(id), NOTICE_SHOW_MS),
+      );
+    },
+    [forget, close],
+  );
+
   useEffect(() => {
     const pending = timers.current;
     return () => pending.forEach(clearTimeout);
@@ -74,23 +97,8 @@ export function NoticeToasts({ onOpen }: { onOpen(route: Route): void }) {
       for (const s of kept) if (!current.includes(s)) expireLater(s.notice.id);
       return kept;
     });
-  }, [notices]);
+  }, [notices, forget, expireLater]);
 
-  function forget(id: string) {
-    clearTimeout(timers.current.get(id));
-    timers.current.delete(id);
-  }
-  function expireLater(id: string) {
-    forget(id);
-    timers.current.set(
-      id,
-      setTimeout(() => close(id), NOTICE_SHOW_MS),
-    );
-  }
-  function close(id: string) {
-    forget(id);
-    setShown((current) => current.filter((x) => x.notice.id !== id));
-  }
 
   if (shown.length === 0) return null;
   return (

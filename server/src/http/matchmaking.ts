@@ -4,7 +4,7 @@ import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import type { Logger } from "../logger.js";
 import { corsHeadersFor } from "./security.js";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.js";
-import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../rooms/sessions.js";
+import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../roomSeats.js";
 import { sendJson } from "./answers.js";
 import { TOKEN_BUSY_RETRY_AFTER_SECONDS, type TokenConcurrency } from "./tokenConcurrency.js";
 import type { ApiPipeline } from "./pipeline.js";

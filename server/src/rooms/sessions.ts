@@ -17,7 +17,9 @@ export const ROOM_SESSION_STALE_MS = 60_000;
  * the cap refused for about 60 s (issue 28); now for at most the TTL.
  */
 export const ROOM_PROCESS_HEARTBEAT_MS = 3_000;
-export const ROOM_PROCESS_HEARTBEAT_TTL_S = 10;
+import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../roomSeats.js";
+
+export { ROOM_PROCESS_HEARTBEAT_TTL_S };
 
 /** What a room's onAuth returns for a client admitted through RoomSessions. */
 export interface SessionAuth {

@@ -4,7 +4,7 @@ import { ATTACK_TYPES, UNIT_LABELS, UNIT_TYPES } from "@game/schema/rules";
 import { useBattleReplay } from "../../api/military";
 import { Loading } from "../../components/ui";
 import { fmt, money } from "../../components/format";
-import { viewerWon } from "./BattleReportView";
+import { viewerWon } from "./viewerWon";
 
 /** Seconds per step at each pace the player can pick. */
 export const REPLAY_PACES = [

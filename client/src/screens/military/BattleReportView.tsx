@@ -4,10 +4,9 @@ import { ATTACK_TYPES, BUILDING_DEFINITIONS, BUILDING_TYPES, UNIT_LABELS, UNIT_T
 import { Loading, Stat } from "../../components/ui";
 import { decimal2, fmt, money } from "../../components/format";
 
-/** Whether the report is a victory from the viewer's side. */
-export function viewerWon(r: BattleReportJson): boolean {
-  return r.isPlayerAttacker ? r.outcome === "attacker_victory" : r.outcome === "defender_victory";
-}
+import { viewerWon } from "./viewerWon";
+
+export { viewerWon };
 
 /** The replay is its own chunk: most report readers never open it. */
 const BattleReplay = lazy(() => import("./BattleReplay").then((m) => ({ default: m.BattleReplay })));
