@@ -106,6 +106,14 @@ describe("alliance rooms on two processes, one Redis, one Postgres", () => {
     // A second room of the same alliance (what a lost creation race would leave): created by
     // the server (clients may not create alliance rooms) on the process with fewer rooms, so
     // the two rooms live on the two processes.
+    // The matchmaker picks the process with the fewest rooms from the stats each process
+    // persists: wait until both have reported (process one with its room), or it may pick one.
+    for (let i = 0; ; i++) {
+      const processes = await matchMaker.stats.fetchAll();
+      if (processes.length >= 2 && processes.some((p) => p.roomCount >= 1) && processes.some((p) => p.roomCount === 0)) break;
+      if (i > 100) throw new Error(`the matchmaker's stats never showed both processes: ${JSON.stringify(processes)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const created = await matchMaker.createRoom(ALLIANCE_ROOM, { allianceId: alliance.id });
     const second = await join(childUrl, manager!.token, alliance.id, created.roomId);
     expect(second.room.roomId).not.toBe(onA.room.roomId);
