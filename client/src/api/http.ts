@@ -7,7 +7,8 @@
  *   and the server's code beside it (ApiFailure in @game/schema/api)
  */
 import type { ApiFailure } from "@game/schema/api";
-import { routeParts, routeUrl, type AnyRoute, type RouteAnswer, type RouteInput } from "@game/schema/routes";
+import type { AnyRoute, RouteAnswer, RouteInput } from "@game/schema/routes";
+import { routeParts, routeUrl } from "@game/schema/routes/url";
 
 /** API base path (spec: /api). */
 export const API_BASE = "/api";

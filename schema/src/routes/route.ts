@@ -138,28 +138,9 @@ type RouteParts<E extends AnyRoute> = (E["params"] extends z.ZodType ? { params:
   (E["query"] extends z.ZodType ? { query?: Partial<In<E["query"]>> } : { query?: undefined }) &
   (E["body"] extends z.ZodType ? { body: In<E["body"]> } : { body?: undefined });
 
-/** The request parts of a caller's input, whichever form it took. */
-export function routeParts(entry: AnyRoute, input: unknown): { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } {
-  if (entry.params || entry.query) return (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
-  if (entry.body) return { body: input };
-  return {};
-}
+import { routeParts, routeUrl } from "./url.js";
 
-/** The path with its parameters filled in ("/country/:id" with { id: 3 } is "/country/3"), and the query string. */
-export function routeUrl(entry: AnyRoute, parts: { params?: Record<string, unknown>; query?: Record<string, unknown> }): string {
-  const path = entry.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
-    const value = parts.params?.[name];
-    if (value === undefined || value === null) throw new Error(`${entry.method} ${entry.path}: parameter ${name} missing`);
-    return encodeURIComponent(String(value));
-  });
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(parts.query ?? {})) {
-    if (value === undefined || value === null || value === "") continue;
-    query.set(name, String(value));
-  }
-  const search = query.toString();
-  return search ? `${path}?${search}` : path;
-}
+export { routeParts, routeUrl };
 
 /**
  * An answer described by a TypeScript type that has no zod schema yet: an object with
