@@ -84,7 +84,7 @@ describe("backups", () => {
 
   it("scheduled backups: one process per interval with Redis, and only the newest BACKUP_KEEP are kept", async () => {
     const database = await createTestDatabase();
-    const redis = new Redis(`${TEST_REDIS_URL}/12`);
+    const redis = new Redis(`${TEST_REDIS_URL}/8`);
     const backupDir = path.join(scratch, "scheduled");
     try {
       await redis.flushdb();
