@@ -26,6 +26,8 @@ describe("start-up gating", () => {
     renderWithProviders(<App />);
     expect(screen.getByTestId("loading-screen")).toBeTruthy();
     expect(screen.getByTestId("status-line").textContent).toMatch(/session/i);
+    // the request goes out once the catalogue (loaded with the first account call) is in
+    await act(async () => void (await vi.dynamicImportSettled()));
     expect(screen.getByTestId("debug-log").textContent).toContain("GET /api/user/me");
     expect(screen.queryByText("Loading is taking longer than expected")).toBeNull();
     expect(screen.queryByRole("button", { name: "Retry Authentication" })).toBeNull();
