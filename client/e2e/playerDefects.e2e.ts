@@ -99,6 +99,19 @@ describe("what a player ran into", () => {
     await expect.poll(() => page.locator(".sidebar.open").count()).toBe(0);
     // the menu entry the toast sat on takes the tap (it used to land on the toast)
     await page.getByRole("button", { name: "Open menu" }).click();
+    // the drawer slides in: read the positions once it has stopped moving
+    let previous = "";
+    await expect
+      .poll(
+        async () => {
+          const now = JSON.stringify(await page.locator(".sidebar").boundingBox());
+          const settled = now === previous;
+          previous = now;
+          return settled;
+        },
+        { intervals: [150] },
+      )
+      .toBe(true);
     const box = (await page.getByTestId("notices").boundingBox())!;
     const entries = menu.getByRole("button");
     let under: string | null = null;
