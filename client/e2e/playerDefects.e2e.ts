@@ -109,7 +109,7 @@ describe("what a player ran into", () => {
           previous = now;
           return settled;
         },
-        { intervals: [150] },
+        { interval: 150 },
       )
       .toBe(true);
     const box = (await page.getByTestId("notices").boundingBox())!;
