@@ -17,7 +17,8 @@
  *   contiguous and every country must have changed by exactly the ticks recorded.
  * - soak: one server process (the tick every --tick seconds) and the load tester (N clients,
  *   M minutes, a steady action rate, --mix play=1 by default: the whole game); samples
- *   /metrics every 10 s and reports 5xx, RSS growth from minute 10 to the end, the room
+ *   /metrics every 10 s and reports 5xx, memory growth (the mean of the window from minute 10
+ *   against the mean of the last window of load, `memoryGrowth`), the room
  *   connections that dropped (by close code) and came back, and the event-loop p99 over time.
  *
  * - backup: backupDrill.ts (pg_dump under load, restored into a fresh database, compared).
@@ -271,6 +272,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
 interface Sample {
   atSec: number;
   rssBytes: number;
+  heapUsedBytes: number;
   eventLoopP99Ms: number;
   http5xx: number;
   /** room connections the server saw close without a leave, by room and close code */
@@ -306,9 +308,39 @@ function count5xx(text: string): number {
 }
 
 /**
+ * Memory growth over a soak, judged on the load phase only: the mean of the samples in the
+ * window that starts at warm-up against the mean of the same-length window that ends when the
+ * load stops. One sample is a point on the garbage collector's sawtooth (RSS moved by +-30%
+ * between neighbouring samples in the 2,000-client hour), and a sample taken after the load
+ * tester stopped measures an idle server; means of windows measure the trend.
+ */
+export function memoryGrowth(
+  samples: ReadonlyArray<Pick<Sample, "atSec" | "rssBytes" | "heapUsedBytes">>,
+  options: { warmAtSec: number; loadEndedAtSec: number },
+): { windowSec: number; warmRssMb: number; lastRssMb: number; warmHeapMb: number; lastHeapMb: number; rssGrowth: number; heapGrowth: number } | null {
+  const windowSec = Math.min(600, Math.max(0, (options.loadEndedAtSec - options.warmAtSec) / 2));
+  if (windowSec <= 0) return null;
+  const warm = samples.filter((s) => s.atSec >= options.warmAtSec && s.atSec < options.warmAtSec + windowSec);
+  const last = samples.filter((s) => s.atSec > options.loadEndedAtSec - windowSec && s.atSec <= options.loadEndedAtSec);
+  if (warm.length === 0 || last.length === 0) return null;
+  const mean = (rows: typeof samples, key: "rssBytes" | "heapUsedBytes") => rows.reduce((sum, s) => sum + s[key], 0) / rows.length;
+  const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1);
+  const [warmRss, lastRss, warmHeap, lastHeap] = [mean(warm, "rssBytes"), mean(last, "rssBytes"), mean(warm, "heapUsedBytes"), mean(last, "heapUsedBytes")];
+  return {
+    windowSec,
+    warmRssMb: mb(warmRss),
+    lastRssMb: mb(lastRss),
+    warmHeapMb: mb(warmHeap),
+    lastHeapMb: mb(lastHeap),
+    rssGrowth: warmRss > 0 ? (lastRss - warmRss) / warmRss : 0,
+    heapGrowth: warmHeap > 0 ? (lastHeap - warmHeap) / warmHeap : 0,
+  };
+}
+
+/**
  * The soak: one server process (the turn tick every `tickSeconds`, 60 by default) and the load
  * tester playing `mix` (`play=1`: the whole game, as the AI strategies play it) for `minutes`.
- * Memory is judged from minute 10 (warm) to the end, the connections the server saw drop are
+ * Memory is judged by `memoryGrowth` (warm window against the last window of load), the connections the server saw drop are
  * counted by close code from its metrics, and every 5xx fails it.
  */
 export async function soakDrill(options: { clients: number; minutes: number; rate: number; mix?: string; tickSeconds?: number; report?: string; log?: (line: string) => void }): Promise<Record<string, unknown>> {
@@ -338,6 +370,7 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
           samples.push({
             atSec: Math.round((Date.now() - started) / 1000),
             rssBytes: metricValue(res, "process_resident_memory_bytes") ?? 0,
+            heapUsedBytes: metricValue(res, "nodejs_heap_size_used_bytes") ?? 0,
             eventLoopP99Ms: (metricValue(res, "nodejs_eventloop_delay_p99_seconds") ?? 0) * 1000,
             http5xx: count5xx(res),
             roomDrops: roomDrops(res),
@@ -374,15 +407,13 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
       loadTesterOk = false;
       log(`load tester: ${err.message}`);
     });
+    const loadEndedAtSec = Math.round((Date.now() - started) / 1000);
     sampling = false;
     await sampler;
     const loadReport = fs.existsSync(path.join(reportDir, "report.json")) ? JSON.parse(fs.readFileSync(path.join(reportDir, "report.json"), "utf8")) : undefined;
-    // RSS growth from the first sample after minute 10 (warm; a short soak: after its first
-    // sixth) to the last.
-    const warmAtSec = Math.min(600, (options.minutes * 60) / 6);
-    const warm = samples.find((s) => s.atSec >= warmAtSec) ?? samples[0];
+    const memory = memoryGrowth(samples, { warmAtSec: Math.min(600, (options.minutes * 60) / 6), loadEndedAtSec });
+    const growth = memory?.rssGrowth ?? null;
     const last = samples[samples.length - 1];
-    const growth = warm && last && warm.rssBytes > 0 ? (last.rssBytes - warm.rssBytes) / warm.rssBytes : null;
     const p99s = samples.map((s) => s.eventLoopP99Ms);
     const server5xx = last?.http5xx ?? null;
     const tester5xx = loadReport?.totals?.serverErrors5xx ?? loadReport?.actions?.serverErrors5xx ?? null;
@@ -403,9 +434,7 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
       tickSeconds,
       roomDrops: last?.roomDrops ?? {},
       roomReconnects: last?.roomReconnects ?? 0,
-      rssWarmAtSec: warm?.atSec ?? null,
-      rssWarmMb: warm ? +(warm.rssBytes / 1e6).toFixed(1) : null,
-      rssLastMb: last ? +(last.rssBytes / 1e6).toFixed(1) : null,
+      memory,
       rssGrowthPercent: growth === null ? null : +(growth * 100).toFixed(1),
       eventLoopP99Ms: { min: Math.min(...p99s), max: Math.max(...p99s), last: p99s[p99s.length - 1] },
       samples,
@@ -439,6 +468,8 @@ async function main(): Promise<void> {
     },
   });
   const drill = positionals[0];
+  // npm runs this in server/tools; a relative --report means the caller's directory
+  const report = values.report ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.report) : undefined;
   let summary: Record<string, unknown>;
   if (drill === "redis" || drill === "postgres") {
     summary = await storeDrill(drill, { outageSeconds: Number(values.outage), rate: Number(values.rate ?? 20), players: Number(values.players), real: values.real });
@@ -449,14 +480,14 @@ async function main(): Promise<void> {
   } else if (drill === "backup") {
     summary = await backupDrill({ players: Number(values.players), rate: Number(values.rate ?? 20) });
   } else if (drill === "soak") {
-    summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), mix: values.mix, tickSeconds: Number(values.tick), report: values.report });
+    summary = await soakDrill({ clients: Number(values.clients), minutes: Number(values.minutes), rate: Number(values.rate ?? 50), mix: values.mix, tickSeconds: Number(values.tick), report });
   } else {
     process.stderr.write("Usage: npm run drill -- redis|postgres|tick|soak|backup|rolling [--outage S] [--rate R] [--players N] [--points N] [--clients N] [--minutes M] [--report FILE] [--real] [--built]\n");
     process.exit(2);
   }
   const text = JSON.stringify(summary, null, 2);
   process.stdout.write(`${text}\n`);
-  if (values.report) fs.writeFileSync(values.report, text);
+  if (report) fs.writeFileSync(report, text);
   process.exit(summary.passed ? 0 : 1);
 }
 
