@@ -137,9 +137,7 @@ export function renderApiMarkdown(document: Record<string, unknown>): string {
       const content = op.responses[status]?.content ?? {};
       const answer = content["application/json"] ? answerFields(content["application/json"].schema, components).join(", ") : Object.keys(content).join(", ");
       const refusals = op["x-refusal-codes"].filter((code) => !code.startsWith("request/") && !code.startsWith("server/") && code !== "auth/invalid_token");
-      lines.push(
-        `| \`${method} ${path}\`${op["x-hot"] ? " (hot)" : ""} | ${op.operationId} | ${cell(op.summary)} | ${auth} | ${cell(params)} | ${cell(body)} | ${status} | ${cell(answer)} | ${refusals.map((c) => `\`${c}\``).join(" ")} |`,
-      );
+      lines.push(`| \`${method} ${path}\`${op["x-hot"] ? " (hot)" : ""} | ${op.operationId} | ${cell(op.summary)} | ${auth} | ${cell(params)} | ${cell(body)} | ${status} | ${cell(answer)} | ${refusals.map((c) => `\`${c}\``).join(" ")} |`);
     }
     lines.push("");
   }
