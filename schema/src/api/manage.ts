@@ -17,7 +17,8 @@ export const countryOptionsRequestSchema = z
 /** GET and PUT /manage/options. */
 export const countryOptionsResponseSchema = z.object({
   success: z.literal(true),
-  options: countryOptionsRequestSchema,
+  /** the options as stored (the request's fields, not its strictness: an answer is not refused for a field it adds) */
+  options: z.object(countryOptionsRequestSchema.shape),
 });
 export type CountryOptionsResponse = z.infer<typeof countryOptionsResponseSchema>;
 
