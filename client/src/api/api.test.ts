@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { mapCountry, toCountryState } from "./country";
+import { COUNTRY_FIELDS } from "@game/schema/api";
+import { clientFieldName, mapCountry, toCountryState } from "./country";
 import { routes } from "@game/schema/routes";
 import { ApiError, apiRequest, callRoute, getToken, setToken, TOKEN_KEY } from "./http";
 import { api, COUNTRY_TIMEOUT_MESSAGE, INVALID_RESPONSE_FORMAT } from "./endpoints";
@@ -27,6 +28,17 @@ describe("mapCountry", () => {
     expect(c.governmentType).toBe("monarchy");
   });
 
+  it("has one property per field of the public and own views, derived from COUNTRY_FIELDS (no hand-kept list)", () => {
+    const c = mapCountry({ ...countryJson(), tutorial_completed: true, medical_tech: 3, protected_until: "2026-01-02T00:00:00.000Z", alliance_id: null });
+    const shown = COUNTRY_FIELDS.filter((field) => field.view !== "internal");
+    for (const field of shown) expect(c, field.key).toHaveProperty(clientFieldName(field.key));
+    expect(c.tutorialCompleted).toBe(true);
+    expect(c.medicalTech).toBe(3);
+    expect(c.protectedUntil).toBe("2026-01-02T00:00:00.000Z");
+    expect(c.allianceId).toBeNull();
+    expect(Object.keys(c).sort()).toEqual([...shown.map((field) => clientFieldName(field.key)), "techLevels", "turnsAvailable", "unitAllocation"].sort());
+  });
+
   it("maps to the shared rules' CountryState", () => {
     const s = toCountryState(mapCountry(countryJson({ residential_areas: 2, farms: 3, agricultural_tech: 4 })));
     expect(s.buildings.residences).toBe(2);
@@ -47,7 +59,10 @@ describe("callRoute (a catalogue entry)", () => {
     const calls = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>;
     expect(calls.map(([url, init]) => `${init.method} ${url}`)).toEqual(["POST /api/market/listings/7/buy", "GET /api/attack/allies/3", "GET /api/news?category=all&page=2"]);
     expect(JSON.parse(calls[0]![1].body as string)).toEqual({ countryId: 3, quantity: 2 });
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false }, 500)));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: false }, 500)),
+    );
     await expect(callRoute(routes.explore, { countryId: 3, turnsToSpend: 1 })).rejects.toThrow(routes.explore.fallback);
   });
 });
@@ -67,14 +82,20 @@ describe("apiRequest", () => {
 
   it("any 401 clears the stored token", async () => {
     setToken("stale");
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false, error: "Token expired" }, 401)));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: false, error: "Token expired" }, 401)),
+    );
     await expect(apiRequest("GET", "/user/me", { fallback: "Failed to get user data" })).rejects.toThrow("Token expired");
     expect(getToken()).toBeNull();
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 
   it("keeps the server's code beside its message", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false, error: "Insufficient funds. Need 5 more.", code: "exploration/insufficient_funds" }, 400)));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: false, error: "Insufficient funds. Need 5 more.", code: "exploration/insufficient_funds" }, 400)),
+    );
     await expect(apiRequest("POST", "/exploration/explore", { fallback: "Exploration failed" })).rejects.toMatchObject({
       message: "Insufficient funds. Need 5 more.",
       status: 400,
@@ -83,7 +104,10 @@ describe("apiRequest", () => {
   });
 
   it("uses the fallback message when the server gives none", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("<html>", { status: 502 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("<html>", { status: 502 })),
+    );
     await expect(apiRequest("GET", "/x", { fallback: "Failed to get country data" })).rejects.toMatchObject({ message: "Failed to get country data", status: 502, code: null });
   });
 
@@ -98,7 +122,10 @@ describe("apiRequest", () => {
   });
 
   it("country: 'Invalid response format' without a country, 'Country data fetch timeout' when slow", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: true })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: true })),
+    );
     await expect(api.country(1)).rejects.toThrow(INVALID_RESPONSE_FORMAT);
     vi.stubGlobal(
       "fetch",
@@ -111,9 +138,7 @@ describe("apiRequest", () => {
   });
 
   it("construct falls back to one call per type when the batch route is missing", async () => {
-    const fetchMock = vi.fn(async (url: string) =>
-      url.endsWith("construct-batch") ? json({ success: false, error: "Unknown API route: POST /buildings/construct-batch" }, 404) : json({ success: true, turnResult: { turnsConsumed: 1 } }),
-    );
+    const fetchMock = vi.fn(async (url: string) => (url.endsWith("construct-batch") ? json({ success: false, error: "Unknown API route: POST /buildings/construct-batch" }, 404) : json({ success: true, turnResult: { turnsConsumed: 1 } })));
     vi.stubGlobal("fetch", fetchMock);
     const out = await api.construct(7, { farms: 1, construction_sites: 1 });
     expect(fetchMock).toHaveBeenCalledTimes(3);

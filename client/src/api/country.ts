@@ -1,63 +1,47 @@
-import type { OwnCountryJson, PublicCountryJson } from "@game/schema/api";
+import { COUNTRY_FIELDS, NULLABLE_COUNTRY_COLUMNS, type OwnCountryJson, type PublicCountryJson } from "@game/schema/api";
 import type { BuildingCounts, CountryState, GovernmentType, TechLevels } from "@game/schema/rules";
 import { TECHNOLOGY_IDS, isGovernmentType } from "@game/schema/rules";
 
-/** The client's country model (spec document 1, section 3). Every number is an integer. */
-export interface Country {
-  id: number;
-  name: string;
-  governmentType: GovernmentType;
-  hasUsedFreeGovernmentChange: boolean;
-  governmentChangeCount: number;
-  cash: number;
-  networth: number;
-  /** server field `turns` */
-  turnNumber: number;
+/**
+ * The client's names of the server fields whose name is not the camelCase of the column
+ * (spec document 1, section 3); every other field is its column in camelCase
+ * (`industrial_complexes` -> `industrialComplexes`).
+ */
+const CLIENT_NAMES = {
+  turns: "turnNumber",
+  land: "landAcres",
+  gdi_protection: "isGDIMember",
+  residential_areas: "residentialZones",
+  is_ai: "isAI",
+} as const;
+
+type ShownField = Extract<(typeof COUNTRY_FIELDS)[number], { view: "public" | "own" }>;
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type ClientName<K extends string> = K extends keyof typeof CLIENT_NAMES ? (typeof CLIENT_NAMES)[K] : Camel<K>;
+type ClientValue<F extends ShownField> = F["key"] extends (typeof NULLABLE_COUNTRY_COLUMNS)[number]
+  ? number | null
+  : F["format"] extends "numeric" | "int"
+    ? number
+    : F["format"] extends "bool"
+      ? boolean
+      : F["format"] extends "government"
+        ? GovernmentType
+        : F["format"] extends "time"
+          ? string | null
+          : string;
+
+/**
+ * The client's country model (spec document 1, section 3), derived from COUNTRY_FIELDS: one
+ * property per field of the public and own views, named as above. Every number is an integer.
+ * A new country field is still one line in COUNTRY_FIELDS.
+ */
+export type Country = { [F in ShownField as ClientName<F["key"]>]: ClientValue<F> } & {
+  /** the same as turnNumber (server field `turns`) */
   turnsAvailable: number;
-  storedTurns: number;
-  /** server field `land` */
-  landAcres: number;
-  isEliminated: boolean;
-  victories: number;
-  defeats: number;
-  totalBattles: number;
-  totalLandCaptured: number;
-  combatEfficiency: number;
-  warExpenses: number;
-  isAI: boolean;
-  allianceId: number | null;
-  /** server field `gdi_protection` */
-  isGDIMember: boolean;
-  missiles: number;
-  food: number;
-  oil: number;
-  population: number;
-  troops: number;
-  tanks: number;
-  jets: number;
-  turrets: number;
-  spies: number;
-  farms: number;
-  /** server field `residential_areas` */
-  residentialZones: number;
-  industrialComplexes: number;
-  researchLabs: number;
-  constructionSites: number;
-  militaryBases: number;
-  oilRigs: number;
-  enterpriseZones: number;
-  agriculturalTech: number;
-  businessTech: number;
-  militaryTech: number;
-  industrialTech: number;
-  spyTech: number;
-  /** every research category's level (the five above included) */
+  /** every research category's level (the `*_tech` fields) */
   techLevels: TechLevels;
-  researchPoints: number;
   unitAllocation: { troops: number; jets: number; turrets: number; tanks: number };
-  lastActive: string | null;
-  createdAt: string | null;
-}
+};
 
 /** Parses a numeric string or number to an integer; anything else is 0 (spec: default 0). */
 export function toInt(value: unknown): number {
@@ -69,69 +53,53 @@ export function toInt(value: unknown): number {
   return 0;
 }
 
+/** The client's name of a country field (see CLIENT_NAMES). */
+export function clientFieldName(key: string): string {
+  return (CLIENT_NAMES as Record<string, string>)[key] ?? key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+const NULLABLE: readonly string[] = NULLABLE_COUNTRY_COLUMNS;
+
+/** One field's value as the client keeps it; what is missing reads as its default (0, false, "", null). */
+function clientValue(format: ShownField["format"], key: string, raw: unknown): unknown {
+  if (NULLABLE.includes(key)) return raw === null || raw === undefined ? null : toInt(raw);
+  switch (format) {
+    case "numeric":
+    case "int":
+      return toInt(raw);
+    case "bool":
+      return Boolean(raw);
+    case "government":
+      return isGovernmentType(raw) ? raw : "republic";
+    case "time":
+      return typeof raw === "string" ? raw : null;
+    case "text":
+      return typeof raw === "string" ? raw : String(raw ?? "");
+  }
+}
+
 /**
- * The one mapping from the server's country JSON (schema/src/api/countries.ts) to the client's
- * Country. The own view has every field; from a public view the private numbers read as 0.
+ * The one mapping from the server's country JSON (schema/src/api/countryFields.ts) to the
+ * client's Country, field by field from COUNTRY_FIELDS. The own view has every field; from a
+ * public view the private numbers read as 0.
  */
 export function mapCountry(country: OwnCountryJson | PublicCountryJson): Country {
-  const json: Partial<OwnCountryJson> = country;
-  const turns = toInt(json.turns);
+  const json = country as Partial<Record<string, unknown>> & Partial<OwnCountryJson>;
+  const mapped: Record<string, unknown> = {};
+  for (const field of COUNTRY_FIELDS) {
+    if (field.view === "internal") continue;
+    mapped[clientFieldName(field.key)] = clientValue(field.format, field.key, json[field.key]);
+  }
   const allocation: Partial<OwnCountryJson["unit_allocation"]> = json.unit_allocation ?? {};
-  return {
-    id: toInt(country.id),
-    name: String(country.name ?? ""),
-    governmentType: isGovernmentType(country.government_type) ? country.government_type : "republic",
-    hasUsedFreeGovernmentChange: Boolean(json.has_used_free_government_change),
-    governmentChangeCount: toInt(json.government_change_count),
-    cash: toInt(json.cash),
-    networth: toInt(json.networth),
-    turnNumber: turns,
-    turnsAvailable: turns,
-    storedTurns: toInt(json.stored_turns),
-    landAcres: toInt(json.land),
-    isEliminated: Boolean(json.is_eliminated),
-    victories: toInt(json.victories),
-    defeats: toInt(json.defeats),
-    totalBattles: toInt(json.total_battles),
-    totalLandCaptured: toInt(json.total_land_captured),
-    combatEfficiency: toInt(json.combat_efficiency),
-    warExpenses: toInt(json.war_expenses),
-    isAI: Boolean(json.is_ai),
-    allianceId: json.alliance_id ?? null,
-    isGDIMember: Boolean(json.gdi_protection),
-    missiles: toInt(json.missiles),
-    food: toInt(json.food),
-    oil: toInt(json.oil),
-    population: toInt(json.population),
-    troops: toInt(json.troops),
-    tanks: toInt(json.tanks),
-    jets: toInt(json.jets),
-    turrets: toInt(json.turrets),
-    spies: toInt(json.spies),
-    farms: toInt(json.farms),
-    residentialZones: toInt(json.residential_areas),
-    industrialComplexes: toInt(json.industrial_complexes),
-    researchLabs: toInt(json.research_labs),
-    constructionSites: toInt(json.construction_sites),
-    militaryBases: toInt(json.military_bases),
-    oilRigs: toInt(json.oil_rigs),
-    enterpriseZones: toInt(json.enterprise_zones),
-    agriculturalTech: toInt(json.agricultural_tech),
-    businessTech: toInt(json.business_tech),
-    militaryTech: toInt(json.military_tech),
-    industrialTech: toInt(json.industrial_tech),
-    spyTech: toInt(json.spy_tech),
-    techLevels: Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, toInt(json[`${id}_tech`])])) as TechLevels,
-    researchPoints: toInt(json.research_points),
-    unitAllocation: {
-      troops: toInt(allocation.troops),
-      jets: toInt(allocation.jets),
-      turrets: toInt(allocation.turrets),
-      tanks: toInt(allocation.tanks),
-    },
-    lastActive: json.last_active ?? null,
-    createdAt: json.created_at ?? null,
+  mapped.turnsAvailable = mapped.turnNumber;
+  mapped.techLevels = Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, toInt(json[`${id}_tech`])]));
+  mapped.unitAllocation = {
+    troops: toInt(allocation.troops),
+    jets: toInt(allocation.jets),
+    turrets: toInt(allocation.turrets),
+    tanks: toInt(allocation.tanks),
   };
+  return mapped as Country;
 }
 
 /** The owned buildings in the shared rules' shape. */

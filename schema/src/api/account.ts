@@ -34,9 +34,7 @@ export const changePasswordRequestSchema = z.object({
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 /** The Account screen's form: the request plus the typed confirmation. */
-export const changePasswordFormSchema = changePasswordRequestSchema
-  .extend({ confirmPassword: z.string() })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordsDoNotMatch, path: ["confirmPassword"] });
+export const changePasswordFormSchema = changePasswordRequestSchema.extend({ confirmPassword: z.string() }).refine((v) => v.newPassword === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordsDoNotMatch, path: ["confirmPassword"] });
 
 /** POST /account/delete */
 export const deleteAccountRequestSchema = z.object({
@@ -45,41 +43,41 @@ export const deleteAccountRequestSchema = z.object({
 });
 export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
 
-/** What account deletion returned to the country before it left (escrow given back). */
-export interface AccountDeletedJson {
-  message: string;
-  /** open listings cancelled and standing orders refunded */
-  listingsCancelled: number;
-  ordersCancelled: number;
-  /** whether the player's alliance was left, and whether that disbanded it */
-  allianceLeft: boolean;
-  allianceDisbanded: boolean;
-}
+/** POST /account/delete. */
+export const accountDeletedJsonSchema = z.object({
+  message: z.string(),
+  listingsCancelled: z.number(),
+  ordersCancelled: z.number(),
+  allianceLeft: z.boolean(),
+  allianceDisbanded: z.boolean(),
+});
+export type AccountDeletedJson = z.infer<typeof accountDeletedJsonSchema>;
 
-/** GET /account/export: everything the game holds about the player, as JSON. */
-export interface AccountExportJson {
-  filename: string;
-  export: {
-    format: "nation-game-account-export";
-    version: 1;
-    exportedAt: string;
-    account: { id: number; email: string; username: string; createdAt: string; lastLogin: string | null };
-    /** rows of each table about the player, by table name (settings, country, reports, trades, messages, ...) */
-    [section: string]: unknown;
-  };
-}
+/** GET /account/export: the account's data as one JSON document, each table a section of its own. */
+export const accountExportJsonSchema = z.object({
+  filename: z.string(),
+  export: z
+    .object({
+      format: z.literal("nation-game-account-export"),
+      version: z.literal(1),
+      exportedAt: z.string(),
+      account: z.object({ id: z.number(), email: z.string(), username: z.string(), createdAt: z.string(), lastLogin: z.string().nullable() }),
+    })
+    .catchall(z.unknown()),
+});
+export type AccountExportJson = z.infer<typeof accountExportJsonSchema>;
 
-/** GET /account/stats: account statistics from real data. */
-export interface AccountStatsJson {
-  memberSince: string;
-  lastLogin: string | null;
-  accountAgeDays: number;
-  country: { id: number; name: string; land: number; networth: number; createdAt: string } | null;
-  battles: { fought: number; won: number; lost: number };
-  trades: { count: number; volume: number };
-  chatMessages: number;
-  newsRead: number;
-  /** wars declared by or on the player's country */
-  wars: number;
-  alliance: { id: number; name: string; tag: string; role: string } | null;
-}
+/** GET /account/stats. */
+export const accountStatsJsonSchema = z.object({
+  memberSince: z.string(),
+  lastLogin: z.string().nullable(),
+  accountAgeDays: z.number(),
+  country: z.object({ id: z.number(), name: z.string(), land: z.number(), networth: z.number(), createdAt: z.string() }).nullable(),
+  battles: z.object({ fought: z.number(), won: z.number(), lost: z.number() }),
+  trades: z.object({ count: z.number(), volume: z.number() }),
+  chatMessages: z.number(),
+  newsRead: z.number(),
+  wars: z.number(),
+  alliance: z.object({ id: z.number(), name: z.string(), tag: z.string(), role: z.string() }).nullable(),
+});
+export type AccountStatsJson = z.infer<typeof accountStatsJsonSchema>;

@@ -1,17 +1,18 @@
 import { z } from "zod";
-import type { AiPersonality } from "../rules/ai.js";
+import { AI_PERSONALITIES } from "../rules/ai.js";
 
 /** One AI country as operators see it (GET /api/admin/ai). */
-export interface AiCountryJson {
-  countryId: number;
-  countryName: string;
-  personality: AiPersonality;
-  paused: boolean;
-  rounds: number;
-  actions: number;
-  refused: number;
-  lastActedAt: string | null;
-}
+export const aiCountryJsonSchema = z.object({
+  countryId: z.number(),
+  countryName: z.string(),
+  personality: z.enum(AI_PERSONALITIES),
+  paused: z.boolean(),
+  rounds: z.number(),
+  actions: z.number(),
+  refused: z.number(),
+  lastActedAt: z.string().nullable(),
+});
+export type AiCountryJson = z.infer<typeof aiCountryJsonSchema>;
 
 /** POST /api/admin/ai/{countryId}/pause {paused} */
 export const adminAiPauseSchema = z.object({ paused: z.boolean({ error: "paused must be true or false" }) });

@@ -9,17 +9,18 @@ import {
   ALLIANCE_NAME_MAX_LENGTH,
   ALLIANCE_NAME_MIN_LENGTH,
   ALLIANCE_TAG_PATTERN,
-  type AllianceBonusCategory,
+  ALLIANCE_BONUS_CATEGORIES,
+  DEFENSE_RESPONSE_TYPES,
+  DEFENSE_URGENCIES,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  PARTICIPANT_STATUSES,
   type AllianceEffects,
   type AlliancePermissions,
   type AllianceRequirements,
-  type DefenseResponseType,
-  type DefenseUrgency,
-  type OperationStatus,
-  type OperationType,
-  type ParticipantStatus,
 } from "../rules/alliance.js";
 import type { AllianceRole } from "../rules/chat.js";
+import { num } from "./rulesJson.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
 import { idParamSchema, idSchema, limitSchema, pageSchema } from "./common.js";
 import { lineText, nameText, plainText } from "./text.js";
@@ -77,7 +78,9 @@ export type AllianceSettingsInput = z.output<typeof allianceSettingsSchema>;
 
 /** POST /alliance/invitations {targetCountryName, message} (spec: name non-empty after trim, message <= 200) */
 export const inviteSchema = z.object({
-  targetCountryName: nameText(z.string({ error: "Target country name is required" }), "Target country name").min(1, "Target country name is required").max(60, "No country has so long a name"),
+  targetCountryName: nameText(z.string({ error: "Target country name is required" }), "Target country name")
+    .min(1, "Target country name is required")
+    .max(60, "No country has so long a name"),
   message: messageSchema,
 });
 export type InviteRequest = z.input<typeof inviteSchema>;
@@ -90,7 +93,11 @@ export type JoinAllianceRequest = z.input<typeof joinAllianceSchema>;
 export const allianceTargetSchema = z.object({ countryId: idSchema });
 
 /** POST /alliance/bonuses/purchase {bonusId} */
-export const bonusPurchaseSchema = z.object({ bonusId: lineText(z.string({ error: "Unknown bonus" }), "Bonus").min(1, "Unknown bonus").max(40, "Unknown bonus") });
+export const bonusPurchaseSchema = z.object({
+  bonusId: lineText(z.string({ error: "Unknown bonus" }), "Bonus")
+    .min(1, "Unknown bonus")
+    .max(40, "Unknown bonus"),
+});
 
 /** GET /alliance/list?page=&limit=&search= (spec: page 1 and limit 20 by default) */
 export const allianceListQuerySchema = z.object({
@@ -108,244 +115,277 @@ export const allianceStatusParamsSchema = z.object({ countryId: idParamSchema })
 
 // --- answers -------------------------------------------------------------------------------
 
+const allianceRoleSchema = z.enum(["owner", "manager", "member"]) satisfies z.ZodType<AllianceRole>;
+const allianceRequirementsJsonSchema = z.object({ minNetworth: num, minLand: num, acceptApplications: z.boolean() }) satisfies z.ZodType<AllianceRequirements>;
+const alliancePermissionsSchema = z.object({
+  canInvite: z.boolean(),
+  canKick: z.boolean(),
+  canManageBonuses: z.boolean(),
+  canViewFinances: z.boolean(),
+  canManageApplications: z.boolean(),
+  canCancelInvitations: z.boolean(),
+  canPromote: z.boolean(),
+  canCoordinateWarfare: z.boolean(),
+  canEditSettings: z.boolean(),
+  canUsePrivateChannels: z.boolean(),
+}) satisfies z.ZodType<AlliancePermissions>;
+const allianceEffectsSchema = z.object({ attackPct: num, defensePct: num, marketFeeReductionPct: num, researchPct: num, spySuccessPct: num, incomePct: num }) satisfies z.ZodType<AllianceEffects>;
+
 /** The spec's alliance, as GET /alliance/{id} and the list answer it. */
-export interface AllianceJson {
-  id: number;
-  tag: string;
-  name: string;
-  description: string;
-  flag: AllianceFlagJson;
+export const allianceJsonSchema = z.object({
+  id: num,
+  tag: z.string(),
+  name: z.string(),
+  description: z.string(),
+  flag: allianceFlagSchema,
   /** by total networth, 1 first */
-  rank: number;
-  memberCount: number;
-  maxMembers: number;
-  totalNetworth: number;
-  averageNetworth: number;
-  bonusPoints: number;
-  stats: {
-    totalLand: number;
+  rank: num,
+  memberCount: num,
+  maxMembers: num,
+  totalNetworth: num,
+  averageNetworth: num,
+  bonusPoints: num,
+  stats: z.object({
+    totalLand: num,
     /** members' troops, jets, tanks and turrets together: members only, null for others */
-    totalMilitary: number | null;
+    totalMilitary: num.nullable(),
     /** battles won by the members (as the season counts wars) */
-    warsWon: number;
-    warsLost: number;
+    warsWon: num,
+    warsLost: num,
     /** war declarations in force by or against members */
-    activeWars: number;
-  };
-  requirements: AllianceRequirements;
+    activeWars: num,
+  }),
+  requirements: allianceRequirementsJsonSchema,
   /** ISO */
-  createdAt: string;
-}
+  createdAt: z.string(),
+});
+export type AllianceJson = z.infer<typeof allianceJsonSchema>;
 
 /** The spec's alliance member. */
-export interface AllianceMemberJson {
+export const allianceMemberJsonSchema = z.object({
   /** the country id as a string */
-  id: string;
-  countryId: number;
-  countryName: string;
-  playerName: string;
-  governmentType: string;
-  role: AllianceRole;
-  networth: number;
-  landAcres: number;
+  id: z.string(),
+  countryId: num,
+  countryName: z.string(),
+  playerName: z.string(),
+  governmentType: z.string(),
+  role: allianceRoleSchema,
+  networth: num,
+  landAcres: num,
   /** ISO */
-  joinedAt: string;
+  joinedAt: z.string(),
   /** ISO */
-  lastActive: string;
-  isOnline: boolean;
-  contributions: { bonusPoints: number; militarySupport: number; resourcesShared: number };
-  permissions: { canInvite: boolean; canKick: boolean; canManageBonuses: boolean; canViewFinances: boolean };
-}
+  lastActive: z.string(),
+  isOnline: z.boolean(),
+  contributions: z.object({ bonusPoints: num, militarySupport: num, resourcesShared: num }),
+  permissions: z.object({ canInvite: z.boolean(), canKick: z.boolean(), canManageBonuses: z.boolean(), canViewFinances: z.boolean() }),
+});
+export type AllianceMemberJson = z.infer<typeof allianceMemberJsonSchema>;
 
 /** Finances (owner and managers: canViewFinances): where the points came from and went. */
-export interface AllianceFinancesJson {
-  pointsEarned: number;
-  pointsSpent: number;
-  bonusPoints: number;
+export const allianceFinancesJsonSchema = z.object({
+  pointsEarned: num,
+  pointsSpent: num,
+  bonusPoints: num,
   /** the latest ledger entries, newest first */
-  recent: Array<{ source: string; countryName: string; points: number; at: string }>;
-}
+  recent: z.array(z.object({ source: z.string(), countryName: z.string(), points: num, at: z.string() })),
+});
+export type AllianceFinancesJson = z.infer<typeof allianceFinancesJsonSchema>;
 
 /** data of GET /alliance/status/{countryId}: the country's alliance, role, rights and members. */
-export interface AllianceStatusJson {
-  alliance: AllianceJson | null;
-  role: AllianceRole | null;
-  permissions: AlliancePermissions;
-  members: AllianceMemberJson[];
-  finances: AllianceFinancesJson | null;
+export const allianceStatusJsonSchema = z.object({
+  alliance: allianceJsonSchema.nullable(),
+  role: allianceRoleSchema.nullable(),
+  permissions: alliancePermissionsSchema,
+  members: z.array(allianceMemberJsonSchema),
+  finances: allianceFinancesJsonSchema.nullable(),
   /** the alliance's bonus effects in force now */
-  effects: AllianceEffects;
-}
+  effects: allianceEffectsSchema,
+});
+export type AllianceStatusJson = z.infer<typeof allianceStatusJsonSchema>;
 
 /** The spec's invitation; the own-side view adds allianceName. */
-export interface InvitationJson {
-  id: number;
-  allianceId: number;
-  allianceName: string;
-  allianceTag: string;
-  targetCountryId: number;
-  targetCountryName: string;
-  invitedBy: string;
-  invitedById: number | null;
-  sentAt: string;
-  expiresAt: string;
-  message: string;
-  status: string;
-}
+export const invitationJsonSchema = z.object({
+  id: num,
+  allianceId: num,
+  allianceName: z.string(),
+  allianceTag: z.string(),
+  targetCountryId: num,
+  targetCountryName: z.string(),
+  invitedBy: z.string(),
+  invitedById: num.nullable(),
+  sentAt: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+  status: z.string(),
+});
+export type InvitationJson = z.infer<typeof invitationJsonSchema>;
 
 /** data of GET /alliance/invitations: received (pending, for the caller) and, for leaders, sent. */
-export interface InvitationsJson {
-  received: InvitationJson[];
-  sent: InvitationJson[];
-}
+export const invitationsJsonSchema = z.object({
+  received: z.array(invitationJsonSchema),
+  sent: z.array(invitationJsonSchema),
+});
+export type InvitationsJson = z.infer<typeof invitationsJsonSchema>;
 
 /** The spec's application. */
-export interface ApplicationJson {
-  id: number;
-  allianceId: number;
-  allianceName: string;
-  applicantId: number;
-  applicantName: string;
-  applicantNetworth: number;
-  applicantLand: number;
-  applicantGovernment: string;
-  appliedAt: string;
-  expiresAt: string;
-  message: string;
-  status: string;
-  meetRequirements: boolean;
-}
+export const applicationJsonSchema = z.object({
+  id: num,
+  allianceId: num,
+  allianceName: z.string(),
+  applicantId: num,
+  applicantName: z.string(),
+  applicantNetworth: num,
+  applicantLand: num,
+  applicantGovernment: z.string(),
+  appliedAt: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+  status: z.string(),
+  meetRequirements: z.boolean(),
+});
+export type ApplicationJson = z.infer<typeof applicationJsonSchema>;
 
 /** data of GET /alliance/applications: the alliance's pending ones (leaders) and the caller's own. */
-export interface ApplicationsJson {
-  received: ApplicationJson[];
-  mine: ApplicationJson[];
-}
+export const applicationsJsonSchema = z.object({
+  received: z.array(applicationJsonSchema),
+  mine: z.array(applicationJsonSchema),
+});
+export type ApplicationsJson = z.infer<typeof applicationsJsonSchema>;
 
 /** A bonus of the catalogue with the alliance's level, as the Bonuses tab lists it. */
-export interface AllianceBonusJson {
-  id: string;
-  name: string;
-  description: string;
-  category: AllianceBonusCategory;
-  baseCost: number;
-  maxLevel: number;
-  currentLevel: number;
+export const allianceBonusJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.enum(ALLIANCE_BONUS_CATEGORIES),
+  baseCost: num,
+  maxLevel: num,
+  currentLevel: num,
   /** percent */
-  costIncrease: number;
+  costIncrease: num,
   /** cost of the next purchase; null at the maximum level */
-  nextCost: number | null;
-  effectsPerLevel: Partial<AllianceEffects>;
-  isPermanent: boolean;
+  nextCost: num.nullable(),
+  effectsPerLevel: allianceEffectsSchema.partial(),
+  isPermanent: z.boolean(),
   /** hours */
-  duration: number;
+  duration: num,
   /** hours */
-  cooldown: number;
+  cooldown: num,
   /** ISO, a running temporary bonus's end */
-  expiresAt: string | null;
+  expiresAt: z.string().nullable(),
   /** ISO, when a temporary bonus may be bought again */
-  cooldownUntil: string | null;
-}
+  cooldownUntil: z.string().nullable(),
+});
+export type AllianceBonusJson = z.infer<typeof allianceBonusJsonSchema>;
 
 /** The spec's purchased bonus. */
-export interface PurchasedBonusJson {
-  id: number;
-  bonusId: string;
-  level: number;
-  purchasedAt: string;
-  expiresAt: string | null;
-  purchasedBy: string;
-  isActive: boolean;
-}
+export const purchasedBonusJsonSchema = z.object({
+  id: num,
+  bonusId: z.string(),
+  level: num,
+  purchasedAt: z.string(),
+  expiresAt: z.string().nullable(),
+  purchasedBy: z.string(),
+  isActive: z.boolean(),
+});
+export type PurchasedBonusJson = z.infer<typeof purchasedBonusJsonSchema>;
 
 /** data of GET /alliance/bonuses */
-export interface AllianceBonusesJson {
-  points: number;
-  bonuses: AllianceBonusJson[];
-  purchases: PurchasedBonusJson[];
-  earning: ReadonlyArray<{ id: string; label: string; points: string }>;
-  effects: AllianceEffects;
-}
+export const allianceBonusesJsonSchema = z.object({
+  points: num,
+  bonuses: z.array(allianceBonusJsonSchema),
+  purchases: z.array(purchasedBonusJsonSchema),
+  earning: z.array(z.object({ id: z.string(), label: z.string(), points: z.string() })).readonly(),
+  effects: allianceEffectsSchema,
+});
+export type AllianceBonusesJson = z.infer<typeof allianceBonusesJsonSchema>;
 
 /** The spec's alliance ranking row (GET /rankings/alliances). */
-export interface AllianceRankingRowJson {
-  rank: number;
-  allianceId: number;
-  allianceName: string;
-  allianceTag: string;
-  memberCount: number;
-  warsWon: number;
-  totalNetworth: number;
-  averageNetworth: number;
-  bonusPoints: number;
-  trend: "up" | "down" | "same";
-  change: number;
-}
+export const allianceRankingRowJsonSchema = z.object({
+  rank: num,
+  allianceId: num,
+  allianceName: z.string(),
+  allianceTag: z.string(),
+  memberCount: num,
+  warsWon: num,
+  totalNetworth: num,
+  averageNetworth: num,
+  bonusPoints: num,
+  trend: z.enum(["up", "down", "same"]),
+  change: num,
+});
+export type AllianceRankingRowJson = z.infer<typeof allianceRankingRowJsonSchema>;
 
 /** The spec's operation participant. */
-export interface OperationParticipantJson {
-  countryId: number;
-  countryName: string;
-  role: string;
-  status: ParticipantStatus;
-  joinedAt: string | null;
-  contribution: { troops: number; jets: number; tanks: number; turrets: number; totalForce: number };
-  isCommander: boolean;
-}
+export const operationParticipantJsonSchema = z.object({
+  countryId: num,
+  countryName: z.string(),
+  role: z.string(),
+  status: z.enum(PARTICIPANT_STATUSES),
+  joinedAt: z.string().nullable(),
+  contribution: z.object({ troops: num, jets: num, tanks: num, turrets: num, totalForce: num }),
+  isCommander: z.boolean(),
+});
+export type OperationParticipantJson = z.infer<typeof operationParticipantJsonSchema>;
+
+export const operationOutcomeJsonSchema = z.object({
+  summary: z.string(),
+  lines: z.array(z.string()),
+  /** battle report ids of the coordinated strike */
+  battleReportIds: z.array(num),
+});
+export type OperationOutcomeJson = z.infer<typeof operationOutcomeJsonSchema>;
 
 /** The spec's warfare operation, with its readiness. */
-export interface OperationJson {
-  id: number;
-  allianceId: number;
-  name: string;
-  description: string;
-  operationType: OperationType;
-  targetId: number | null;
-  targetName: string;
-  targetAlliance: string;
-  initiatorId: number | null;
-  initiatorName: string;
-  status: OperationStatus;
-  scheduledFor: string;
-  participants: OperationParticipantJson[];
-  requirements: { minParticipants: number; maxParticipants: number; minTotalForce: number };
-  rewards: { bonusPoints: number; militarySupport: number; experienceGain: number };
-  createdAt: string;
-  readiness: string;
+export const operationJsonSchema = z.object({
+  id: num,
+  allianceId: num,
+  name: z.string(),
+  description: z.string(),
+  operationType: z.enum(OPERATION_TYPES),
+  targetId: num.nullable(),
+  targetName: z.string(),
+  targetAlliance: z.string(),
+  initiatorId: num.nullable(),
+  initiatorName: z.string(),
+  status: z.enum(OPERATION_STATUSES),
+  scheduledFor: z.string(),
+  participants: z.array(operationParticipantJsonSchema),
+  requirements: z.object({ minParticipants: num, maxParticipants: num, minTotalForce: num }),
+  rewards: z.object({ bonusPoints: num, militarySupport: num, experienceGain: num }),
+  createdAt: z.string(),
+  readiness: z.string(),
   /** what the launch did: one line per attack or commitment */
-  outcome: OperationOutcomeJson | null;
-}
-
-export interface OperationOutcomeJson {
-  summary: string;
-  lines: string[];
-  /** battle report ids of the coordinated strike */
-  battleReportIds: number[];
-}
+  outcome: operationOutcomeJsonSchema.nullable(),
+});
+export type OperationJson = z.infer<typeof operationJsonSchema>;
 
 /** The spec's defense response. */
-export interface DefenseResponseJson {
-  responderId: number;
-  responderName: string;
-  responseType: DefenseResponseType;
-  responseAt: string;
-  commitment: { troops: number; jets: number; tanks: number };
-  commitmentExpiresAt: string | null;
-}
+export const defenseResponseJsonSchema = z.object({
+  responderId: num,
+  responderName: z.string(),
+  responseType: z.enum(DEFENSE_RESPONSE_TYPES),
+  responseAt: z.string(),
+  commitment: z.object({ troops: num, jets: num, tanks: num }),
+  commitmentExpiresAt: z.string().nullable(),
+});
+export type DefenseResponseJson = z.infer<typeof defenseResponseJsonSchema>;
 
 /** The spec's defense request. */
-export interface DefenseRequestJson {
-  id: number;
-  allianceId: number;
-  requesterId: number;
-  requesterName: string;
-  attackerId: number | null;
-  attackerName: string;
-  attackType: string;
-  requestedAt: string;
-  expiresAt: string;
-  urgency: DefenseUrgency;
-  supportNeeded: { military: boolean; intelligence: boolean; resources: boolean };
-  message: string;
-  responses: DefenseResponseJson[];
-}
+export const defenseRequestJsonSchema = z.object({
+  id: num,
+  allianceId: num,
+  requesterId: num,
+  requesterName: z.string(),
+  attackerId: num.nullable(),
+  attackerName: z.string(),
+  attackType: z.string(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  urgency: z.enum(DEFENSE_URGENCIES),
+  supportNeeded: z.object({ military: z.boolean(), intelligence: z.boolean(), resources: z.boolean() }),
+  message: z.string(),
+  responses: z.array(defenseResponseJsonSchema),
+});
+export type DefenseRequestJson = z.infer<typeof defenseRequestJsonSchema>;

@@ -94,30 +94,31 @@ export const registerAccountStepSchema = z
   });
 
 /** The user as /auth/login, /auth/register and /user/me answer it. */
-export interface UserJson {
-  id: number;
-  username: string;
-  email: string;
-  hasCountry: boolean;
-  countryId: number | null;
-  countryName: string | null;
-  government: string | null;
-  country: { id: number; name: string; government: string } | null;
-  createdAt: string;
-  lastLogin: string | null;
-  isActive: true;
+export const userJsonSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  hasCountry: z.boolean(),
+  countryId: z.number().int().nullable(),
+  countryName: z.string().nullable(),
+  government: z.string().nullable(),
+  country: z.object({ id: z.number().int(), name: z.string(), government: z.string() }).nullable(),
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+  isActive: z.literal(true),
   /** false until the player finishes or skips the tutorial (POST /api/user/tutorial-complete) */
-  tutorialCompleted: boolean;
-}
+  tutorialCompleted: z.boolean(),
+});
+export type UserJson = z.infer<typeof userJsonSchema>;
 
 /** POST /auth/login and /auth/register (201). */
-export interface AuthResponse {
-  success: true;
-  token: string;
-  user: UserJson;
-}
+export const authResponseSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  user: userJsonSchema,
+});
+export type AuthResponse = z.infer<typeof authResponseSchema>;
 
 /** GET /user/me and POST /user/tutorial-complete. */
-export interface UserResponse {
-  user: UserJson;
-}
+export const userResponseSchema = z.object({ user: userJsonSchema });
+export type UserResponse = z.infer<typeof userResponseSchema>;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { idParamSchema, limitSchema, offsetSchema } from "./common.js";
 import type { OwnCountryJson, PublicCountryJson } from "./countryFields.js";
+import { ownCountryJsonSchema, publicCountryJsonSchema } from "./countryViews.js";
+import { int } from "./rulesJson.js";
 
 export type { OwnCountryJson, PublicCountryJson };
 
@@ -16,22 +18,23 @@ export const countryIdParamsSchema = z.object({ id: idParamSchema });
 // COUNTRY_FIELDS (countryFields.ts).
 
 /** GET /country/{id} and /countries/{id}: the owner gets the own view, anyone else the public one. */
-export type CountryResponse =
-  | { country: OwnCountryJson; message: "Own country" }
-  | { country: PublicCountryJson; message: "Public view" };
+export const countryResponseSchema = z.union([z.object({ country: ownCountryJsonSchema, message: z.literal("Own country") }), z.object({ country: publicCountryJsonSchema, message: z.literal("Public view") })]);
+export type CountryResponse = z.infer<typeof countryResponseSchema>;
 
 /**
  * A country as the target lists read it (spec: the target fields): the public view plus the
  * name of its alliance (null without one). protection_status, is_ai and last_active are public
  * fields already.
  */
-export type ListedCountryJson = PublicCountryJson & { alliance_name: string | null };
+export const listedCountryJsonSchema = z.intersection(publicCountryJsonSchema, z.object({ alliance_name: z.string().nullable() }));
+export type ListedCountryJson = z.infer<typeof listedCountryJsonSchema>;
 
 /** GET /countries (and /countries/ai): one page of public views by networth. */
-export interface CountryListResponse {
-  countries: ListedCountryJson[];
+export const countryListResponseSchema = z.object({
+  countries: z.array(listedCountryJsonSchema),
   /** countries in the whole list */
-  total: number;
+  total: int,
   /** the caller's own country (GET /countries only) */
-  ownCountryId?: number | null;
-}
+  ownCountryId: int.nullable().optional(),
+});
+export type CountryListResponse = z.infer<typeof countryListResponseSchema>;

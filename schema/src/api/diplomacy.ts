@@ -1,13 +1,7 @@
 import { z } from "zod";
-import {
-  PROPOSAL_MESSAGE_MAX_LENGTH,
-  RELATION_TYPES,
-  type ProposalStatus,
-  type RelationStatus,
-  type RelationType,
-  type RelationTypeDefinition,
-} from "../rules/diplomacy.js";
+import { PROPOSAL_MESSAGE_MAX_LENGTH, PROPOSAL_STATUSES, RELATION_STATUSES, RELATION_TYPES, type RelationTypeDefinition } from "../rules/diplomacy.js";
 import { idParamSchema, idSchema, limitSchema } from "./common.js";
+import { num } from "./rulesJson.js";
 import { lineText, plainText } from "./text.js";
 
 /*
@@ -35,64 +29,84 @@ export const candidatesQuerySchema = z.object({
   limit: limitSchema(20, 50),
 });
 
+const relationTypeSchema = z.enum(RELATION_TYPES);
+const relationTypeDefinitionSchema = z.object({
+  id: relationTypeSchema,
+  name: z.string(),
+  description: z.string(),
+  benefits: z.array(z.string()),
+  drawbacks: z.array(z.string()),
+  dailyCost: num,
+  duration: z.literal("permanent"),
+  cooldownHours: num,
+  requiresMutual: z.boolean(),
+  conflictsWith: z.array(relationTypeSchema),
+  effects: z.object({ defensePct: num, attackPct: num, spySuccessPct: num, researchPct: num, techTransferPct: num, marketFeeReductionPts: num, tradeVolumePct: num }).partial(),
+}) satisfies z.ZodType<RelationTypeDefinition>;
+
 /** The spec's active relation, seen from one party. */
-export interface ActiveRelationJson {
-  id: number;
-  relationType: RelationType;
-  partnerId: number;
-  partnerName: string;
-  partnerGovernment: string;
-  establishedAt: string;
-  canCancelAfter: string;
-  dailyCost: number;
-  totalPaid: number;
-  status: RelationStatus;
-  benefits: { combatBonus: number; marketFeeReduction: number; spyBonus: number; tradeBonus: number; techSharing: number };
-  lastActivity: string;
+export const activeRelationJsonSchema = z.object({
+  id: num,
+  relationType: relationTypeSchema,
+  partnerId: num,
+  partnerName: z.string(),
+  partnerGovernment: z.string(),
+  establishedAt: z.string(),
+  canCancelAfter: z.string(),
+  dailyCost: num,
+  totalPaid: num,
+  status: z.enum(RELATION_STATUSES),
+  benefits: z.object({ combatBonus: num, marketFeeReduction: num, spyBonus: num, tradeBonus: num, techSharing: num }),
+  lastActivity: z.string(),
   /** whether this side pays the daily cost (a one-sided agreement is paid by its holder) */
-  pays: boolean;
+  pays: z.boolean(),
   /** whether this side may cancel it (a party to a mutual relation, or the holder) */
-  canCancel: boolean;
-}
+  canCancel: z.boolean(),
+});
+export type ActiveRelationJson = z.infer<typeof activeRelationJsonSchema>;
 
 /** The spec's proposal. */
-export interface ProposalJson {
-  id: number;
-  fromCountryId: number;
-  fromCountryName: string;
-  toCountryId: number;
-  toCountryName: string;
-  relationType: RelationType;
-  proposedAt: string;
-  expiresAt: string;
-  message: string;
-  status: ProposalStatus;
-}
+export const proposalJsonSchema = z.object({
+  id: num,
+  fromCountryId: num,
+  fromCountryName: z.string(),
+  toCountryId: num,
+  toCountryName: z.string(),
+  relationType: relationTypeSchema,
+  proposedAt: z.string(),
+  expiresAt: z.string(),
+  message: z.string(),
+  status: z.enum(PROPOSAL_STATUSES),
+});
+export type ProposalJson = z.infer<typeof proposalJsonSchema>;
 
 /** data of GET /diplomatic-relations/{countryId} */
-export interface DiplomaticRelationsJson {
-  active: ActiveRelationJson[];
-  incoming: ProposalJson[];
-  outgoing: ProposalJson[];
+export const diplomaticRelationsJsonSchema = z.object({
+  active: z.array(activeRelationJsonSchema),
+  incoming: z.array(proposalJsonSchema),
+  outgoing: z.array(proposalJsonSchema),
   /** dollars per day (spec: the sum of the active relations' daily costs the country pays) */
-  dailyTotal: number;
-  relationTypes: readonly RelationTypeDefinition[];
-}
+  dailyTotal: num,
+  relationTypes: z.array(relationTypeDefinitionSchema).readonly(),
+});
+export type DiplomaticRelationsJson = z.infer<typeof diplomaticRelationsJsonSchema>;
 
 /** The spec's partner candidate. */
-export interface PartnerCandidateJson {
-  id: number;
-  name: string;
-  government: string;
-  networth: number;
-  trustRating: number;
-  allianceName: string;
+export const partnerCandidateJsonSchema = z.object({
+  id: num,
+  name: z.string(),
+  government: z.string(),
+  networth: num,
+  trustRating: num,
+  allianceName: z.string(),
   /** sectors: bands of 10 ranks between the two countries */
-  distance: number;
-}
+  distance: num,
+});
+export type PartnerCandidateJson = z.infer<typeof partnerCandidateJsonSchema>;
 
 /** What a proposal did: a pending proposal, or (mutual or one-sided) an established relation. */
-export interface ProposalResultJson {
-  proposal: ProposalJson | null;
-  relation: ActiveRelationJson | null;
-}
+export const proposalResultJsonSchema = z.object({
+  proposal: proposalJsonSchema.nullable(),
+  relation: activeRelationJsonSchema.nullable(),
+});
+export type ProposalResultJson = z.infer<typeof proposalResultJsonSchema>;

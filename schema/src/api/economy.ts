@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { BUILDING_TYPES, GOVERNMENT_TYPES } from "../rules/country.js";
 import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
-import type { BuildingCounts, BuildingType, UnitAllocation } from "../rules/country.js";
-import type { EconomicEffects, ProductionPerTurn, computeBuildingProductionRates } from "../rules/economy.js";
+import type { EconomicEffects, computeBuildingProductionRates } from "../rules/economy.js";
 import { idSchema } from "./common.js";
-import type { OwnCountryJson } from "./countries.js";
+import { ownCountryJsonSchema } from "./countryViews.js";
+import { buildingCountsSchema, buildingTypeJsonSchema, int, isoTime, num, productionPerTurnSchema, unitAllocationSchema } from "./rulesJson.js";
 
 /** A whole number field: the rules then check its range and answer with the spec's message. */
 function wholeNumber(field: string) {
@@ -53,7 +53,12 @@ export const processProductionRequestSchema = z.object({
   turnsToProcess: wholeNumber("turnsToProcess"),
 });
 
-const percent = (field: string) => z.number({ error: `${field} must be a whole percentage` }).int(`${field} must be a whole percentage`).min(0, `${field} must be between 0 and 100`).max(100, `${field} must be between 0 and 100`);
+const percent = (field: string) =>
+  z
+    .number({ error: `${field} must be a whole percentage` })
+    .int(`${field} must be a whole percentage`)
+    .min(0, `${field} must be between 0 and 100`)
+    .max(100, `${field} must be between 0 and 100`);
 
 /** POST /api/production/allocation: explicit percentages or one of the five presets. */
 export const unitAllocationRequestSchema = z.union(
@@ -95,22 +100,24 @@ export const ACTION_RESULT_ICONS = ["checkmark", "trending-down", "zap", "trendi
 export type ActionResultIcon = (typeof ACTION_RESULT_ICONS)[number];
 
 /** One line of a turn result's ACTION RESULTS section. */
-export interface ActionResultJson {
-  id: string;
-  title: string;
-  description: string;
-  icon: ActionResultIcon;
-  details: string[];
-}
+export const actionResultJsonSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  icon: z.enum(ACTION_RESULT_ICONS),
+  details: z.array(z.string()),
+});
+export type ActionResultJson = z.infer<typeof actionResultJsonSchema>;
 
 /** One line of RESEARCH PROGRESS. */
-export interface ResearchResultJson {
-  id: string;
-  researchType: string;
-  pointsGained: number;
-  description: string;
-  levelUp: boolean;
-}
+export const researchResultJsonSchema = z.object({
+  id: z.string(),
+  researchType: z.string(),
+  pointsGained: num,
+  description: z.string(),
+  levelUp: z.boolean(),
+});
+export type ResearchResultJson = z.infer<typeof researchResultJsonSchema>;
 
 /** The spec's economicEffects fields, in its order: those fields of the rules' effects. */
 export const ECONOMIC_EFFECT_KEYS = [
@@ -129,21 +136,27 @@ export const ECONOMIC_EFFECT_KEYS = [
 ] as const satisfies readonly (keyof EconomicEffects)[];
 
 /** The spec's economicEffects (every field defaults to 0). */
-export type EconomicEffectsJson = Pick<EconomicEffects, (typeof ECONOMIC_EFFECT_KEYS)[number]>;
+export const economicEffectsJsonSchema = z.object(Object.fromEntries(ECONOMIC_EFFECT_KEYS.map((key) => [key, num])) as Record<(typeof ECONOMIC_EFFECT_KEYS)[number], typeof num>) satisfies z.ZodType<
+  Pick<EconomicEffects, (typeof ECONOMIC_EFFECT_KEYS)[number]>
+>;
+export type EconomicEffectsJson = z.infer<typeof economicEffectsJsonSchema>;
 
 /** The turn result of the spec, answered by every turn-spending action and kept in history. */
-export interface TurnResultJson {
-  id: string;
-  timestamp: string;
-  actionType: string;
-  turnsConsumed: number;
-  turnsRemaining: number;
-  actionResults: ActionResultJson[];
-  economicEffects: EconomicEffectsJson;
-  researchResults: ResearchResultJson[];
-  researchPointsGained: number;
-  militaryProduced: { troops: number; jets: number; tanks: number; turrets: number };
-}
+export const turnResultJsonSchema = z
+  .object({
+    id: z.string(),
+    timestamp: isoTime,
+    actionType: z.string(),
+    turnsConsumed: num,
+    turnsRemaining: num,
+    actionResults: z.array(actionResultJsonSchema),
+    economicEffects: economicEffectsJsonSchema,
+    researchResults: z.array(researchResultJsonSchema),
+    researchPointsGained: num,
+    militaryProduced: z.object({ troops: num, jets: num, tanks: num, turrets: num }),
+  })
+  .meta({ id: "TurnResult" });
+export type TurnResultJson = z.infer<typeof turnResultJsonSchema>;
 
 /** A finite number from a number or a numeric string; anything else is 0 (the spec's default). */
 function numberOr0(value: unknown): number {
@@ -189,47 +202,51 @@ export function toTurnResultJson(raw: unknown, now: number): TurnResultJson {
 }
 
 /** What every turn-spending action answers besides its own fields. */
-export interface TurnActionResponse {
-  turnResult: TurnResultJson;
+export const turnActionResponseSchema = z.object({
+  turnResult: turnResultJsonSchema,
   /** the country after the action */
-  country: OwnCountryJson;
-}
+  country: ownCountryJsonSchema,
+});
+export type TurnActionResponse = z.infer<typeof turnActionResponseSchema>;
 
 /** POST /exploration/explore and /turns/consume (exploration). */
-export interface ExploreResponse extends TurnActionResponse {
-  turnsUsed: number;
+export const exploreResponseSchema = turnActionResponseSchema.extend({
+  turnsUsed: int,
   /** the turn result's economic effects */
-  production: EconomicEffectsJson;
-  acresGained: number;
+  production: economicEffectsJsonSchema,
+  acresGained: num,
   /** dollars */
-  totalCost: number;
+  totalCost: num,
   /** percent */
-  efficiency: number;
-}
+  efficiency: num,
+});
+export type ExploreResponse = z.infer<typeof exploreResponseSchema>;
 
 /** POST /buildings/construct and /buildings/construct-batch. */
-export interface ConstructResponse extends TurnActionResponse {
-  buildingsBuilt: number;
-  buildingTypes: BuildingType[];
+export const constructResponseSchema = turnActionResponseSchema.extend({
+  buildingsBuilt: num,
+  buildingTypes: z.array(buildingTypeJsonSchema),
   /** dollars */
-  totalCost: number;
+  totalCost: num,
   /** acres */
-  landUsed: number;
-}
+  landUsed: num,
+});
+export type ConstructResponse = z.infer<typeof constructResponseSchema>;
 
 /** data of GET /buildings/production/{countryId}. */
-export interface BuildingProductionJson {
-  productionRates: ReturnType<typeof computeBuildingProductionRates>;
-  currentBuildings: BuildingCounts;
-}
+export const buildingProductionJsonSchema = z.object({
+  productionRates: z.object({ population: z.object({ total: num }), food: z.object({ total: num }), oil: z.object({ total: num }) }) satisfies z.ZodType<ReturnType<typeof computeBuildingProductionRates>>,
+  currentBuildings: buildingCountsSchema,
+});
+export type BuildingProductionJson = z.infer<typeof buildingProductionJsonSchema>;
 
 /** GET /production/status/{countryId}. */
-export interface ProductionStatusResponse {
-  productionPerTurn: ProductionPerTurn;
-  allocation: UnitAllocation;
-}
+export const productionStatusResponseSchema = z.object({
+  productionPerTurn: productionPerTurnSchema,
+  allocation: unitAllocationSchema,
+});
+export type ProductionStatusResponse = z.infer<typeof productionStatusResponseSchema>;
 
 /** GET /turns/history: newest first. */
-export interface TurnHistoryResponse {
-  data: TurnResultJson[];
-}
+export const turnHistoryResponseSchema = z.object({ data: z.array(turnResultJsonSchema) });
+export type TurnHistoryResponse = z.infer<typeof turnHistoryResponseSchema>;

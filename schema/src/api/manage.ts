@@ -14,14 +14,29 @@ export const countryOptionsRequestSchema = z
   })
   .strict() satisfies z.ZodType<CountryOptions>;
 
-/** GET and PUT /api/country/options answer. */
-export interface CountryOptionsResponse {
-  success: true;
-  options: CountryOptions;
-}
+/** GET and PUT /manage/options. */
+export const countryOptionsResponseSchema = z.object({
+  success: z.literal(true),
+  /** the options as stored (the request's fields, not its strictness: an answer is not refused for a field it adds) */
+  options: z.object(countryOptionsRequestSchema.shape),
+});
+export type CountryOptionsResponse = z.infer<typeof countryOptionsResponseSchema>;
 
-/** GET /api/news/briefs: the caller's intelligence briefs, most threatening first. */
-export interface IntelligenceBriefsResponse {
-  success: true;
-  briefs: IntelligenceBrief[];
-}
+/** One brief of GET /news/briefs (the rules' IntelligenceBrief). */
+export const intelligenceBriefSchema = z.object({
+  id: z.string(),
+  category: z.enum(["military", "espionage", "diplomatic"]),
+  threat: z.enum(["critical", "high", "medium", "low"]),
+  title: z.string(),
+  summary: z.string(),
+  details: z.array(z.string()),
+  view: z.string(),
+  intent: z.string().optional(),
+}) satisfies z.ZodType<IntelligenceBrief>;
+
+/** GET /news/briefs. */
+export const intelligenceBriefsResponseSchema = z.object({
+  success: z.literal(true),
+  briefs: z.array(intelligenceBriefSchema),
+});
+export type IntelligenceBriefsResponse = z.infer<typeof intelligenceBriefsResponseSchema>;

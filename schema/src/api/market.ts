@@ -9,18 +9,15 @@ import {
   MARKET_TYPES,
   ORDER_PRIORITIES,
   TRANSACTION_TYPES,
+  LISTING_STATUSES,
+  STANDING_ORDER_STATUSES,
   type HistoryPeriod,
-  type ListingStatus,
   type MarketAnalytics,
-  type MarketItemType,
-  type MarketType,
-  type OrderPriority,
-  type StandingOrderStatus,
   type StoreCategory,
-  type TransactionType,
 } from "../rules/market.js";
 import { idSchema, limitSchema } from "./common.js";
-import type { OwnCountryJson } from "./countries.js";
+import { ownCountryJsonSchema } from "./countryViews.js";
+import { num } from "./rulesJson.js";
 
 /** The spec's fallback messages of the market calls (document 3 section 8), and ours for the calls it adds. */
 export const MARKET_FALLBACK = {
@@ -119,224 +116,291 @@ export const analyticsParamsSchema = z.object({ itemType: itemTypeSchema });
 // ---------------------------------------------------------------------------------------
 // Answers. Times are epoch milliseconds.
 
+const listingStatusSchema = z.enum(LISTING_STATUSES);
+const standingOrderStatusSchema = z.enum(STANDING_ORDER_STATUSES);
+const storeCategorySchema = z.enum(["military", "resources"] as const satisfies readonly StoreCategory[]);
+
 /** A listing as everyone sees it (spec: market listing). */
-export interface PublicListingJson {
-  id: number;
-  sellerId: number;
-  sellerName: string;
-  itemType: MarketItemType;
+export const publicListingJsonSchema = z.object({
+  id: num,
+  sellerId: num,
+  sellerName: z.string(),
+  itemType: z.enum(MARKET_ITEM_TYPES),
   /** units still for sale */
-  quantity: number;
-  pricePerUnit: number;
-  totalPrice: number;
-  listedAt: number;
-  expiresAt: number;
-  status: ListingStatus;
-}
+  quantity: num,
+  pricePerUnit: num,
+  totalPrice: num,
+  listedAt: num,
+  expiresAt: num,
+  status: listingStatusSchema,
+});
+export type PublicListingJson = z.infer<typeof publicListingJsonSchema>;
 
 /** A listing for one viewer: own listings are marked (spec: 'Your Listing'). */
-export interface ListingJson extends PublicListingJson {
-  isOwnListing: boolean;
-}
+export const listingJsonSchema = publicListingJsonSchema.extend({
+  isOwnListing: z.boolean(),
+});
+export type ListingJson = z.infer<typeof listingJsonSchema>;
 
 /** An active order as the public book shows it (spec: public-market standing order). */
-export interface PublicStandingOrderJson {
-  id: number;
-  buyerId: number;
-  buyerName: string;
-  itemType: MarketItemType;
+export const publicStandingOrderJsonSchema = z.object({
+  id: num,
+  buyerId: num,
+  buyerName: z.string(),
+  itemType: z.enum(MARKET_ITEM_TYPES),
   /** units still wanted */
-  quantity: number;
-  maxPrice: number;
-  totalBudget: number;
-  createdAt: number;
-  status: StandingOrderStatus;
-  priority: OrderPriority;
-}
+  quantity: num,
+  maxPrice: num,
+  totalBudget: num,
+  createdAt: num,
+  status: standingOrderStatusSchema,
+  priority: z.enum(ORDER_PRIORITIES),
+});
+export type PublicStandingOrderJson = z.infer<typeof publicStandingOrderJsonSchema>;
 
 /** One fill of an order (spec: order execution). */
-export interface OrderExecutionJson {
-  id: number;
-  orderId: number;
-  sellerId: number;
-  sellerName: string;
-  quantity: number;
-  pricePerUnit: number;
-  totalCost: number;
-  executedAt: number;
-}
+export const orderExecutionJsonSchema = z.object({
+  id: num,
+  orderId: num,
+  sellerId: num,
+  sellerName: z.string(),
+  quantity: num,
+  pricePerUnit: num,
+  totalCost: num,
+  executedAt: num,
+});
+export type OrderExecutionJson = z.infer<typeof orderExecutionJsonSchema>;
 
 /** The owner's view of an order (spec: standing order, store version). */
-export interface StandingOrderJson {
-  id: number;
-  buyerId: number;
-  buyerName: string;
-  itemType: MarketItemType;
-  maxPrice: number;
-  quantityWanted: number;
-  quantityFilled: number;
-  totalBudget: number;
-  budgetUsed: number;
+export const standingOrderJsonSchema = z.object({
+  id: num,
+  buyerId: num,
+  buyerName: z.string(),
+  itemType: z.enum(MARKET_ITEM_TYPES),
+  maxPrice: num,
+  quantityWanted: num,
+  quantityFilled: num,
+  totalBudget: num,
+  budgetUsed: num,
   /** budget still in escrow */
-  heldBudget: number;
-  priorityFee: number;
-  status: StandingOrderStatus;
+  heldBudget: num,
+  priorityFee: num,
+  status: standingOrderStatusSchema,
   /** pending because of Pause */
-  paused: boolean;
-  createdAt: number;
-  processAfter: number;
-  expiresAt: number;
-  lastActivity: number;
-  autoRenew: boolean;
-  priority: OrderPriority;
+  paused: z.boolean(),
+  createdAt: num,
+  processAfter: num,
+  expiresAt: num,
+  lastActivity: num,
+  autoRenew: z.boolean(),
+  priority: z.enum(ORDER_PRIORITIES),
   /** the order this one renewed, if any */
-  renewedFromId: number | null;
+  renewedFromId: num.nullable(),
   /** the latest fills, newest first (spec: up to 3 shown) */
-  executions: OrderExecutionJson[];
-}
+  executions: z.array(orderExecutionJsonSchema),
+});
+export type StandingOrderJson = z.infer<typeof standingOrderJsonSchema>;
 
 /** A trade from one country's side (spec: market transaction). */
-export interface TransactionJson {
-  id: number;
-  buyerId: number | null;
-  buyerName: string;
-  sellerId: number | null;
-  sellerName: string;
-  itemType: MarketItemType;
-  quantity: number;
-  pricePerUnit: number;
-  totalAmount: number;
+export const transactionJsonSchema = z.object({
+  id: num,
+  buyerId: num.nullable(),
+  buyerName: z.string(),
+  sellerId: num.nullable(),
+  sellerName: z.string(),
+  itemType: z.enum(MARKET_ITEM_TYPES),
+  quantity: num,
+  pricePerUnit: num,
+  totalAmount: num,
   /** the fee this side paid: the seller pays it, the buyer pays none */
-  marketFee: number;
+  marketFee: num,
   /** buy: what left the treasury (= total); sell: what arrived (total - fee) */
-  netAmount: number;
-  marketType: MarketType;
-  timestamp: number;
-  transactionType: TransactionType;
-  isOwnTransaction: boolean;
+  netAmount: num,
+  marketType: z.enum(MARKET_TYPES),
+  timestamp: num,
+  transactionType: z.enum(TRANSACTION_TYPES),
+  isOwnTransaction: z.boolean(),
   /** the other side's name, or 'Government Store' */
-  counterparty: string;
-}
+  counterparty: z.string(),
+});
+export type TransactionJson = z.infer<typeof transactionJsonSchema>;
 
 /** The history's summary panel, over every row the filters match. */
-export interface TransactionSummaryJson {
-  count: number;
+export const transactionSummaryJsonSchema = z.object({
+  count: num,
   /** units bought and sold */
-  unitsBought: number;
-  unitsSold: number;
+  unitsBought: num,
+  unitsSold: num,
   /** dollars paid for purchases, dollars received from sales (after fees) */
-  spent: number;
-  earned: number;
-  fees: number;
+  spent: num,
+  earned: num,
+  fees: num,
   /** earned - spent */
-  net: number;
-}
+  net: num,
+});
+export type TransactionSummaryJson = z.infer<typeof transactionSummaryJsonSchema>;
 
-export interface TransactionsResponse {
-  success: true;
-  data: TransactionJson[];
-  summary: TransactionSummaryJson;
-}
+export const transactionsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(transactionJsonSchema),
+  summary: transactionSummaryJsonSchema,
+});
+export type TransactionsResponse = z.infer<typeof transactionsResponseSchema>;
 
 /** A store item for one country (spec: private market / store item). */
-export interface StoreItemJson {
-  id: MarketItemType;
-  name: string;
-  description: string;
-  category: StoreCategory;
-  basePrice: { buy: number; sell: number };
+export const storeItemJsonSchema = z.object({
+  id: z.enum(MARKET_ITEM_TYPES),
+  name: z.string(),
+  description: z.string(),
+  category: storeCategorySchema,
+  basePrice: z.object({ buy: num, sell: num }),
   /** this country's prices (military tech, government) */
-  price: { buy: number; sell: number };
-  inStock: boolean;
-  stock: number;
+  price: z.object({ buy: num, sell: num }),
+  inStock: z.boolean(),
+  stock: num,
   /** when the stock is full again (epoch ms), null when full */
-  fullAt: number | null;
-  maxPurchase: number | null;
-  techBonus: boolean;
-  expressOnly: boolean;
-  owned: number;
-}
+  fullAt: num.nullable(),
+  maxPurchase: num.nullable(),
+  techBonus: z.boolean(),
+  expressOnly: z.boolean(),
+  owned: num,
+});
+export type StoreItemJson = z.infer<typeof storeItemJsonSchema>;
 
 /** A store trade (spec: store transaction). */
-export interface StoreTransactionJson {
-  id: number;
-  itemId: MarketItemType;
-  itemName: string;
-  quantity: number;
-  pricePerUnit: number;
-  totalCost: number;
-  transactionType: TransactionType;
-  timestamp: number;
-}
+export const storeTransactionJsonSchema = z.object({
+  id: num,
+  itemId: z.enum(MARKET_ITEM_TYPES),
+  itemName: z.string(),
+  quantity: num,
+  pricePerUnit: num,
+  totalCost: num,
+  transactionType: z.enum(TRANSACTION_TYPES),
+  timestamp: num,
+});
+export type StoreTransactionJson = z.infer<typeof storeTransactionJsonSchema>;
 
-export interface StoreJson {
-  cash: number;
+export const storeJsonSchema = z.object({
+  cash: num,
   /** military tech discount on buying (and bonus on selling) military units, percent */
-  militaryTechDiscountPct: number;
-  items: StoreItemJson[];
+  militaryTechDiscountPct: num,
+  items: z.array(storeItemJsonSchema),
   /** the last store trades (spec: 5) */
-  recentTransactions: StoreTransactionJson[];
-}
+  recentTransactions: z.array(storeTransactionJsonSchema),
+});
+export type StoreJson = z.infer<typeof storeJsonSchema>;
 
-export interface ListingsResponse {
-  success: true;
-  data: ListingJson[];
-}
+export const listingsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(listingJsonSchema),
+});
+export type ListingsResponse = z.infer<typeof listingsResponseSchema>;
 
-export interface CreateListingResponse {
-  success: true;
+export const createListingResponseSchema = z.object({
+  success: z.literal(true),
   /** the listing after any standing orders it filled at once (status 'sold' if they took it all) */
-  listing: ListingJson;
+  listing: listingJsonSchema,
   /** fills against standing orders, in the order they happened */
-  fills: TransactionJson[];
-  country: OwnCountryJson;
-}
+  fills: z.array(transactionJsonSchema),
+  country: ownCountryJsonSchema,
+});
+export type CreateListingResponse = z.infer<typeof createListingResponseSchema>;
 
-export interface BuyListingResponse {
-  success: true;
-  transaction: TransactionJson;
+export const buyListingResponseSchema = z.object({
+  success: z.literal(true),
+  transaction: transactionJsonSchema,
   /** what is left of the listing */
-  listing: ListingJson;
-  country: OwnCountryJson;
-}
+  listing: listingJsonSchema,
+  country: ownCountryJsonSchema,
+});
+export type BuyListingResponse = z.infer<typeof buyListingResponseSchema>;
 
-export interface CancelListingResponse {
-  success: true;
-  listing: ListingJson;
-  country: OwnCountryJson;
-}
+export const cancelListingResponseSchema = z.object({
+  success: z.literal(true),
+  listing: listingJsonSchema,
+  country: ownCountryJsonSchema,
+});
+export type CancelListingResponse = z.infer<typeof cancelListingResponseSchema>;
 
-export interface StoreResponse {
-  success: true;
-  data: StoreJson;
-}
+export const storeResponseSchema = z.object({
+  success: z.literal(true),
+  data: storeJsonSchema,
+});
+export type StoreResponse = z.infer<typeof storeResponseSchema>;
 
-export interface StoreTradeResponse {
-  success: true;
-  transaction: StoreTransactionJson;
-  store: StoreJson;
-  country: OwnCountryJson;
-}
+export const storeTradeResponseSchema = z.object({
+  success: z.literal(true),
+  transaction: storeTransactionJsonSchema,
+  store: storeJsonSchema,
+  country: ownCountryJsonSchema,
+});
+export type StoreTradeResponse = z.infer<typeof storeTradeResponseSchema>;
 
-export interface StandingOrdersResponse {
-  success: true;
-  data: StandingOrderJson[];
-}
+export const standingOrdersResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(standingOrderJsonSchema),
+});
+export type StandingOrdersResponse = z.infer<typeof standingOrdersResponseSchema>;
 
-export interface OrderBookResponse {
-  success: true;
-  data: PublicStandingOrderJson[];
-}
+export const orderBookResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(publicStandingOrderJsonSchema),
+});
+export type OrderBookResponse = z.infer<typeof orderBookResponseSchema>;
 
-export interface StandingOrderResponse {
-  success: true;
-  order: StandingOrderJson;
-  country: OwnCountryJson;
-}
+export const standingOrderResponseSchema = z.object({
+  success: z.literal(true),
+  order: standingOrderJsonSchema,
+  country: ownCountryJsonSchema,
+});
+export type StandingOrderResponse = z.infer<typeof standingOrderResponseSchema>;
 
-export type MarketAnalyticsJson = MarketAnalytics;
+const marketItemTypeSchema = z.enum(MARKET_ITEM_TYPES);
 
-export interface MarketAnalyticsResponse {
-  success: true;
-  data: MarketAnalyticsJson;
-}
+/** GET /market/analytics/{itemType}: the rules' MarketAnalytics. */
+export const marketAnalyticsJsonSchema = z.object({
+  itemType: marketItemTypeSchema,
+  currentPrice: num.nullable(),
+  averagePrice: num.nullable(),
+  priceChange24h: num,
+  priceChangePercent: num,
+  volume24h: num,
+  volumeChange: num.nullable(),
+  highPrice24h: num.nullable(),
+  lowPrice24h: num.nullable(),
+  totalListings: num,
+  totalStandingOrders: num,
+  marketDepth: z.object({ buyOrders: num, sellOrders: num, buyVolume: num, sellVolume: num }),
+  priceHistory: z.array(z.object({ timestamp: num, price: num.nullable(), volume: num })),
+  volatilityIndex: num,
+  liquidityRating: z.enum(["high", "medium", "low"]),
+  trades24h: num,
+  trend: z.object({
+    itemType: marketItemTypeSchema,
+    trend: z.enum(["bullish", "bearish", "sideways"]),
+    strength: num,
+    support: num.nullable(),
+    resistance: num.nullable(),
+    prediction7d: num.nullable(),
+    factors: z.array(z.string()),
+  }),
+  opportunities: z.array(
+    z.object({
+      id: z.string(),
+      type: z.enum(["undervalued", "overvalued", "arbitrage", "high_demand", "low_supply"]),
+      itemType: marketItemTypeSchema,
+      description: z.string(),
+      potentialProfit: num,
+      confidence: num,
+      timeframe: z.string(),
+      action: z.enum(["buy", "sell"]),
+    }),
+  ),
+}) satisfies z.ZodType<MarketAnalytics>;
+export type MarketAnalyticsJson = z.infer<typeof marketAnalyticsJsonSchema>;
+
+export const marketAnalyticsResponseSchema = z.object({
+  success: z.literal(true),
+  data: marketAnalyticsJsonSchema,
+});
+export type MarketAnalyticsResponse = z.infer<typeof marketAnalyticsResponseSchema>;

@@ -1,19 +1,11 @@
 import { z } from "zod";
-import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type AttackTypeId, type BattlePhase, type IntelConfidence, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
-import type { BuildingCounts, UnitType } from "../rules/country.js";
-import {
-  ALERT_LEVELS,
-  BRIGADE_COUNT,
-  type AlertLevel,
-  type BrigadeStatus,
-  type DefenseAllocation,
-  type Deployment,
-  type MilitaryStatus,
-} from "../rules/military.js";
+import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type BattlePhase, type IntelConfidence, type ResourceTally, type TargetAnalysis, type UnitTally } from "../rules/combat.js";
+import { UNIT_TYPES } from "../rules/country.js";
+import { ALERT_LEVELS, BRIGADE_COUNT, type DefenseAllocation, type Deployment, type MilitaryStatus } from "../rules/military.js";
 import type { DefenseReview, DefenseSystem, StrategicObjective, ThreatAssessment } from "../rules/defense.js";
-import type { WarStatus, WarEndReason } from "../rules/war.js";
 import { idParamSchema, idSchema, limitSchema, offsetSchema } from "./common.js";
-import type { OwnCountryJson } from "./countryFields.js";
+import { ownCountryJsonSchema } from "./countryViews.js";
+import { buildingCountsSchema, num } from "./rulesJson.js";
 
 /**
  * The military and war calls: GET /military/status/{countryId}, GET /military/brigades/
@@ -80,9 +72,7 @@ export const deploymentRequestSchema = z.object({
 export const defenseRequestSchema = z.object({
   countryId: idSchema,
   alertLevel: z.enum(ALERT_LEVELS, { error: `alertLevel must be one of ${ALERT_LEVELS.join(", ")}` }).optional(),
-  allocation: z
-    .object({ garrison: percent("garrison"), perimeter: percent("perimeter"), airDefense: percent("airDefense"), counterIntel: percent("counterIntel") })
-    .optional(),
+  allocation: z.object({ garrison: percent("garrison"), perimeter: percent("perimeter"), airDefense: percent("airDefense"), counterIntel: percent("counterIntel") }).optional(),
 });
 
 /** POST /api/military/missiles/buy */
@@ -151,263 +141,376 @@ export const declareWarRequestSchema = z.object({ targetCountryId: idSchema.null
 export const endWarRequestSchema = z.object({ declarationId: idSchema });
 
 // ---------------------------------------------------------------------------------------
-// Answers
+// Answers. The rules' result types they carry have their schema here, checked against the
+// rules type at compile time (`satisfies`).
+
+export const unitTypeSchema = z.enum(UNIT_TYPES);
+const attackTypeSchema = z.enum(ATTACK_TYPE_IDS);
+const unitCountsSchema = z.object({ troops: num, jets: num, turrets: num, tanks: num });
+const unitTallySchema = z.record(unitTypeSchema, num) satisfies z.ZodType<UnitTally>;
+const resourceTallySchema = z.object({ cash: num, food: num, oil: num }) satisfies z.ZodType<ResourceTally>;
+const intelConfidenceSchema = z.enum(["verified", "high", "medium", "low"]) satisfies z.ZodType<IntelConfidence>;
+export const deploymentSchema = z.object({ garrison: num, patrol: num, reserve: num, expedition: num }) satisfies z.ZodType<Deployment>;
+export const defenseAllocationSchema = z.object({ garrison: num, perimeter: num, airDefense: num, counterIntel: num }) satisfies z.ZodType<DefenseAllocation>;
+export const alertLevelSchema = z.enum(ALERT_LEVELS);
+
+const militaryStatusSchema = z.object({
+  totalStrength: num,
+  upkeep: num,
+  readiness: num,
+  offensiveCapability: num,
+  defensiveCapability: num,
+  warning: z.string().nullable(),
+  units: z.array(z.object({ unit: unitTypeSchema, count: num, strength: num, upkeep: num })),
+  strengthMultiplier: num,
+}) satisfies z.ZodType<MilitaryStatus>;
+
+const threatAssessmentSchema = z.object({ missile: num, air: num, ground: num, spy: num }) satisfies z.ZodType<ThreatAssessment>;
+const defenseSystemSchema = z.object({
+  id: z.enum(["sdi", "air_defense", "counter_intel", "fortification"]),
+  name: z.string(),
+  type: z.enum(["missile_defense", "air_defense", "counter_intelligence", "fortification"]),
+  level: num,
+  maxLevel: num,
+  effectiveness: num,
+  coverage: num,
+  upkeep: num,
+  description: z.string(),
+  requiredTech: z.string(),
+}) satisfies z.ZodType<DefenseSystem>;
+const defenseReviewSchema = z.object({ strengths: z.array(z.string()), vulnerabilities: z.array(z.string()), recommendations: z.array(z.string()) }) satisfies z.ZodType<DefenseReview>;
+const strategicObjectiveSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(["defense", "offense", "reconnaissance", "support"]),
+  priority: z.enum(["high", "medium", "low"]),
+  progress: num,
+  deadline: num.nullable(),
+  requiredForces: unitCountsSchema,
+}) satisfies z.ZodType<StrategicObjective>;
+
+const targetAnalysisSchema = z.object({
+  targetId: num,
+  networthRatio: num,
+  militaryRatio: num.nullable(),
+  threat: z.enum(["easy", "medium", "hard", "impossible"]),
+  successChance: num,
+  landRatio: num,
+  sizeClass: z.enum(["much_larger", "larger", "similar", "smaller", "much_smaller"]),
+  strategicValue: num,
+  recommendedUnits: num.nullable(),
+  powerBand: z.enum(["OVERWHELMING", "SUPERIOR", "FAVORABLE", "EVEN", "CHALLENGING", "DANGEROUS"]).nullable(),
+  basis: z.enum(["intelligence", "public"]),
+  confidence: intelConfidenceSchema.nullable(),
+}) satisfies z.ZodType<TargetAnalysis>;
+
+const attackPreviewSchema = z.object({
+  attackType: attackTypeSchema,
+  turnCost: num,
+  attackPower: num,
+  defensePower: z.object({ low: num, expected: num, high: num }).nullable(),
+  successChance: num,
+  basis: z.enum(["intelligence", "public"]),
+  analysis: targetAnalysisSchema,
+  expectedLand: num,
+  landAllowance: num,
+  notes: z.array(z.string()),
+}) satisfies z.ZodType<AttackPreview>;
+
+const allyContributionSchema = z.object({ countryId: num, name: z.string(), units: z.partialRecord(unitTypeSchema, num), power: num }) satisfies z.ZodType<AllyContribution>;
+
+const battlePhaseSchema = z.object({
+  kind: z.enum(["forces", "attack", "defense", "clash", "casualties", "outcome", "land", "plunder", "destruction", "launch", "interception", "impact", "damage"]),
+  title: z.string(),
+  lines: z.array(z.string()),
+  attackPower: num.nullable(),
+  defensePower: num.nullable(),
+  attackerLosses: unitTallySchema,
+  defenderLosses: unitTallySchema,
+  landTaken: num,
+  buildingsLost: num,
+  populationKilled: num,
+  plunder: resourceTallySchema,
+  missilesHit: num,
+  missilesIntercepted: num,
+}) satisfies z.ZodType<BattlePhase>;
 
 /** One brigade as GET /military/brigades answers it. Times are ISO strings. */
-export interface BrigadeJson {
-  id: number;
-  name: string;
-  status: BrigadeStatus;
+export const brigadeJsonSchema = z.object({
+  id: num,
+  name: z.string(),
+  status: z.enum(["ready", "deployed", "recovering"]),
   /** its own readiness now, 0..100 */
-  readiness: number;
+  readiness: num,
   /** what combat uses: never above the country's readiness */
-  effectiveReadiness: number;
-  deployedUntil: string | null;
-  rehabUntil: string | null;
-  lastDeployed: string | null;
+  effectiveReadiness: num,
+  deployedUntil: z.string().nullable(),
+  rehabUntil: z.string().nullable(),
+  lastDeployed: z.string().nullable(),
   /** dollars recover-readiness would cost now (0 at full readiness) */
-  recoveryCost: number;
-}
+  recoveryCost: num,
+});
+export type BrigadeJson = z.infer<typeof brigadeJsonSchema>;
 
-export interface BrigadesResponse {
-  brigades: BrigadeJson[];
+export const brigadesResponseSchema = z.object({
+  brigades: z.array(brigadeJsonSchema),
   /** brigades that could lead an attack now */
-  ready: number;
+  ready: num,
   /** brigades on defensive duty */
-  deployed: number;
-}
+  deployed: num,
+});
+export type BrigadesResponse = z.infer<typeof brigadesResponseSchema>;
 
 /** The answer of a brigade action. */
-export interface BrigadeActionResponse extends BrigadesResponse {
-  brigade: BrigadeJson;
+export const brigadeActionResponseSchema = brigadesResponseSchema.extend({
+  brigade: brigadeJsonSchema,
   /** dollars paid (recover-readiness) */
-  cost?: number;
-  country: OwnCountryJson;
-}
+  cost: num.optional(),
+  country: ownCountryJsonSchema,
+});
+export type BrigadeActionResponse = z.infer<typeof brigadeActionResponseSchema>;
 
 /** Units in rehabilitation and until when. */
-export interface RehabJson {
-  troops: number;
-  jets: number;
-  tanks: number;
+export const rehabJsonSchema = z.object({
+  troops: num,
+  jets: num,
+  tanks: num,
   /** the latest end, ISO */
-  until: string | null;
-}
+  until: z.string().nullable(),
+});
+export type RehabJson = z.infer<typeof rehabJsonSchema>;
 
 /** GET /military/status/{countryId}: everything the Military, Strategy and Defense screens show. */
-export interface MilitaryStatusJson extends MilitaryStatus {
-  techEffects: { label: string; value: string }[];
-  recommendations: string[];
-  deployment: Deployment;
-  deploymentGroups: Record<keyof Deployment, { troops: number; jets: number; turrets: number; tanks: number }>;
-  defense: {
-    alertLevel: AlertLevel;
-    allocation: DefenseAllocation;
-    readiness: number;
-    averageCoverage: number;
-    threats: ThreatAssessment;
-    systems: DefenseSystem[];
-    review: DefenseReview;
+export const militaryStatusJsonSchema = militaryStatusSchema.extend({
+  techEffects: z.array(z.object({ label: z.string(), value: z.string() })),
+  recommendations: z.array(z.string()),
+  deployment: deploymentSchema,
+  deploymentGroups: z.object({ garrison: unitCountsSchema, patrol: unitCountsSchema, reserve: unitCountsSchema, expedition: unitCountsSchema }),
+  defense: z.object({
+    alertLevel: alertLevelSchema,
+    allocation: defenseAllocationSchema,
+    readiness: num,
+    averageCoverage: num,
+    threats: threatAssessmentSchema,
+    systems: z.array(defenseSystemSchema),
+    review: defenseReviewSchema,
     /** missile interception chance per missile, percent */
-    interceptChance: number;
-  };
-  brigades: BrigadesResponse;
-  rehabilitation: RehabJson;
-  missiles: { stock: number; capacity: number; price: number };
-  protection: {
-    status: "unprotected" | "gdi_protected" | "new_player_protection";
-    protectedUntil: string;
-    gdi: { member: boolean; joinedAt: string | null; leftAt: string | null; fee: number };
-  };
-  objectives: StrategicObjective[];
-  production: {
-    complexes: number;
+    interceptChance: num,
+  }),
+  brigades: brigadesResponseSchema,
+  rehabilitation: rehabJsonSchema,
+  missiles: z.object({ stock: num, capacity: num, price: num }),
+  protection: z.object({
+    status: z.enum(["unprotected", "gdi_protected", "new_player_protection"]),
+    protectedUntil: z.string(),
+    gdi: z.object({ member: z.boolean(), joinedAt: z.string().nullable(), leftAt: z.string().nullable(), fee: num }),
+  }),
+  objectives: z.array(strategicObjectiveSchema),
+  production: z.object({
+    complexes: num,
     /** complexes producing every unit type (all of them while oil lasts) */
-    activeComplexes: number;
-    perComplex: Record<"troops" | "jets" | "turrets" | "tanks", number>;
-    perTurn: Record<"troops" | "jets" | "turrets" | "tanks", number>;
+    activeComplexes: num,
+    perComplex: unitCountsSchema,
+    perTurn: unitCountsSchema,
     /** percent bonus (government and industrial tech) */
-    bonusPct: number;
-  };
-  activeWars: number;
-}
+    bonusPct: num,
+  }),
+  activeWars: num,
+});
+export type MilitaryStatusJson = z.infer<typeof militaryStatusJsonSchema>;
 
-export interface MilitaryStatusResponse {
-  status: MilitaryStatusJson;
-}
+export const militaryStatusResponseSchema = z.object({
+  status: militaryStatusJsonSchema,
+});
+export type MilitaryStatusResponse = z.infer<typeof militaryStatusResponseSchema>;
 
 /** POST /attack/validate-turns */
-export interface ValidateTurnsResponse {
-  valid: boolean;
-  turnsRequired: number;
-  turnsAvailable: number;
+export const validateTurnsResponseSchema = z.object({
+  valid: z.boolean(),
+  turnsRequired: num,
+  turnsAvailable: num,
   /** 'Insufficient turns: need 2, have {n}' when not valid */
-  message: string | null;
-}
+  message: z.string().nullable(),
+});
+export type ValidateTurnsResponse = z.infer<typeof validateTurnsResponseSchema>;
 
 /** An ally as the attack preparation lists it. */
-export interface AllySupportOfferJson {
-  allianceId: number;
-  allianceName: string | null;
-  countryId: number;
-  countryName: string;
-  supportType: "forces";
+export const allySupportOfferJsonSchema = z.object({
+  allianceId: num,
+  allianceName: z.string().nullable(),
+  countryId: num,
+  countryName: z.string(),
+  supportType: z.literal("forces"),
   /** the units it would lend (25% of each) */
-  availableForces: Partial<Record<UnitType, number>>;
+  availableForces: z.partialRecord(unitTypeSchema, num),
   /** its power as a percent of the attacker's force (before the cap) */
-  supportContribution: number;
-  isActive: boolean;
+  supportContribution: num,
+  isActive: z.boolean(),
   /** 'Alliance support unavailable (out of range or engaged)' when not active */
-  reason: string | null;
-}
+  reason: z.string().nullable(),
+});
+export type AllySupportOfferJson = z.infer<typeof allySupportOfferJsonSchema>;
 
-export interface AlliesResponse {
-  allies: AllySupportOfferJson[];
+export const alliesResponseSchema = z.object({
+  allies: z.array(allySupportOfferJsonSchema),
   /** total contribution after the cap, percent of the own force */
-  estimatedContribution: number;
-}
+  estimatedContribution: num,
+});
+export type AlliesResponse = z.infer<typeof alliesResponseSchema>;
 
 /** POST /attack/preview */
-export interface AttackPreviewResponse {
+export const attackPreviewResponseSchema = z.object({
   /** null until a target and an attack type are chosen */
-  preview: AttackPreview | null;
+  preview: attackPreviewSchema.nullable(),
   /** the first refusal the launch would answer now, or null */
-  validation: { code: string; message: string } | null;
-  target: { id: number; name: string; networth: number; land: number; protection_status: string } | null;
-}
+  validation: z.object({ code: z.string(), message: z.string() }).nullable(),
+  target: z.object({ id: num, name: z.string(), networth: num, land: num, protection_status: z.string() }).nullable(),
+});
+export type AttackPreviewResponse = z.infer<typeof attackPreviewResponseSchema>;
 
 /** The spec's battle report (plus landDestroyed, buildings by type, missiles, seed). */
-export interface BattleReportJson {
-  id: number;
+export const battleReportJsonSchema = z.object({
+  id: num,
   /** null: a former country (its account was deleted); attackerName keeps its name */
-  attackerCountryId: number | null;
+  attackerCountryId: num.nullable(),
   /** null: a former country (its account was deleted); defenderName keeps its name */
-  defenderCountryId: number | null;
-  attackerName: string;
-  defenderName: string;
-  attackType: AttackTypeId;
-  outcome: BattleOutcomeId;
+  defenderCountryId: num.nullable(),
+  attackerName: z.string(),
+  defenderName: z.string(),
+  attackType: attackTypeSchema,
+  outcome: z.enum(BATTLE_OUTCOMES),
   /** ISO 8601 */
-  timestamp: string;
-  isPlayerAttacker: boolean;
-  isPlayerDefender: boolean;
-  attackerForces: UnitTally;
+  timestamp: z.string(),
+  isPlayerAttacker: z.boolean(),
+  isPlayerDefender: z.boolean(),
+  attackerForces: unitTallySchema,
   /** in the attacker's copy an estimate (defenderSideConfidence); exact in the defender's */
-  defenderForces: UnitTally;
-  attackerCasualties: UnitTally;
+  defenderForces: unitTallySchema,
+  attackerCasualties: unitTallySchema,
   /** in the attacker's copy an estimate (defenderSideConfidence); exact in the defender's */
-  defenderCasualties: UnitTally;
+  defenderCasualties: unitTallySchema,
   /**
    * How exact this copy's defender side (defenderForces, defenderCasualties, the defending
    * allies' units and strength) is: the espionage confidence of the attacker's intelligence when
    * the battle was fought (`low` without any); null in the defender's copy, which is exact.
    * docs/rules.md, "What a battle report tells the attacker".
    */
-  defenderSideConfidence: IntelConfidence | null;
-  landCaptured: number;
-  landDestroyed: number;
-  resourcesGained: ResourceTally;
-  resourcesLost: ResourceTally;
-  buildingsDestroyed: number;
-  buildingsCaptured: BuildingCounts;
-  buildingsLost: BuildingCounts;
-  populationKilled: number;
-  attackPower: number;
-  defensePower: number;
-  powerRatio: number;
-  efficiencyRating: number;
-  strategicValue: number;
-  attackerTechBonus: number;
-  defenderTechBonus: number;
-  weaponsEffectiveness: number;
-  allianceSupport: { attackerAllies: AllyContribution[]; defenderAllies: AllyContribution[] };
-  missilesLaunched: number;
-  missilesIntercepted: number;
-  combatLog: string[];
+  defenderSideConfidence: intelConfidenceSchema.nullable(),
+  landCaptured: num,
+  landDestroyed: num,
+  resourcesGained: resourceTallySchema,
+  resourcesLost: resourceTallySchema,
+  buildingsDestroyed: num,
+  buildingsCaptured: buildingCountsSchema,
+  buildingsLost: buildingCountsSchema,
+  populationKilled: num,
+  attackPower: num,
+  defensePower: num,
+  powerRatio: num,
+  efficiencyRating: num,
+  strategicValue: num,
+  attackerTechBonus: num,
+  defenderTechBonus: num,
+  weaponsEffectiveness: num,
+  allianceSupport: z.object({ attackerAllies: z.array(allyContributionSchema), defenderAllies: z.array(allyContributionSchema) }),
+  missilesLaunched: num,
+  missilesIntercepted: num,
+  combatLog: z.array(z.string()),
   /** the dice: replaying the battle with this seed gives this report */
-  seed: number;
-  warDeclared: boolean;
-  strikeId: number | null;
-}
+  seed: num,
+  warDeclared: z.boolean(),
+  strikeId: num.nullable(),
+});
+export type BattleReportJson = z.infer<typeof battleReportJsonSchema>;
 
-export interface BattleReportsResponse {
-  reports: BattleReportJson[];
-  total: number;
-}
+export const battleReportsResponseSchema = z.object({
+  reports: z.array(battleReportJsonSchema),
+  total: num,
+});
+export type BattleReportsResponse = z.infer<typeof battleReportsResponseSchema>;
 
-export interface BattleReportResponse {
-  report: BattleReportJson;
-}
+export const battleReportResponseSchema = z.object({
+  report: battleReportJsonSchema,
+});
+export type BattleReportResponse = z.infer<typeof battleReportResponseSchema>;
 
 /**
  * GET /api/battle-reports/{id}/replay: the battle step by step, recomputed on the server from
  * the stored inputs and seed with the same pure rules (issue 30). `report` is the recomputed
  * report; the server answers only when it equals the stored one.
  */
-export interface BattleReplayResponse {
-  replay: {
-    report: BattleReportJson;
+export const battleReplayResponseSchema = z.object({
+  replay: z.object({
+    report: battleReportJsonSchema,
     /** the resolution's steps in order; their lines are report.combatLog */
-    phases: BattlePhase[];
-  };
-}
+    phases: z.array(battlePhaseSchema),
+  }),
+});
+export type BattleReplayResponse = z.infer<typeof battleReplayResponseSchema>;
 
 /** A planned strike or scheduled attack. */
-export interface StrikeJson {
-  id: number;
-  kind: "planned" | "scheduled";
-  attackType: AttackTypeId;
-  targetCountryId: number;
-  targetName: string;
-  units: Partial<Record<UnitType | "missiles", number>>;
-  allianceSupport: boolean;
+export const strikeJsonSchema = z.object({
+  id: num,
+  kind: z.enum(["planned", "scheduled"]),
+  attackType: attackTypeSchema,
+  targetCountryId: num,
+  targetName: z.string(),
+  units: z.partialRecord(z.enum([...UNIT_TYPES, "missiles"]), num),
+  allianceSupport: z.boolean(),
   /** ISO */
-  executeAt: string;
-  state: "pending" | "executed" | "failed" | "cancelled";
-  battleId: number | null;
-  failure: string | null;
-  createdAt: string;
-}
+  executeAt: z.string(),
+  state: z.enum(["pending", "executed", "failed", "cancelled"]),
+  battleId: num.nullable(),
+  failure: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StrikeJson = z.infer<typeof strikeJsonSchema>;
 
-export interface StrikesResponse {
-  strikes: StrikeJson[];
-}
+export const strikesResponseSchema = z.object({
+  strikes: z.array(strikeJsonSchema),
+});
+export type StrikesResponse = z.infer<typeof strikesResponseSchema>;
 
 /** POST /attack/launch: the battle now, or the strike that will run it. */
-export type AttackLaunchResponse =
-  | { executed: true; report: BattleReportJson; country: OwnCountryJson }
-  | { executed: false; strike: StrikeJson; country: OwnCountryJson };
+export const attackLaunchResponseSchema = z.union([
+  z.object({ executed: z.literal(true), report: battleReportJsonSchema, country: ownCountryJsonSchema }),
+  z.object({ executed: z.literal(false), strike: strikeJsonSchema, country: ownCountryJsonSchema }),
+]);
+export type AttackLaunchResponse = z.infer<typeof attackLaunchResponseSchema>;
 
 /** The spec's war declaration (targetName, status, declaredAt, remainingTime in seconds) plus who and what. */
-export interface WarDeclarationJson {
-  id: number;
-  declarerId: number;
-  declarerName: string;
-  targetId: number;
-  targetName: string;
-  status: WarStatus;
+export const warDeclarationJsonSchema = z.object({
+  id: num,
+  declarerId: num,
+  declarerName: z.string(),
+  targetId: num,
+  targetName: z.string(),
+  status: z.enum(["active", "cooldown", "ended"]),
   /** ISO */
-  declaredAt: string;
-  remainingTime: number;
-  endedAt: string | null;
-  endReason: WarEndReason | null;
+  declaredAt: z.string(),
+  remainingTime: num,
+  endedAt: z.string().nullable(),
+  endReason: z.enum(["declared_peace", "bankrupt", "season_end"]).nullable(),
   /** dollars charged so far */
-  totalCost: number;
+  totalCost: num,
   /** dollars per turn at the target's land now */
-  costPerTurn: number;
+  costPerTurn: num,
   /** whether the caller declared it (false: the caller is its target) */
-  isDeclarer: boolean;
+  isDeclarer: z.boolean(),
   /** the declarer may end it now */
-  canEnd: boolean;
-}
+  canEnd: z.boolean(),
+});
+export type WarDeclarationJson = z.infer<typeof warDeclarationJsonSchema>;
 
-export interface WarDeclarationsResponse {
-  declarations: WarDeclarationJson[];
-}
+export const warDeclarationsResponseSchema = z.object({
+  declarations: z.array(warDeclarationJsonSchema),
+});
+export type WarDeclarationsResponse = z.infer<typeof warDeclarationsResponseSchema>;
 
-export interface WarDeclarationResponse {
-  declaration: WarDeclarationJson;
-  country?: OwnCountryJson;
-}
+export const warDeclarationResponseSchema = z.object({
+  declaration: warDeclarationJsonSchema,
+  country: ownCountryJsonSchema.optional(),
+});
+export type WarDeclarationResponse = z.infer<typeof warDeclarationResponseSchema>;
 
 export type { AttackPreview, TargetAnalysis };

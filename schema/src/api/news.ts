@@ -1,15 +1,7 @@
 import { z } from "zod";
-import {
-  NEWS_CATEGORIES,
-  NEWS_TYPES,
-  type NewsCategory,
-  type NewsImpact,
-  type NewsKind,
-  type NewsParticipant,
-  type NewsPriority,
-  type NewsType,
-} from "../rules/news.js";
+import { NEWS_CATEGORIES, NEWS_IMPACTS, NEWS_KINDS, NEWS_PRIORITIES, NEWS_TYPES, type NewsKind, type NewsParticipant } from "../rules/news.js";
 import { idParamSchema, limitSchema, pageSchema } from "./common.js";
+import { num } from "./rulesJson.js";
 
 /** Items per page of GET /news: default and ceiling. */
 export const NEWS_PAGE_DEFAULT = 20;
@@ -21,9 +13,7 @@ export const NEWS_PAGE_MAX = 100;
  * every type); page from 1.
  */
 export const newsQuerySchema = z.object({
-  category: z
-    .enum(["all", ...NEWS_CATEGORIES], { error: `category must be one of all, ${NEWS_CATEGORIES.join(", ")}` })
-    .default("all"),
+  category: z.enum(["all", ...NEWS_CATEGORIES], { error: `category must be one of all, ${NEWS_CATEGORIES.join(", ")}` }).default("all"),
   type: z.enum(["all", ...NEWS_TYPES], { error: `type must be one of all, ${NEWS_TYPES.join(", ")}` }).default("all"),
   page: pageSchema,
   limit: limitSchema(NEWS_PAGE_DEFAULT, NEWS_PAGE_MAX),
@@ -35,28 +25,37 @@ export type NewsQuery = z.infer<typeof newsQuerySchema>;
 /** POST /api/news/{id}/read */
 export const newsIdParamsSchema = z.object({ id: idParamSchema });
 
+const newsParticipantSchema = z.object({
+  id: num,
+  name: z.string(),
+  type: z.enum(["country", "alliance", "player"]),
+  role: z.string(),
+  allianceTag: z.string().optional(),
+}) satisfies z.ZodType<NewsParticipant>;
+
 /** A news item (spec: id, type, title, description, content, timestamp, priority, participants, tags, isRead, category, location, impact). */
-export interface NewsItemJson {
+export const newsItemJsonSchema = z.object({
   /** the item's id as a string */
-  id: string;
+  id: z.string(),
   /** the catalogue entry that produced it */
-  kind: NewsKind;
-  type: NewsType;
-  title: string;
-  description: string;
-  content: string;
+  kind: z.enum(NEWS_KINDS as [NewsKind, ...NewsKind[]]),
+  type: z.enum(NEWS_TYPES),
+  title: z.string(),
+  description: z.string(),
+  content: z.string(),
   /** ISO time */
-  timestamp: string;
-  priority: NewsPriority;
-  participants: NewsParticipant[];
-  tags: string[];
-  isRead: boolean;
-  category: NewsCategory;
-  location: string;
-  impact: NewsImpact;
+  timestamp: z.string(),
+  priority: z.enum(NEWS_PRIORITIES),
+  participants: z.array(newsParticipantSchema),
+  tags: z.array(z.string()),
+  isRead: z.boolean(),
+  category: z.enum(NEWS_CATEGORIES),
+  location: z.string(),
+  impact: z.enum(NEWS_IMPACTS),
   /** the battle a battle item reports (its report and replay), else null */
-  battleId: number | null;
-}
+  battleId: num.nullable(),
+});
+export type NewsItemJson = z.infer<typeof newsItemJsonSchema>;
 
 /** GET /api/news/away-summary?since=ISO: what happened to the caller since its last visit (issue 30). */
 export const awaySummaryQuerySchema = z.object({
@@ -67,63 +66,67 @@ export const awaySummaryQuerySchema = z.object({
 export const AWAY_SUMMARY_MAX_DAYS = 30;
 
 /** One battle of the caller's while it was away. */
-export interface AwayBattleJson {
-  battleId: number;
-  role: "attacker" | "defender";
+export const awayBattleJsonSchema = z.object({
+  battleId: num,
+  role: z.enum(["attacker", "defender"]),
   /** the other side's name */
-  opponentName: string;
-  attackType: string;
+  opponentName: z.string(),
+  attackType: z.string(),
   /** from the caller's side */
-  won: boolean;
+  won: z.boolean(),
   /** acres the caller gained (attacker) or lost (defender) */
-  land: number;
+  land: num,
   /** ISO time */
-  at: string;
-}
+  at: z.string(),
+});
+export type AwayBattleJson = z.infer<typeof awayBattleJsonSchema>;
 
 /** GET /news/away-summary: counts since `since` (from the news items, trades and alliance records kept), and the latest items. */
-export interface AwaySummaryResponse {
+export const awaySummaryResponseSchema = z.object({
   /** ISO time the summary starts from (the request's, cut to AWAY_SUMMARY_MAX_DAYS) */
-  since: string;
+  since: z.string(),
   /** ISO time it was made */
-  until: string;
-  attacksReceived: number;
-  attacksRepelled: number;
-  landLost: number;
-  attacksMade: number;
-  attacksWon: number;
-  landGained: number;
+  until: z.string(),
+  attacksReceived: num,
+  attacksRepelled: num,
+  landLost: num,
+  attacksMade: num,
+  attacksWon: num,
+  landGained: num,
   /** the latest battles (at most 10), newest first */
-  battles: AwayBattleJson[];
+  battles: z.array(awayBattleJsonSchema),
   /** spies caught at work against the caller, sabotage suffered */
-  spyDetections: number;
+  spyDetections: num,
   /** the caller's listings bought and standing orders filled */
-  tradesFilled: number;
+  tradesFilled: num,
   /** what those trades came to, dollars */
-  tradeValue: number;
+  tradeValue: num,
   /** operations of the caller's alliance planned or carried out */
-  allianceOperations: number;
+  allianceOperations: num,
   /** defense requests of the caller's allies (not its own) */
-  defenseRequests: number;
+  defenseRequests: num,
   /** rank by networth at the last daily snapshot before `since`, and now (null: not ranked) */
-  rankBefore: number | null;
-  rankNow: number | null;
+  rankBefore: num.nullable(),
+  rankNow: num.nullable(),
   /** the caller's personal and alliance news since, newest first (at most 20) */
-  items: NewsItemJson[];
-}
+  items: z.array(newsItemJsonSchema),
+});
+export type AwaySummaryResponse = z.infer<typeof awaySummaryResponseSchema>;
 
 /** GET /news */
-export interface NewsListResponse {
-  data: NewsItemJson[];
+export const newsListResponseSchema = z.object({
+  data: z.array(newsItemJsonSchema),
   /** unread items the caller can see, whatever the filters */
-  unreadCount: number;
+  unreadCount: num,
   /** items matching the filters */
-  total: number;
-  page: number;
-  limit: number;
-}
+  total: num,
+  page: num,
+  limit: num,
+});
+export type NewsListResponse = z.infer<typeof newsListResponseSchema>;
 
 /** POST /news/{id}/read and POST /news/read-all */
-export interface NewsReadResponse {
-  unreadCount: number;
-}
+export const newsReadResponseSchema = z.object({
+  unreadCount: num,
+});
+export type NewsReadResponse = z.infer<typeof newsReadResponseSchema>;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT, RANKING_PERIODS, RANKING_PERIOD_DEFAULT, type RankingPeriod } from "../rules/ranking.js";
-import type { AchievementRarity, RankingMetricId } from "../rules/seasons.js";
+import { RANKING_METRIC_IDS, type AchievementRarity } from "../rules/seasons.js";
 import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
+import { num } from "./rulesJson.js";
 import { lineText, plainText } from "./text.js";
 
 // --- seasons ------------------------------------------------------------------------------
@@ -13,36 +14,39 @@ export const seasonScoresQuerySchema = z.object({
 });
 
 /** A row of an archived season's final ranking. */
-export interface ArchivedScoreJson {
-  rank: number;
-  countryId: number | null;
-  countryName: string;
-  playerName: string;
-  allianceTag: string;
-  networth: number;
-  land: number;
-  victories: number;
-}
+export const archivedScoreJsonSchema = z.object({
+  rank: num,
+  countryId: num.nullable(),
+  countryName: z.string(),
+  playerName: z.string(),
+  allianceTag: z.string(),
+  networth: num,
+  land: num,
+  victories: num,
+});
+export type ArchivedScoreJson = z.infer<typeof archivedScoreJsonSchema>;
 
 /** data of GET /season/scores?season={id}: a season and its final scores (empty while it runs). */
-export interface ArchivedSeasonJson {
-  id: number;
-  name: string;
-  startDate: string;
-  endDate: string;
-  isActive: boolean;
-  scores: ArchivedScoreJson[];
-}
+export const archivedSeasonJsonSchema = z.object({
+  id: num,
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  isActive: z.boolean(),
+  scores: z.array(archivedScoreJsonSchema),
+});
+export type ArchivedSeasonJson = z.infer<typeof archivedSeasonJsonSchema>;
 
 /** A row of GET /season/history: a season that ended, newest first. */
-export interface PastSeasonJson {
-  id: number;
-  name: string;
-  startDate: string;
-  endDate: string;
-  players: number;
-  winner: { countryName: string; playerName: string; networth: number } | null;
-}
+export const pastSeasonJsonSchema = z.object({
+  id: num,
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  players: num,
+  winner: z.object({ countryName: z.string(), playerName: z.string(), networth: num }).nullable(),
+});
+export type PastSeasonJson = z.infer<typeof pastSeasonJsonSchema>;
 
 // --- rankings -----------------------------------------------------------------------------
 
@@ -58,66 +62,77 @@ export const metricRankingQuerySchema = z.object({
 });
 
 /** A row of GET /rankings/{metric}. */
-export interface MetricRankingRowJson {
-  rank: number;
-  countryId: number;
-  countryName: string;
+export const metricRankingRowJsonSchema = z.object({
+  rank: num,
+  countryId: num,
+  countryName: z.string(),
   /** the owner's username; an AI country's own name */
-  playerName: string;
+  playerName: z.string(),
   /** an AI country */
-  isAi: boolean;
-  governmentType: string;
-  allianceTag: string;
+  isAi: z.boolean(),
+  governmentType: z.string(),
+  allianceTag: z.string(),
   /** the metric now (population and military: a public estimate, two significant digits) */
-  value: number;
+  value: num,
   /** the change over the period (all_time: since the season started) */
-  change: number;
-  trend: "up" | "down" | "same";
-  estimated: boolean;
-  isOnline: boolean;
-}
+  change: num,
+  trend: z.enum(["up", "down", "same"]),
+  estimated: z.boolean(),
+  isOnline: z.boolean(),
+});
+export type MetricRankingRowJson = z.infer<typeof metricRankingRowJsonSchema>;
 
-export interface MetricRankingJson {
-  metric: RankingMetricId;
-  period: RankingPeriod;
-  rows: MetricRankingRowJson[];
+export const metricRankingJsonSchema = z.object({
+  metric: z.enum(RANKING_METRIC_IDS),
+  period: z.enum(RANKING_PERIODS.map((p) => p.id) as [RankingPeriod, ...RankingPeriod[]]),
+  rows: z.array(metricRankingRowJsonSchema),
   /** the caller's own row when it is not among `rows` */
-  own: MetricRankingRowJson | null;
-}
+  own: metricRankingRowJsonSchema.nullable(),
+});
+export type MetricRankingJson = z.infer<typeof metricRankingJsonSchema>;
 
 /** GET /rankings/achievements: the catalogue with how many hold each, the caller's, the latest. */
-export interface AchievementJson {
-  id: string;
-  name: string;
-  description: string;
-  rarity: AchievementRarity;
+export const achievementJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  rarity: z.enum(["common", "rare", "legendary"] as const satisfies readonly AchievementRarity[]),
   /** countries holding it this season */
-  holders: number;
+  holders: num,
   /** when the caller's country earned it this season, else null */
-  earnedAt: string | null;
-}
-export interface AchievementAwardJson {
-  achievementId: string;
-  name: string;
-  countryId: number;
-  countryName: string;
-  awardedAt: string;
-}
-export interface AchievementsJson {
-  achievements: AchievementJson[];
-  recent: AchievementAwardJson[];
-}
+  earnedAt: z.string().nullable(),
+});
+export type AchievementJson = z.infer<typeof achievementJsonSchema>;
+export const achievementAwardJsonSchema = z.object({
+  achievementId: z.string(),
+  name: z.string(),
+  countryId: num,
+  countryName: z.string(),
+  awardedAt: z.string(),
+});
+export type AchievementAwardJson = z.infer<typeof achievementAwardJsonSchema>;
+export const achievementsJsonSchema = z.object({
+  achievements: z.array(achievementJsonSchema),
+  recent: z.array(achievementAwardJsonSchema),
+});
+export type AchievementsJson = z.infer<typeof achievementsJsonSchema>;
 
 // --- administration -----------------------------------------------------------------------
 
 /** POST /api/admin/announcements */
 export const adminAnnouncementSchema = z.object({
-  message: plainText(z.string({ error: "Message is required" }), "Message").trim().min(1, "Message is required").max(500, "Message must be at most 500 characters"),
+  message: plainText(z.string({ error: "Message is required" }), "Message")
+    .trim()
+    .min(1, "Message is required")
+    .max(500, "Message must be at most 500 characters"),
 });
 
 /** POST /api/admin/users/{id}/suspend */
 export const adminSuspendSchema = z.object({
-  reason: lineText(z.string({ error: "Reason must be text" }), "Reason").trim().max(200, "Reason must be at most 200 characters").default(""),
+  reason: lineText(z.string({ error: "Reason must be text" }), "Reason")
+    .trim()
+    .max(200, "Reason must be at most 200 characters")
+    .default(""),
 });
 
 /**
@@ -138,57 +153,63 @@ export const adminUserSearchSchema = z.object({
 export const adminUserIdParamsSchema = z.object({ id: idParamSchema });
 export const adminCountryIdParamsSchema = z.object({ id: idParamSchema });
 
-export interface AdminUserJson {
-  id: number;
-  username: string;
-  email: string;
-  isAdmin: boolean;
-  suspendedAt: string | null;
-  countryId: number | null;
-  countryName: string | null;
-  createdAt: string;
-  lastLogin: string | null;
-}
+export const adminUserJsonSchema = z.object({
+  id: num,
+  username: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  suspendedAt: z.string().nullable(),
+  countryId: num.nullable(),
+  countryName: z.string().nullable(),
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+});
+export type AdminUserJson = z.infer<typeof adminUserJsonSchema>;
 
-export interface AdminLogEntryJson {
-  id: number;
-  adminUsername: string;
-  action: string;
-  targetUsername: string | null;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
+export const adminLogEntryJsonSchema = z.object({
+  id: num,
+  adminUsername: z.string(),
+  action: z.string(),
+  targetUsername: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AdminLogEntryJson = z.infer<typeof adminLogEntryJsonSchema>;
 
 /** GET /api/admin/me */
-export interface AdminMeJson {
-  isAdmin: boolean;
-}
+export const adminMeJsonSchema = z.object({
+  isAdmin: z.boolean(),
+});
+export type AdminMeJson = z.infer<typeof adminMeJsonSchema>;
 
 /** One daily snapshot of a country as the season chart draws it (issue 30). */
-export interface SeasonPointJson {
+export const seasonPointJsonSchema = z.object({
   /** the snapshot's day, YYYY-MM-DD (UTC) */
-  date: string;
-  networth: number;
-  land: number;
+  date: z.string(),
+  networth: num,
+  land: num,
   /** rank by networth among that day's snapshots (ties by id) */
-  rank: number;
-}
+  rank: num,
+});
+export type SeasonPointJson = z.infer<typeof seasonPointJsonSchema>;
 
 /** One country's line on the season chart. */
-export interface SeasonSeriesJson {
-  countryId: number;
-  name: string;
+export const seasonSeriesJsonSchema = z.object({
+  countryId: num,
+  name: z.string(),
   /** its current rank by networth (the top 10's order) */
-  currentRank: number | null;
-  points: SeasonPointJson[];
-}
+  currentRank: num.nullable(),
+  points: z.array(seasonPointJsonSchema),
+});
+export type SeasonSeriesJson = z.infer<typeof seasonSeriesJsonSchema>;
 
 /** GET /api/season/progress: the caller's country and today's top 10 over the season, from the daily snapshots. */
-export interface SeasonProgressResponse {
-  seasonName: string;
+export const seasonProgressResponseSchema = z.object({
+  seasonName: z.string(),
   /** ISO time the season started */
-  startsAt: string;
-  own: SeasonSeriesJson | null;
+  startsAt: z.string(),
+  own: seasonSeriesJsonSchema.nullable(),
   /** today's top 10 by networth, best first (the caller's own included when it is one) */
-  top: SeasonSeriesJson[];
-}
+  top: z.array(seasonSeriesJsonSchema),
+});
+export type SeasonProgressResponse = z.infer<typeof seasonProgressResponseSchema>;

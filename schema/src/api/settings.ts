@@ -17,8 +17,7 @@ export const SETTINGS_REFRESH_INTERVALS = [15, 30, 60, 120, 300] as const;
 export const DISPLAY_NAME_MAX = 30;
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
-const oneOf = <T extends readonly [string, ...string[]]>(values: T, field: string) =>
-  z.enum(values, { error: `${field} must be one of ${values.join(", ")}` });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T, field: string) => z.enum(values, { error: `${field} must be one of ${values.join(", ")}` });
 
 export const settingsSchema = z.object({
   profile: z.object({
@@ -53,9 +52,7 @@ export const settingsSchema = z.object({
     showAdvancedStats: flag("showAdvancedStats"),
     defaultCombatView: oneOf(SETTINGS_COMBAT_VIEWS, "defaultCombatView"),
     autoRefresh: flag("autoRefresh"),
-    refreshInterval: z
-      .number({ error: "refreshInterval must be a number" })
-      .refine((v) => (SETTINGS_REFRESH_INTERVALS as readonly number[]).includes(v), `refreshInterval must be one of ${SETTINGS_REFRESH_INTERVALS.join(", ")}`),
+    refreshInterval: z.number({ error: "refreshInterval must be a number" }).refine((v) => (SETTINGS_REFRESH_INTERVALS as readonly number[]).includes(v), `refreshInterval must be one of ${SETTINGS_REFRESH_INTERVALS.join(", ")}`),
   }),
   display: z.object({
     theme: oneOf(SETTINGS_THEMES, "theme"),
@@ -118,13 +115,14 @@ export function mergeSettings(stored: unknown): GameSettings {
 }
 
 /** GET /api/settings and PUT's answer: the settings with the account's email (read-only). */
-export interface SettingsJson {
-  settings: GameSettings;
+export const settingsJsonSchema = z.object({
+  settings: settingsSchema,
   /** the account's email, shown on the Profile tab; changed nowhere here */
-  email: string;
-  username: string;
-  updatedAt: string | null;
-}
+  email: z.string(),
+  username: z.string(),
+  updatedAt: z.string().nullable(),
+});
+export type SettingsJson = z.infer<typeof settingsJsonSchema>;
 export interface SettingsResponse {
   success: true;
   data: SettingsJson;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
-import type { ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
+import { chatCommandReplySchema, chatMessagePayloadSchema } from "../messages/world.js";
+import { num } from "./rulesJson.js";
 import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
 
 export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
@@ -31,115 +32,128 @@ export const rankingsQuerySchema = z.object({
 });
 
 /** A channel of GET /chat/channels/{countryId}. */
-export interface ChatChannelJson {
-  id: string;
-  name: string;
-  description: string;
-  icon: string;
-  color: string;
-  accessLevel: string;
-  isActive: boolean;
+export const chatChannelJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  icon: z.string(),
+  color: z.string(),
+  accessLevel: z.string(),
+  isActive: z.boolean(),
   /** players online who can read it */
-  userCount: number;
-}
+  userCount: num,
+});
+export type ChatChannelJson = z.infer<typeof chatChannelJsonSchema>;
 
-export type ChatMessageJson = ChatMessagePayload;
+export const chatMessageJsonSchema = chatMessagePayloadSchema;
+export type ChatMessageJson = z.infer<typeof chatMessageJsonSchema>;
 
 /** A user of GET /chat/online-users: public fields only. */
-export interface OnlineUserJson {
+export const onlineUserJsonSchema = z.object({
   /** user id as a string */
-  id: string;
-  name: string;
-  role: string;
-  isOnline: boolean;
-  allianceName: string;
-  allianceTag: string;
-  government: string;
-  networth: number;
-}
+  id: z.string(),
+  name: z.string(),
+  role: z.string(),
+  isOnline: z.boolean(),
+  allianceName: z.string(),
+  allianceTag: z.string(),
+  government: z.string(),
+  networth: num,
+});
+export type OnlineUserJson = z.infer<typeof onlineUserJsonSchema>;
 
 /** A row of GET /rankings/networth (the spec's country ranking row). */
-export interface RankingRowJson {
-  id: string;
-  rank: number;
-  countryId: number;
-  countryName: string;
+export const rankingRowJsonSchema = z.object({
+  id: z.string(),
+  rank: num,
+  countryId: num,
+  countryName: z.string(),
   /** the owner's username; an AI country's own name (its owner is an internal account) */
-  playerName: string;
+  playerName: z.string(),
   /** an AI country (docs/rules.md "AI countries"): rankings and lists mark it */
-  isAi: boolean;
-  governmentType: string;
-  allianceName: string;
-  allianceTag: string;
+  isAi: z.boolean(),
+  governmentType: z.string(),
+  allianceName: z.string(),
+  allianceTag: z.string(),
   /** networth */
-  value: number;
-  land: number;
-  change: number;
-  trend: "up" | "down" | "same";
+  value: num,
+  land: num,
+  change: num,
+  trend: z.enum(["up", "down", "same"]),
   /** ISO time of the country's last action */
-  lastActive: string;
-  isOnline: boolean;
-}
+  lastActive: z.string(),
+  isOnline: z.boolean(),
+});
+export type RankingRowJson = z.infer<typeof rankingRowJsonSchema>;
 
 /** data of GET /season/current. */
-export interface SeasonJson {
-  id: number;
-  name: string;
-  is_active: boolean;
-  status: "ACTIVE" | "INACTIVE";
-  starts_at: string;
-  ends_at: string;
-  next_tick_at: string;
-  turn_interval_ms: number;
-  tick_number: number;
-}
+export const seasonJsonSchema = z.object({
+  id: num,
+  name: z.string(),
+  is_active: z.boolean(),
+  status: z.enum(["ACTIVE", "INACTIVE"]),
+  starts_at: z.string(),
+  ends_at: z.string(),
+  next_tick_at: z.string(),
+  turn_interval_ms: num,
+  tick_number: num,
+});
+export type SeasonJson = z.infer<typeof seasonJsonSchema>;
 
 /** data of GET /season/scores (the spec's season stats, plus the top of the ranking). */
-export interface SeasonStatsJson {
-  season: string;
-  startDate: string;
-  endDate: string;
-  totalPlayers: number;
-  activeAlliances: number;
-  warsTotal: number;
-  topPlayer: { name: string; networth: number } | null;
-  topAlliance: { name: string; tag: string; networth: number } | null;
-  scores: RankingRowJson[];
-}
+export const seasonStatsJsonSchema = z.object({
+  season: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  totalPlayers: num,
+  activeAlliances: num,
+  warsTotal: num,
+  topPlayer: z.object({ name: z.string(), networth: num }).nullable(),
+  topAlliance: z.object({ name: z.string(), tag: z.string(), networth: num }).nullable(),
+  scores: z.array(rankingRowJsonSchema),
+});
+export type SeasonStatsJson = z.infer<typeof seasonStatsJsonSchema>;
 
 /** GET /chat/channels/{countryId}: the channels the caller may see. */
-export interface ChatChannelsResponse {
-  data: ChatChannelJson[];
-}
+export const chatChannelsResponseSchema = z.object({
+  data: z.array(chatChannelJsonSchema),
+});
+export type ChatChannelsResponse = z.infer<typeof chatChannelsResponseSchema>;
 
 /** GET /chat/messages/{channelId}: a page, oldest first. */
-export interface ChatMessagesResponse {
-  data: ChatMessageJson[];
+export const chatMessagesResponseSchema = z.object({
+  data: z.array(chatMessageJsonSchema),
   /** whether older messages remain (ask again with ?before= the first id) */
-  hasMore: boolean;
-}
+  hasMore: z.boolean(),
+});
+export type ChatMessagesResponse = z.infer<typeof chatMessagesResponseSchema>;
 
 /** POST /chat/send: the stored message (201), or a command's reply to the sender (200). */
-export interface ChatSendResponse {
-  data: ChatMessageJson | ChatCommandReply;
-}
+export const chatSendResponseSchema = z.object({
+  data: z.union([chatMessageJsonSchema, chatCommandReplySchema]),
+});
+export type ChatSendResponse = z.infer<typeof chatSendResponseSchema>;
 
 /** GET /chat/online-users. */
-export interface OnlineUsersResponse {
-  data: OnlineUserJson[];
-}
+export const onlineUsersResponseSchema = z.object({
+  data: z.array(onlineUserJsonSchema),
+});
+export type OnlineUsersResponse = z.infer<typeof onlineUsersResponseSchema>;
 
 /** GET /rankings/networth. */
-export interface RankingsResponse {
-  data: RankingRowJson[];
-}
+export const rankingsResponseSchema = z.object({
+  data: z.array(rankingRowJsonSchema),
+});
+export type RankingsResponse = z.infer<typeof rankingsResponseSchema>;
 
 /** GET /season/current. */
-export interface SeasonResponse {
-  data: SeasonJson;
-}
+export const seasonResponseSchema = z.object({
+  data: seasonJsonSchema,
+});
+export type SeasonResponse = z.infer<typeof seasonResponseSchema>;
 
 /** GET /season/scores. */
-export interface SeasonScoresResponse {
-  data: SeasonStatsJson;
-}
+export const seasonScoresResponseSchema = z.object({
+  data: seasonStatsJsonSchema,
+});
+export type SeasonScoresResponse = z.infer<typeof seasonScoresResponseSchema>;

@@ -15,30 +15,46 @@ import {
   inviteSchema,
   joinAllianceSchema,
   proposalSchema,
-  type AllianceBonusesJson,
-  type AllianceJson,
-  type AllianceMemberJson,
-  type AllianceRankingRowJson,
-  type AllianceStatusJson,
-  type ApplicationsJson,
-  type DefenseRequestJson,
-  type DiplomaticRelationsJson,
-  type InvitationsJson,
-  type OperationJson,
-  type PartnerCandidateJson,
-  type ProposalResultJson,
+  allianceBonusesJsonSchema,
+  allianceJsonSchema,
+  allianceMemberJsonSchema,
+  allianceRankingRowJsonSchema,
+  allianceStatusJsonSchema,
+  applicationsJsonSchema,
+  defenseRequestJsonSchema,
+  diplomaticRelationsJsonSchema,
+  invitationsJsonSchema,
+  operationJsonSchema,
+  operationOutcomeJsonSchema,
+  partnerCandidateJsonSchema,
+  proposalResultJsonSchema,
 } from "../api/index.js";
 import { planOperationSchema, requestDefenseSchema, respondDefenseSchema, respondOperationSchema } from "../messages/alliance.js";
-import { actionAnswer, answerOf, defineRoute, type RouteAuth } from "./route.js";
+import { num } from "../api/rulesJson.js";
+import { dataAnswer, defineRoute, envelope, type RouteAuth } from "./route.js";
 
 const tag = "Alliances";
 const auth: RouteAuth = "user";
 const operationParams = z.object({ id: idParamSchema });
 const MEMBER_REFUSALS = ["alliance/not_member", "alliance/not_manager", "alliance/owner_only"];
 
+/** What an invitation or an application answer names: the invitation or application, or the alliance joined. */
+const invitationAnswer = envelope({ invitationId: num });
+const applicationAnswer = envelope({ applicationId: num });
+const operationAnswer = envelope({ operationId: num });
+const defenseRequestAnswer = envelope({ requestId: num });
+
 /** A POST on the caller's alliance with an id in the path and no body. */
-const onId = (path: string, summary: string, fallback: string, refusals: string[]) =>
-  defineRoute({ method: "POST", path, tag, summary, fallback, auth, params: allianceIdParamsSchema, response: actionAnswer(), refusals });
+const onId = <const Path extends string, R extends z.ZodType>(path: Path, summary: string, fallback: string, response: R, refusals: string[]) =>
+  defineRoute({ method: "POST", path, tag, summary, fallback, auth, params: allianceIdParamsSchema, response, refusals });
+
+/** A GET of the caller's alliance whose answer is `{ data }`. */
+const allianceRead = <const Path extends string, D extends z.ZodType>(path: Path, summary: string, fallback: string, data: D, refusals: string[] = []) =>
+  defineRoute({ method: "GET", path, tag, summary, fallback, auth, response: dataAnswer(data), refusals });
+
+/** An action on a joint operation named in the path. */
+const onOperation = <const Path extends string, B extends z.ZodType | undefined, R extends z.ZodType>(path: Path, summary: string, fallback: string, body: B, response: R, refusals: string[]) =>
+  defineRoute({ method: "POST", path, tag, summary, fallback, auth, params: operationParams, body, response, refusals });
 
 /** kick, promote, demote: a member by country id. */
 const memberAction = (name: "kick" | "promote" | "demote", summary: string) =>
@@ -50,7 +66,7 @@ const memberAction = (name: "kick" | "promote" | "demote", summary: string) =>
     fallback: `Failed to ${name} member`,
     auth,
     body: allianceTargetSchema,
-    response: actionAnswer(),
+    response: name === "kick" ? envelope({ countryId: num }) : envelope({ countryId: num, role: z.enum(["owner", "manager", "member"]) }),
     refusals: [...MEMBER_REFUSALS, "alliance/kick_owner", "alliance/kick_self", "alliance/already_manager", "alliance/managers_full"],
   });
 
@@ -63,56 +79,13 @@ export const allianceRoutes = {
     fallback: "Failed to get alliances list",
     auth,
     query: allianceListQuerySchema,
-    response: answerOf<{ data: AllianceJson[]; total: number; page: number; limit: number }>(),
+    response: envelope({ data: z.array(allianceJsonSchema), total: num, page: num, limit: num }),
   }),
-  allianceInvitations: defineRoute({
-    method: "GET",
-    path: "/alliance/invitations",
-    tag,
-    summary: "Invitations the caller received and, as a manager, sent",
-    fallback: "Failed to get invitations",
-    auth,
-    response: answerOf<{ data: InvitationsJson }>(),
-  }),
-  allianceApplications: defineRoute({
-    method: "GET",
-    path: "/alliance/applications",
-    tag,
-    summary: "Applications the caller sent and, as a manager, received",
-    fallback: "Failed to get applications",
-    auth,
-    response: answerOf<{ data: ApplicationsJson }>(),
-  }),
-  allianceBonuses: defineRoute({
-    method: "GET",
-    path: "/alliance/bonuses",
-    tag,
-    summary: "The alliance's bonuses, bought and for sale",
-    fallback: "Failed to get alliance bonuses",
-    auth,
-    response: answerOf<{ data: AllianceBonusesJson }>(),
-    refusals: ["alliance/not_member"],
-  }),
-  allianceOperations: defineRoute({
-    method: "GET",
-    path: "/alliance/operations",
-    tag,
-    summary: "The alliance's joint operations",
-    fallback: "Failed to get operations",
-    auth,
-    response: answerOf<{ data: OperationJson[] }>(),
-    refusals: ["alliance/not_member"],
-  }),
-  allianceDefenseRequests: defineRoute({
-    method: "GET",
-    path: "/alliance/defense-requests",
-    tag,
-    summary: "The alliance's open defense requests",
-    fallback: "Failed to get defense requests",
-    auth,
-    response: answerOf<{ data: DefenseRequestJson[] }>(),
-    refusals: ["alliance/not_member"],
-  }),
+  allianceInvitations: allianceRead("/alliance/invitations", "Invitations the caller received and, as a manager, sent", "Failed to get invitations", invitationsJsonSchema),
+  allianceApplications: allianceRead("/alliance/applications", "Applications the caller sent and, as a manager, received", "Failed to get applications", applicationsJsonSchema),
+  allianceBonuses: allianceRead("/alliance/bonuses", "The alliance's bonuses, bought and for sale", "Failed to get alliance bonuses", allianceBonusesJsonSchema, ["alliance/not_member"]),
+  allianceOperations: allianceRead("/alliance/operations", "The alliance's joint operations", "Failed to get operations", z.array(operationJsonSchema), ["alliance/not_member"]),
+  allianceDefenseRequests: allianceRead("/alliance/defense-requests", "The alliance's open defense requests", "Failed to get defense requests", z.array(defenseRequestJsonSchema), ["alliance/not_member"]),
   allianceStatus: defineRoute({
     method: "GET",
     path: "/alliance/status/:countryId",
@@ -121,7 +94,7 @@ export const allianceRoutes = {
     fallback: "Failed to get alliance status",
     auth,
     params: allianceStatusParamsSchema,
-    response: answerOf<{ data: AllianceStatusJson }>(),
+    response: dataAnswer(allianceStatusJsonSchema),
     refusals: ["auth/forbidden"],
   }),
   alliance: defineRoute({
@@ -132,7 +105,7 @@ export const allianceRoutes = {
     fallback: "Failed to get alliance data",
     auth,
     params: allianceIdParamsSchema,
-    response: answerOf<{ data: AllianceJson; members: AllianceMemberJson[] }>(),
+    response: envelope({ data: allianceJsonSchema, members: z.array(allianceMemberJsonSchema) }),
     refusals: ["alliance/not_found"],
   }),
   createAlliance: defineRoute({
@@ -143,7 +116,7 @@ export const allianceRoutes = {
     fallback: "Alliance creation failed",
     auth,
     body: createAllianceSchema,
-    response: answerOf<{ allianceId: number; data: AllianceStatusJson }>(),
+    response: envelope({ allianceId: num, data: allianceStatusJsonSchema }),
     status: 201,
     refusals: ["alliance/already_member", "alliance/name_taken", "alliance/tag_taken"],
   }),
@@ -154,7 +127,7 @@ export const allianceRoutes = {
     summary: "Leave the alliance",
     fallback: "Alliance leave failed",
     auth,
-    response: actionAnswer(),
+    response: envelope({ allianceId: num, disbanded: z.boolean() }),
     refusals: ["alliance/not_member"],
   }),
   joinAlliance: defineRoute({
@@ -165,7 +138,7 @@ export const allianceRoutes = {
     fallback: "Alliance join failed",
     auth,
     body: joinAllianceSchema,
-    response: answerOf<{ applicationId: number; meetRequirements: boolean }>(),
+    response: envelope({ applicationId: num, meetRequirements: z.boolean() }),
     status: 201,
     refusals: ["alliance/not_found", "alliance/already_member", "alliance/already_applied", "alliance/closed_applications", "alliance/full"],
   }),
@@ -177,15 +150,25 @@ export const allianceRoutes = {
     fallback: "Failed to send invitation",
     auth,
     body: inviteSchema,
-    response: actionAnswer(),
+    response: invitationAnswer,
     status: 201,
     refusals: [...MEMBER_REFUSALS, "alliance/unknown_country", "alliance/target_in_alliance", "alliance/already_invited", "alliance/full"],
   }),
-  acceptInvitation: onId("/alliance/invitations/:id/accept", "Accept an invitation", "Failed to accept invitation", ["alliance/invitation_not_found", "alliance/invitation_closed", "alliance/already_member", "alliance/full"]),
-  declineInvitation: onId("/alliance/invitations/:id/decline", "Decline an invitation", "Failed to decline invitation", ["alliance/invitation_not_found", "alliance/invitation_closed"]),
-  cancelInvitation: onId("/alliance/invitations/:id/cancel", "Withdraw a sent invitation", "Failed to cancel invitation", ["alliance/invitation_not_found", "alliance/invitation_closed", "alliance/not_manager"]),
-  acceptApplication: onId("/alliance/applications/:id/accept", "Accept an application", "Failed to accept application", ["alliance/application_not_found", "alliance/application_closed", "alliance/not_manager", "alliance/full"]),
-  rejectApplication: onId("/alliance/applications/:id/reject", "Reject an application", "Failed to reject application", ["alliance/application_not_found", "alliance/application_closed", "alliance/not_manager"]),
+  acceptInvitation: onId("/alliance/invitations/:id/accept", "Accept an invitation", "Failed to accept invitation", envelope({ allianceId: num }), [
+    "alliance/invitation_not_found",
+    "alliance/invitation_closed",
+    "alliance/already_member",
+    "alliance/full",
+  ]),
+  declineInvitation: onId("/alliance/invitations/:id/decline", "Decline an invitation", "Failed to decline invitation", envelope({ allianceId: num }), ["alliance/invitation_not_found", "alliance/invitation_closed"]),
+  cancelInvitation: onId("/alliance/invitations/:id/cancel", "Withdraw a sent invitation", "Failed to cancel invitation", invitationAnswer, ["alliance/invitation_not_found", "alliance/invitation_closed", "alliance/not_manager"]),
+  acceptApplication: onId("/alliance/applications/:id/accept", "Accept an application", "Failed to accept application", applicationAnswer, [
+    "alliance/application_not_found",
+    "alliance/application_closed",
+    "alliance/not_manager",
+    "alliance/full",
+  ]),
+  rejectApplication: onId("/alliance/applications/:id/reject", "Reject an application", "Failed to reject application", applicationAnswer, ["alliance/application_not_found", "alliance/application_closed", "alliance/not_manager"]),
   kickMember: memberAction("kick", "Remove a member from the alliance"),
   promoteMember: memberAction("promote", "Make a member a manager"),
   demoteMember: memberAction("demote", "Make a manager a member"),
@@ -197,7 +180,7 @@ export const allianceRoutes = {
     fallback: "Failed to purchase bonus",
     auth,
     body: bonusPurchaseSchema,
-    response: answerOf<{ data: unknown }>(),
+    response: envelope({ data: z.object({ bonusId: z.string(), level: num, cost: num, expiresAt: z.string().nullable(), points: num }) }),
     refusals: [...MEMBER_REFUSALS, "alliance/bonus_cooldown", "alliance/max_level"],
   }),
   allianceSettings: defineRoute({
@@ -208,7 +191,7 @@ export const allianceRoutes = {
     fallback: "Failed to update alliance",
     auth,
     body: allianceSettingsSchema,
-    response: actionAnswer(),
+    response: envelope({ allianceId: num }),
     refusals: MEMBER_REFUSALS,
   }),
   planOperation: defineRoute({
@@ -219,44 +202,20 @@ export const allianceRoutes = {
     fallback: "Failed to plan operation",
     auth,
     body: planOperationSchema,
-    response: actionAnswer(),
+    response: operationAnswer,
     status: 201,
     refusals: MEMBER_REFUSALS,
   }),
-  respondOperation: defineRoute({
-    method: "POST",
-    path: "/alliance/operations/:id/respond",
-    tag,
-    summary: "Join or decline a joint operation",
-    fallback: "Failed to respond to operation",
-    auth,
-    params: operationParams,
-    body: respondOperationSchema.omit({ operationId: true }),
-    response: actionAnswer(),
-    refusals: ["alliance/not_member"],
-  }),
-  launchOperation: defineRoute({
-    method: "POST",
-    path: "/alliance/operations/:id/launch",
-    tag,
-    summary: "Launch a joint operation",
-    fallback: "Failed to launch operation",
-    auth,
-    params: operationParams,
-    response: actionAnswer(),
-    refusals: MEMBER_REFUSALS,
-  }),
-  cancelOperation: defineRoute({
-    method: "POST",
-    path: "/alliance/operations/:id/cancel",
-    tag,
-    summary: "Cancel a joint operation",
-    fallback: "Failed to cancel operation",
-    auth,
-    params: operationParams,
-    response: actionAnswer(),
-    refusals: MEMBER_REFUSALS,
-  }),
+  respondOperation: onOperation(
+    "/alliance/operations/:id/respond",
+    "Join or decline a joint operation",
+    "Failed to respond to operation",
+    respondOperationSchema.omit({ operationId: true }),
+    envelope({ operationId: num, readiness: z.string() }),
+    ["alliance/not_member"],
+  ),
+  launchOperation: onOperation("/alliance/operations/:id/launch", "Launch a joint operation", "Failed to launch operation", undefined, envelope({ operationId: num, outcome: operationOutcomeJsonSchema }), MEMBER_REFUSALS),
+  cancelOperation: onOperation("/alliance/operations/:id/cancel", "Cancel a joint operation", "Failed to cancel operation", undefined, operationAnswer, MEMBER_REFUSALS),
   requestDefense: defineRoute({
     method: "POST",
     path: "/alliance/defense-requests",
@@ -265,7 +224,7 @@ export const allianceRoutes = {
     fallback: "Failed to request defense",
     auth,
     body: requestDefenseSchema,
-    response: actionAnswer(),
+    response: defenseRequestAnswer,
     status: 201,
     refusals: ["alliance/not_member"],
   }),
@@ -278,7 +237,7 @@ export const allianceRoutes = {
     auth,
     params: operationParams,
     body: respondDefenseSchema.omit({ requestId: true }),
-    response: actionAnswer(),
+    response: defenseRequestAnswer,
     refusals: ["alliance/not_member"],
   }),
   allianceRankings: defineRoute({
@@ -289,7 +248,7 @@ export const allianceRoutes = {
     fallback: "Failed to get alliance rankings",
     auth,
     query: allianceRankingsQuerySchema,
-    response: answerOf<{ data: AllianceRankingRowJson[] }>(),
+    response: dataAnswer(z.array(allianceRankingRowJsonSchema)),
   }),
 };
 
@@ -303,7 +262,7 @@ const onProposal = (answer: "accept" | "reject") =>
     fallback: `Failed to ${answer} proposal`,
     auth,
     params: diplomacyIdParamsSchema,
-    response: answerOf<{ data: unknown }>(),
+    response: dataAnswer(proposalResultJsonSchema),
     refusals: ["diplomacy/proposal_not_found", "diplomacy/not_pending", "diplomacy/not_party", "diplomacy/conflict"],
   });
 
@@ -316,7 +275,7 @@ export const diplomacyRoutes = {
     fallback: "Failed to get diplomatic relations",
     auth,
     params: diplomacyCountryParamsSchema,
-    response: answerOf<{ data: DiplomaticRelationsJson }>(),
+    response: dataAnswer(diplomaticRelationsJsonSchema),
     refusals: ["auth/forbidden"],
   }),
   partnerCandidates: defineRoute({
@@ -327,7 +286,7 @@ export const diplomacyRoutes = {
     fallback: "Failed to get partner candidates",
     auth,
     query: candidatesQuerySchema,
-    response: answerOf<{ data: PartnerCandidateJson[] }>(),
+    response: dataAnswer(z.array(partnerCandidateJsonSchema)),
   }),
   propose: defineRoute({
     method: "POST",
@@ -337,7 +296,7 @@ export const diplomacyRoutes = {
     fallback: "Failed to send proposal",
     auth,
     body: proposalSchema,
-    response: answerOf<{ data: ProposalResultJson }>(),
+    response: dataAnswer(proposalResultJsonSchema),
     status: 201,
     refusals: ["diplomacy/self", "diplomacy/exists", "diplomacy/pending", "diplomacy/conflict", "diplomacy/not_holder"],
   }),
@@ -351,7 +310,7 @@ export const diplomacyRoutes = {
     fallback: "Failed to withdraw proposal",
     auth,
     params: diplomacyIdParamsSchema,
-    response: actionAnswer(),
+    response: envelope({ proposalId: num }),
     refusals: ["diplomacy/proposal_not_found", "diplomacy/not_pending", "diplomacy/not_party"],
   }),
   cancelRelation: defineRoute({
@@ -362,7 +321,7 @@ export const diplomacyRoutes = {
     fallback: "Failed to cancel relation",
     auth,
     params: diplomacyIdParamsSchema,
-    response: actionAnswer(),
+    response: envelope({ relationId: num }),
     refusals: ["diplomacy/relation_not_found", "diplomacy/not_active", "diplomacy/not_party", "diplomacy/cancel_locked"],
   }),
 };

@@ -1,22 +1,9 @@
 import { z } from "zod";
-import {
-  countryIdParamsSchema,
-  countryListQuerySchema,
-  loginRequestSchema,
-  ownCountryJsonSchema,
-  publicCountryJsonSchema,
-  registerRequestSchema,
-  type AuthResponse,
-  type CountryListResponse,
-  type UserResponse,
-} from "../api/index.js";
-import { answerOf, defineRoute, envelope } from "./route.js";
+import { authResponseSchema, countryIdParamsSchema, countryListQuerySchema, countryListResponseSchema, loginRequestSchema, ownCountryJsonSchema, publicCountryJsonSchema, registerRequestSchema, userResponseSchema } from "../api/index.js";
+import { answer, defineRoute, envelope } from "./route.js";
 
-/** The own view for the owner, the public one for anyone else. */
-const countryAnswer = z.union([
-  envelope({ country: ownCountryJsonSchema, message: z.literal("Own country") }),
-  envelope({ country: publicCountryJsonSchema, message: z.literal("Public view") }),
-]);
+/** The own view for the owner, the public one for anyone else (CountryResponse). */
+const countryAnswer = z.union([envelope({ country: ownCountryJsonSchema, message: z.literal("Own country") }), envelope({ country: publicCountryJsonSchema, message: z.literal("Public view") })]);
 
 const readCountry = {
   tag: "Countries",
@@ -29,29 +16,15 @@ const readCountry = {
   hot: true,
 } as const;
 
+/** A page of public views (GET /countries, /countries/ai). */
+const countryList = <const Path extends string>(path: Path, summary: string, fallback: string) =>
+  defineRoute({ method: "GET", path, tag: "Countries", summary, fallback, auth: "user", query: countryListQuerySchema, response: answer(countryListResponseSchema) });
+
 export const countryRoutes = {
   country: defineRoute({ method: "GET", path: "/country/:id", ...readCountry }),
   countryById: defineRoute({ method: "GET", path: "/countries/:id", ...readCountry }),
-  countries: defineRoute({
-    method: "GET",
-    path: "/countries",
-    tag: "Countries",
-    summary: "One page of countries by networth (public views), with the caller's country id",
-    fallback: "Failed to get countries",
-    auth: "user",
-    query: countryListQuerySchema,
-    response: answerOf<CountryListResponse>(),
-  }),
-  aiCountries: defineRoute({
-    method: "GET",
-    path: "/countries/ai",
-    tag: "Countries",
-    summary: "One page of the computer-played countries",
-    fallback: "Failed to get AI countries",
-    auth: "user",
-    query: countryListQuerySchema,
-    response: answerOf<CountryListResponse>(),
-  }),
+  countries: countryList("/countries", "One page of countries by networth (public views), with the caller's country id", "Failed to get countries"),
+  aiCountries: countryList("/countries/ai", "One page of the computer-played countries", "Failed to get AI countries"),
 };
 
 export const authRoutes = {
@@ -63,7 +36,7 @@ export const authRoutes = {
     fallback: "Registration failed",
     auth: "none",
     body: registerRequestSchema,
-    response: answerOf<AuthResponse>(),
+    response: authResponseSchema,
     status: 201,
     refusals: ["auth/email_taken", "auth/username_taken", "country/name_taken", "auth/too_many_registrations"],
   }),
@@ -75,7 +48,7 @@ export const authRoutes = {
     fallback: "Login failed",
     auth: "none",
     body: loginRequestSchema,
-    response: answerOf<AuthResponse>(),
+    response: authResponseSchema,
     refusals: ["auth/invalid_credentials", "auth/too_many_attempts", "auth/suspended"],
   }),
   logout: defineRoute({
@@ -94,7 +67,7 @@ export const authRoutes = {
     summary: "The signed-in user",
     fallback: "Failed to get user data",
     auth: "user",
-    response: answerOf<UserResponse>(),
+    response: answer(userResponseSchema),
     refusals: ["auth/no_user"],
   }),
   tutorialComplete: defineRoute({
@@ -104,6 +77,6 @@ export const authRoutes = {
     summary: "Record that the tutorial was finished or skipped",
     fallback: "Failed to complete the tutorial",
     auth: "user",
-    response: answerOf<UserResponse>(),
+    response: answer(userResponseSchema),
   }),
 };

@@ -12,17 +12,17 @@ import {
   researchAllocateRequestSchema,
   researchGenerateRequestSchema,
   unitAllocationRequestSchema,
-  type BuildingProductionJson,
-  type ConstructResponse,
-  type ExploreResponse,
-  type OwnCountryJson,
-  type ProductionStatusResponse,
-  type TurnActionResponse,
-  type TurnHistoryResponse,
-  type TurnResultJson,
+  buildingProductionJsonSchema,
+  constructResponseSchema,
+  exploreResponseSchema,
+  ownCountryJsonSchema,
+  productionStatusResponseSchema,
+  turnHistoryResponseSchema,
+  turnResultJsonSchema,
 } from "../api/index.js";
-import type { computeBuildingCosts, GovernmentChangeCost, GovernmentDefinition, GovernmentType, ResearchStatus, UnitAllocation } from "../rules/index.js";
-import { answerOf, defineRoute } from "./route.js";
+import { buildingCostsJsonSchema, governmentChangeCostSchema, governmentDefinitionSchema, governmentTypeSchema, int, num, researchStatusSchema, technologyIdSchema, unitAllocationSchema } from "../api/rulesJson.js";
+import type { ResearchResult } from "../rules/index.js";
+import { answer, dataAnswer, defineRoute, envelope } from "./route.js";
 
 /** `/:countryId` of the own-country read models. */
 export const countryIdParams = z.object({ countryId: idParamSchema });
@@ -31,15 +31,35 @@ const historyQuery = z.object({ limit: limitSchema(20, 100) });
 const tag = "Economy";
 const TURN_REFUSALS = ["auth/forbidden", "turns/invalid_turns", "country/not_found"] as const;
 
-/** What an exploration or a production run spends and answers (production/process, turns/consume). */
-export type TurnSpentResponse = TurnActionResponse & { turnsUsed: number; production: ExploreResponse["production"] } & Partial<Omit<ExploreResponse, keyof TurnActionResponse>>;
+/**
+ * What an exploration or a production run spends and answers (production/process, turns/consume):
+ * the exploration's own fields only when it explored.
+ */
+export const turnSpentResponseSchema = exploreResponseSchema.partial({ acresGained: true, totalCost: true, efficiency: true });
+export type TurnSpentResponse = z.infer<typeof turnSpentResponseSchema>;
 
 /** data of GET /governments. */
-export interface GovernmentsJson {
-  current: GovernmentType;
-  governments: GovernmentDefinition[];
-  changeCost: GovernmentChangeCost;
-}
+export const governmentsJsonSchema = z.object({
+  current: governmentTypeSchema,
+  governments: z.array(governmentDefinitionSchema),
+  changeCost: governmentChangeCostSchema,
+});
+export type GovernmentsJson = z.infer<typeof governmentsJsonSchema>;
+
+/** One technology's outcome of POST /research/allocate (the rules' ResearchResult). */
+const researchAllocationResultSchema = z.object({
+  researchType: technologyIdSchema,
+  pointsGained: num,
+  previousLevel: num,
+  currentLevel: num,
+  levelUp: z.boolean(),
+  progressPercent: num,
+  description: z.string(),
+}) satisfies z.ZodType<ResearchResult>;
+
+/** A read model of the caller's own country: GET `path` with `/:countryId`, 403 for another's. */
+const ownCountryRead = <const Path extends string, R extends z.ZodType>(path: Path, summary: string, fallback: string, response: R) =>
+  defineRoute({ method: "GET", path, tag, summary, fallback, auth: "user", params: countryIdParams, response, refusals: ["auth/forbidden"] });
 
 export const economyRoutes = {
   explore: defineRoute({
@@ -50,7 +70,7 @@ export const economyRoutes = {
     fallback: "Exploration failed",
     auth: "user",
     body: exploreRequestSchema,
-    response: answerOf<ExploreResponse>(),
+    response: answer(exploreResponseSchema),
     refusals: [...TURN_REFUSALS, "exploration/insufficient_funds", "exploration/no_turns", "exploration/invalid_turns"],
     hot: true,
   }),
@@ -62,7 +82,7 @@ export const economyRoutes = {
     fallback: "Exploration failed",
     auth: "user",
     body: consumeTurnsRequestSchema,
-    response: answerOf<TurnSpentResponse>(),
+    response: answer(turnSpentResponseSchema),
     refusals: [...TURN_REFUSALS, "exploration/insufficient_funds", "turns/no_turns"],
     hot: true,
   }),
@@ -74,7 +94,7 @@ export const economyRoutes = {
     fallback: "Building construction failed",
     auth: "user",
     body: constructRequestSchema,
-    response: answerOf<ConstructResponse>(),
+    response: answer(constructResponseSchema),
     refusals: TURN_REFUSALS,
     hot: true,
   }),
@@ -86,7 +106,7 @@ export const economyRoutes = {
     fallback: "Building construction failed",
     auth: "user",
     body: constructBatchRequestSchema,
-    response: answerOf<ConstructResponse>(),
+    response: answer(constructResponseSchema),
     refusals: TURN_REFUSALS,
     hot: true,
   }),
@@ -98,7 +118,7 @@ export const economyRoutes = {
     fallback: "Failed to process production",
     auth: "user",
     body: processProductionRequestSchema,
-    response: answerOf<TurnSpentResponse>(),
+    response: answer(turnSpentResponseSchema),
     refusals: [...TURN_REFUSALS, "production/invalid_turns", "production/unused_capacity"],
     hot: true,
   }),
@@ -110,7 +130,7 @@ export const economyRoutes = {
     fallback: "Failed to update production allocation",
     auth: "user",
     body: unitAllocationRequestSchema,
-    response: answerOf<{ allocation: UnitAllocation; country: OwnCountryJson }>(),
+    response: envelope({ allocation: unitAllocationSchema, country: ownCountryJsonSchema }),
     refusals: ["auth/forbidden", "production/invalid_percentage", "production/over_allocated"],
     hot: true,
   }),
@@ -122,7 +142,7 @@ export const economyRoutes = {
     fallback: "Research generation failed",
     auth: "user",
     body: researchGenerateRequestSchema,
-    response: answerOf<{ data: { pointsGenerated: number; researchPoints: number }; turnResult: TurnResultJson; country: OwnCountryJson }>(),
+    response: envelope({ data: z.object({ pointsGenerated: num, researchPoints: num }), turnResult: turnResultJsonSchema, country: ownCountryJsonSchema }),
     refusals: [...TURN_REFUSALS, "research/no_labs"],
     hot: true,
   }),
@@ -134,7 +154,7 @@ export const economyRoutes = {
     fallback: "Research allocation failed",
     auth: "user",
     body: researchAllocateRequestSchema,
-    response: answerOf<{ data: { results: unknown[] }; turnResult: TurnResultJson | undefined; country: OwnCountryJson }>(),
+    response: envelope({ data: z.object({ results: z.array(researchAllocationResultSchema) }), turnResult: turnResultJsonSchema.optional(), country: ownCountryJsonSchema }),
     refusals: ["auth/forbidden", "research/insufficient_points", "research/prerequisites_unmet", "research/max_level", "research/unknown_technology", "research/nothing_allocated", "research/invalid_points"],
     hot: true,
   }),
@@ -146,7 +166,7 @@ export const economyRoutes = {
     fallback: "Failed to convert stored turns",
     auth: "user",
     body: convertStoredTurnsRequestSchema,
-    response: answerOf<{ turns: number; storedTurns: number; country: OwnCountryJson }>(),
+    response: envelope({ turns: int, storedTurns: int, country: ownCountryJsonSchema }),
     refusals: ["auth/forbidden", "turns/insufficient_stored_turns", "turns/exceeds_max_turns", "turns/invalid_quantity"],
   }),
   changeGovernment: defineRoute({
@@ -157,53 +177,13 @@ export const economyRoutes = {
     fallback: "Failed to change government",
     auth: "user",
     body: changeGovernmentRequestSchema,
-    response: answerOf<{ cost: unknown; turnResult: TurnResultJson | undefined; country: OwnCountryJson }>(),
+    response: envelope({ cost: governmentChangeCostSchema, turnResult: turnResultJsonSchema.optional(), country: ownCountryJsonSchema }),
     refusals: ["country/none", "government/unknown_government", "government/same_government", "government/insufficient_turns", "government/insufficient_funds"],
   }),
-  buildingCosts: defineRoute({
-    method: "GET",
-    path: "/buildings/costs/:countryId",
-    tag,
-    summary: "What each building costs the own country now",
-    fallback: "Failed to get building costs",
-    auth: "user",
-    params: countryIdParams,
-    response: answerOf<{ data: ReturnType<typeof computeBuildingCosts> }>(),
-    refusals: ["auth/forbidden"],
-  }),
-  buildingProduction: defineRoute({
-    method: "GET",
-    path: "/buildings/production/:countryId",
-    tag,
-    summary: "What the own country's buildings produce",
-    fallback: "Failed to get building production data",
-    auth: "user",
-    params: countryIdParams,
-    response: answerOf<{ data: BuildingProductionJson }>(),
-    refusals: ["auth/forbidden"],
-  }),
-  productionStatus: defineRoute({
-    method: "GET",
-    path: "/production/status/:countryId",
-    tag,
-    summary: "The own country's production per turn and unit allocation",
-    fallback: "Failed to get production status",
-    auth: "user",
-    params: countryIdParams,
-    response: answerOf<ProductionStatusResponse>(),
-    refusals: ["auth/forbidden"],
-  }),
-  researchStatus: defineRoute({
-    method: "GET",
-    path: "/research/status/:countryId",
-    tag,
-    summary: "The own country's research levels and points",
-    fallback: "Failed to get research status",
-    auth: "user",
-    params: countryIdParams,
-    response: answerOf<{ data: ResearchStatus }>(),
-    refusals: ["auth/forbidden"],
-  }),
+  buildingCosts: ownCountryRead("/buildings/costs/:countryId", "What each building costs the own country now", "Failed to get building costs", dataAnswer(buildingCostsJsonSchema)),
+  buildingProduction: ownCountryRead("/buildings/production/:countryId", "What the own country's buildings produce", "Failed to get building production data", dataAnswer(buildingProductionJsonSchema)),
+  productionStatus: ownCountryRead("/production/status/:countryId", "The own country's production per turn and unit allocation", "Failed to get production status", answer(productionStatusResponseSchema)),
+  researchStatus: ownCountryRead("/research/status/:countryId", "The own country's research levels and points", "Failed to get research status", dataAnswer(researchStatusSchema)),
   governments: defineRoute({
     method: "GET",
     path: "/governments",
@@ -211,7 +191,7 @@ export const economyRoutes = {
     summary: "The governments and what changing to one costs the own country",
     fallback: "Failed to get government data",
     auth: "user",
-    response: answerOf<{ data: GovernmentsJson }>(),
+    response: dataAnswer(governmentsJsonSchema),
     refusals: ["country/none"],
   }),
   turnHistory: defineRoute({
@@ -222,7 +202,7 @@ export const economyRoutes = {
     fallback: "Failed to get turn history",
     auth: "user",
     query: historyQuery,
-    response: answerOf<TurnHistoryResponse>(),
+    response: answer(turnHistoryResponseSchema),
     refusals: ["country/none"],
   }),
 };

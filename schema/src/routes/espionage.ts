@@ -7,13 +7,14 @@ import {
   spyExecuteRequestSchema,
   spyTrainRequestSchema,
   statusQuerySchema,
-  type IntelligenceReportJson,
-  type IntelligenceReportsResponse,
-  type IntelligenceStatusJson,
-  type KnownIntelligenceResponse,
-  type MissionResponse,
+  intelligenceReportJsonSchema,
+  intelligenceReportsResponseSchema,
+  intelligenceStatusJsonSchema,
+  knownIntelligenceResponseSchema,
+  missionResponseSchema,
 } from "../api/index.js";
-import { answerOf, defineRoute } from "./route.js";
+import { num } from "../api/rulesJson.js";
+import { answer, defineRoute, envelope } from "./route.js";
 import { countryIdParams } from "./economy.js";
 
 const tag = "Espionage";
@@ -29,7 +30,7 @@ export const espionageRoutes = {
     fallback: "Operation failed",
     auth: "user",
     body: spyExecuteRequestSchema,
-    response: answerOf<MissionResponse>(),
+    response: answer(missionResponseSchema),
     refusals: OPERATION_REFUSALS,
     hot: true,
   }),
@@ -41,7 +42,7 @@ export const espionageRoutes = {
     fallback: "Operation failed",
     auth: "user",
     body: missionRequestSchema,
-    response: answerOf<MissionResponse>(),
+    response: answer(missionResponseSchema),
     refusals: OPERATION_REFUSALS,
   }),
   intelligenceStatus: defineRoute({
@@ -53,7 +54,7 @@ export const espionageRoutes = {
     auth: "user",
     params: countryIdParams,
     query: statusQuerySchema,
-    response: answerOf<{ status: IntelligenceStatusJson }>(),
+    response: envelope({ status: intelligenceStatusJsonSchema }),
     refusals: ["auth/forbidden"],
   }),
   intelligenceReports: defineRoute({
@@ -64,7 +65,7 @@ export const espionageRoutes = {
     fallback: "Failed to get intelligence reports",
     auth: "user",
     query: reportsQuerySchema,
-    response: answerOf<IntelligenceReportsResponse>(),
+    response: answer(intelligenceReportsResponseSchema),
     refusals: ["country/none"],
   }),
   intelligenceReport: defineRoute({
@@ -75,7 +76,7 @@ export const espionageRoutes = {
     fallback: "Failed to get intelligence report",
     auth: "user",
     params: idParams,
-    response: answerOf<{ report: IntelligenceReportJson }>(),
+    response: envelope({ report: intelligenceReportJsonSchema }),
     refusals: ["country/none", "espionage/report_not_found", "espionage/expired"],
   }),
   shareReport: defineRoute({
@@ -86,7 +87,7 @@ export const espionageRoutes = {
     fallback: "Failed to share intelligence",
     auth: "user",
     params: idParams,
-    response: answerOf<{ report: IntelligenceReportJson }>(),
+    response: envelope({ report: intelligenceReportJsonSchema }),
     refusals: ["country/none", "espionage/report_not_found", "espionage/not_your_report", "espionage/no_alliance", "espionage/nothing_to_share"],
   }),
   knownIntelligence: defineRoute({
@@ -96,7 +97,7 @@ export const espionageRoutes = {
     summary: "What the own country (and its alliance) knows of each country",
     fallback: "Failed to get intelligence",
     auth: "user",
-    response: answerOf<KnownIntelligenceResponse>(),
+    response: answer(knownIntelligenceResponseSchema),
     refusals: ["country/none"],
   }),
   sharedIntelligence: defineRoute({
@@ -106,7 +107,7 @@ export const espionageRoutes = {
     summary: "Reports the alliance shared",
     fallback: "Failed to get shared intelligence",
     auth: "user",
-    response: answerOf<{ reports: IntelligenceReportJson[] }>(),
+    response: envelope({ reports: z.array(intelligenceReportJsonSchema) }),
     refusals: ["country/none"],
   }),
   intelligencePrivacy: defineRoute({
@@ -117,7 +118,7 @@ export const espionageRoutes = {
     fallback: "Failed to update privacy settings",
     auth: "user",
     body: privacyRequestSchema,
-    response: answerOf<{ allowSpyOperations: boolean }>(),
+    response: envelope({ allowSpyOperations: z.boolean() }),
     refusals: ["auth/forbidden"],
   }),
   spyTrain: defineRoute({
@@ -128,7 +129,7 @@ export const espionageRoutes = {
     fallback: "Failed to train spies",
     auth: "user",
     body: spyTrainRequestSchema,
-    response: answerOf<{ trained: number; spies: number; turnsSpent: number; cost: number }>(),
+    response: envelope({ trained: num, spies: num, turnsSpent: num, cost: num }),
     refusals: ["auth/forbidden", "espionage/too_many_spies"],
   }),
 };

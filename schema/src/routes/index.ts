@@ -1,4 +1,5 @@
-import { answerOf, defineRoute, type AnyRoute } from "./route.js";
+import { z } from "zod";
+import { defineRoute, type AnyRoute } from "./route.js";
 import { authRoutes, countryRoutes } from "./country.js";
 import { economyRoutes } from "./economy.js";
 import { marketRoutes } from "./market.js";
@@ -16,6 +17,19 @@ export * from "./espionage.js";
 export * from "./alliance.js";
 export * from "./world.js";
 export * from "./openapi.js";
+
+/**
+ * GET /openapi.json answers the document itself (no envelope): its top-level fields checked,
+ * the paths and schemas as generated.
+ */
+const openApiDocumentSchema = z
+  .object({
+    openapi: z.literal("3.1.0"),
+    info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+    components: z.object({ schemas: z.record(z.string(), z.unknown()), securitySchemes: z.record(z.string(), z.unknown()) }),
+  })
+  .catchall(z.unknown());
 
 /**
  * The REST catalogue: every call of the API by name (`routes.explore`). The server registers
@@ -45,7 +59,7 @@ export const routes = {
     summary: "This API described as OpenAPI 3.1 (the reference page /api-docs reads it)",
     fallback: "Failed to describe the API",
     auth: "none",
-    response: answerOf<object>(),
+    response: openApiDocumentSchema,
     contentType: "application/json",
   }),
 };

@@ -11,19 +11,19 @@ import {
   ownRecordRequestSchema,
   storeTradeRequestSchema,
   transactionsQuerySchema,
-  type BuyListingResponse,
-  type CancelListingResponse,
-  type CreateListingResponse,
-  type ListingsResponse,
-  type MarketAnalyticsResponse,
-  type OrderBookResponse,
-  type StandingOrderResponse,
-  type StandingOrdersResponse,
-  type StoreResponse,
-  type StoreTradeResponse,
-  type TransactionsResponse,
+  buyListingResponseSchema,
+  cancelListingResponseSchema,
+  createListingResponseSchema,
+  listingsResponseSchema,
+  marketAnalyticsResponseSchema,
+  orderBookResponseSchema,
+  standingOrderResponseSchema,
+  standingOrdersResponseSchema,
+  storeResponseSchema,
+  storeTradeResponseSchema,
+  transactionsResponseSchema,
 } from "../api/index.js";
-import { answerOf, defineRoute, downloadAnswer } from "./route.js";
+import { defineRoute, downloadAnswer } from "./route.js";
 import { countryIdParams } from "./economy.js";
 
 const tag = "Market";
@@ -42,7 +42,7 @@ const storeTrade = (side: "buy" | "sell") =>
     fallback: side === "buy" ? F.storeBuy : F.storeSell,
     auth: "user",
     body: storeTradeRequestSchema,
-    response: answerOf<StoreTradeResponse>(),
+    response: storeTradeResponseSchema,
     refusals: ["auth/forbidden", "market/out_of_stock", "market/max_purchase", "market/express_only", "market/busy"],
     hot: true,
   });
@@ -56,7 +56,7 @@ export const marketRoutes = {
     fallback: F.listings,
     auth: "user",
     query: listingsQuerySchema,
-    response: answerOf<ListingsResponse>(),
+    response: listingsResponseSchema,
   }),
   createListing: defineRoute({
     method: "POST",
@@ -66,7 +66,7 @@ export const marketRoutes = {
     fallback: F.createListing,
     auth: "user",
     body: createListingRequestSchema,
-    response: answerOf<CreateListingResponse>(),
+    response: createListingResponseSchema,
     refusals: ["auth/forbidden"],
   }),
   buyListing: defineRoute({
@@ -78,7 +78,7 @@ export const marketRoutes = {
     auth: "user",
     params: idParams,
     body: buyListingRequestSchema,
-    response: answerOf<BuyListingResponse>(),
+    response: buyListingResponseSchema,
     refusals: ["auth/forbidden", "market/listing_not_found", "market/listing_unavailable", "market/own_listing", "market/insufficient_listing", "market/busy"],
     hot: true,
   }),
@@ -91,7 +91,7 @@ export const marketRoutes = {
     auth: "user",
     params: idParams,
     body: ownRecordRequestSchema,
-    response: answerOf<CancelListingResponse>(),
+    response: cancelListingResponseSchema,
     refusals: ["auth/forbidden", "market/listing_not_found", "market/not_your_listing"],
   }),
   store: defineRoute({
@@ -102,7 +102,7 @@ export const marketRoutes = {
     fallback: F.store,
     auth: "user",
     params: countryIdParams,
-    response: answerOf<StoreResponse>(),
+    response: storeResponseSchema,
     refusals: ["auth/forbidden"],
   }),
   storeBuy: storeTrade("buy"),
@@ -115,7 +115,7 @@ export const marketRoutes = {
     fallback: F.standingOrders,
     auth: "user",
     query: orderBookQuerySchema,
-    response: answerOf<OrderBookResponse>(),
+    response: orderBookResponseSchema,
   }),
   ownStandingOrders: defineRoute({
     method: "GET",
@@ -125,7 +125,7 @@ export const marketRoutes = {
     fallback: F.standingOrders,
     auth: "user",
     params: countryIdParams,
-    response: answerOf<StandingOrdersResponse>(),
+    response: standingOrdersResponseSchema,
     refusals: ["auth/forbidden"],
   }),
   createStandingOrder: defineRoute({
@@ -136,7 +136,7 @@ export const marketRoutes = {
     fallback: F.createOrder,
     auth: "user",
     body: createStandingOrderRequestSchema,
-    response: answerOf<StandingOrderResponse>(),
+    response: standingOrderResponseSchema,
     refusals: ["auth/forbidden"],
   }),
   controlStandingOrder: defineRoute({
@@ -148,7 +148,7 @@ export const marketRoutes = {
     auth: "user",
     params: controlParams,
     body: ownRecordRequestSchema,
-    response: answerOf<StandingOrderResponse>(),
+    response: standingOrderResponseSchema,
     refusals: ["auth/forbidden", "market/order_not_found", "market/not_your_order", "market/not_active", "market/activation_delay"],
   }),
   transactions: defineRoute({
@@ -160,7 +160,7 @@ export const marketRoutes = {
     auth: "user",
     params: countryIdParams,
     query: transactionsQuerySchema,
-    response: answerOf<TransactionsResponse>(),
+    response: transactionsResponseSchema,
     refusals: ["auth/forbidden"],
   }),
   transactionsCsv: defineRoute({
@@ -184,6 +184,6 @@ export const marketRoutes = {
     fallback: F.analytics,
     auth: "user",
     params: analyticsParamsSchema,
-    response: answerOf<MarketAnalyticsResponse>(),
+    response: marketAnalyticsResponseSchema,
   }),
 };

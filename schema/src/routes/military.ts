@@ -14,27 +14,40 @@ import {
   gdiRequestSchema,
   militaryCountryParamsSchema,
   validateTurnsRequestSchema,
-  type AlliesResponse,
-  type AttackLaunchResponse,
-  type AttackPreviewResponse,
-  type BattleReportResponse,
-  type BattleReportsResponse,
-  type BrigadeActionResponse,
-  type BrigadesResponse,
-  type MilitaryStatusResponse,
-  type OwnCountryJson,
-  type StrikeJson,
-  type StrikesResponse,
-  type ValidateTurnsResponse,
-  type WarDeclarationResponse,
-  type WarDeclarationsResponse,
-  type BattleReplayResponse,
+  alliesResponseSchema,
+  attackLaunchResponseSchema,
+  attackPreviewResponseSchema,
+  battleReportResponseSchema,
+  battleReportsResponseSchema,
+  brigadeActionResponseSchema,
+  brigadesResponseSchema,
+  militaryStatusResponseSchema,
+  alertLevelSchema,
+  defenseAllocationSchema,
+  deploymentSchema,
+  ownCountryJsonSchema,
+  strikeJsonSchema,
+  strikesResponseSchema,
+  validateTurnsResponseSchema,
+  warDeclarationResponseSchema,
+  warDeclarationsResponseSchema,
+  battleReplayResponseSchema,
 } from "../api/index.js";
-import type { AlertLevel, DefenseAllocation, Deployment } from "../rules/index.js";
-import { answerOf, defineRoute } from "./route.js";
+import { answer, answerOneOf, defineRoute, envelope } from "./route.js";
 
 const tag = "Military";
-const ATTACK_REFUSALS = ["auth/forbidden", "combat/no_target", "combat/no_attack_type", "combat/own_country", "combat/target_protected", "combat/gdi_protected", "combat/target_too_small", "combat/schedule_past", "combat/schedule_too_far", "brigade/none_ready"];
+const ATTACK_REFUSALS = [
+  "auth/forbidden",
+  "combat/no_target",
+  "combat/no_attack_type",
+  "combat/own_country",
+  "combat/target_protected",
+  "combat/gdi_protected",
+  "combat/target_too_small",
+  "combat/schedule_past",
+  "combat/schedule_too_far",
+  "brigade/none_ready",
+];
 
 const brigadeAction = (path: string, summary: string, fallback: string) =>
   defineRoute({
@@ -45,7 +58,7 @@ const brigadeAction = (path: string, summary: string, fallback: string) =>
     fallback,
     auth: "user",
     body: brigadeActionRequestSchema,
-    response: answerOf<BrigadeActionResponse>(),
+    response: answer(brigadeActionResponseSchema),
     refusals: ["auth/forbidden", "brigade/already_deployed"],
   });
 
@@ -58,7 +71,7 @@ const gdi = (join: boolean) =>
     fallback: join ? "Failed to join the GDI" : "Failed to leave the GDI",
     auth: "user",
     body: gdiRequestSchema,
-    response: answerOf<{ country: OwnCountryJson }>(),
+    response: envelope({ country: ownCountryJsonSchema }),
     refusals: ["auth/forbidden", "gdi/already_member", "gdi/min_membership", "gdi/rejoin_cooldown"],
   });
 
@@ -71,7 +84,7 @@ export const militaryRoutes = {
     fallback: "Failed to get military status",
     auth: "user",
     params: militaryCountryParamsSchema,
-    response: answerOf<MilitaryStatusResponse>(),
+    response: answer(militaryStatusResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   brigades: defineRoute({
@@ -82,7 +95,7 @@ export const militaryRoutes = {
     fallback: "Failed to get brigade status",
     auth: "user",
     params: militaryCountryParamsSchema,
-    response: answerOf<BrigadesResponse>(),
+    response: answer(brigadesResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   useBrigade: brigadeAction("/military/use-brigade", "Deploy a brigade", "Failed to use brigade"),
@@ -96,7 +109,7 @@ export const militaryRoutes = {
     fallback: "Failed to update deployment",
     auth: "user",
     body: deploymentRequestSchema,
-    response: answerOf<{ deployment: Deployment }>(),
+    response: envelope({ deployment: deploymentSchema }),
     refusals: ["auth/forbidden"],
   }),
   defense: defineRoute({
@@ -107,7 +120,7 @@ export const militaryRoutes = {
     fallback: "Failed to update defense configuration",
     auth: "user",
     body: defenseRequestSchema,
-    response: answerOf<{ alertLevel: AlertLevel; allocation: DefenseAllocation }>(),
+    response: envelope({ alertLevel: alertLevelSchema, allocation: defenseAllocationSchema }),
     refusals: ["auth/forbidden"],
   }),
   buyMissiles: defineRoute({
@@ -118,7 +131,7 @@ export const militaryRoutes = {
     fallback: "Failed to buy missiles",
     auth: "user",
     body: buyMissilesRequestSchema,
-    response: answerOf<{ country: OwnCountryJson }>(),
+    response: envelope({ country: ownCountryJsonSchema }),
     refusals: ["auth/forbidden"],
   }),
   gdiJoin: gdi(true),
@@ -131,7 +144,7 @@ export const militaryRoutes = {
     fallback: "Attack failed",
     auth: "user",
     body: validateTurnsRequestSchema,
-    response: answerOf<ValidateTurnsResponse>(),
+    response: answer(validateTurnsResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   attackPreview: defineRoute({
@@ -142,7 +155,7 @@ export const militaryRoutes = {
     fallback: "Attack failed",
     auth: "user",
     body: attackPreviewRequestSchema,
-    response: answerOf<AttackPreviewResponse>(),
+    response: answer(attackPreviewResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   attackLaunch: defineRoute({
@@ -153,7 +166,7 @@ export const militaryRoutes = {
     fallback: "Attack failed",
     auth: "user",
     body: attackLaunchRequestSchema,
-    response: answerOf<AttackLaunchResponse>(),
+    response: answerOneOf(attackLaunchResponseSchema),
     refusals: ATTACK_REFUSALS,
     hot: true,
   }),
@@ -165,7 +178,7 @@ export const militaryRoutes = {
     fallback: "Failed to cancel the strike",
     auth: "user",
     body: cancelStrikeRequestSchema,
-    response: answerOf<{ strike: StrikeJson }>(),
+    response: envelope({ strike: strikeJsonSchema }),
     refusals: ["country/none", "combat/strike_not_found", "combat/strike_not_pending"],
   }),
   strikes: defineRoute({
@@ -175,7 +188,7 @@ export const militaryRoutes = {
     summary: "The own country's planned and scheduled strikes",
     fallback: "Failed to get strikes",
     auth: "user",
-    response: answerOf<StrikesResponse>(),
+    response: answer(strikesResponseSchema),
     refusals: ["country/none"],
   }),
   attackAllies: defineRoute({
@@ -187,7 +200,7 @@ export const militaryRoutes = {
     auth: "user",
     params: militaryCountryParamsSchema,
     query: alliesQuerySchema,
-    response: answerOf<AlliesResponse>(),
+    response: answer(alliesResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   battleReports: defineRoute({
@@ -198,7 +211,7 @@ export const militaryRoutes = {
     fallback: "Failed to get battle reports",
     auth: "user",
     query: battleReportQuerySchema,
-    response: answerOf<BattleReportsResponse>(),
+    response: answer(battleReportsResponseSchema),
     refusals: ["country/none"],
   }),
   battleReport: defineRoute({
@@ -209,7 +222,7 @@ export const militaryRoutes = {
     fallback: "Failed to get battle report",
     auth: "user",
     params: battleReportParamsSchema,
-    response: answerOf<BattleReportResponse>(),
+    response: answer(battleReportResponseSchema),
     refusals: ["country/none", "combat/report_not_found", "combat/not_a_party"],
   }),
   battleReplay: defineRoute({
@@ -220,7 +233,7 @@ export const militaryRoutes = {
     fallback: "Failed to replay the battle",
     auth: "user",
     params: battleReportParamsSchema,
-    response: answerOf<BattleReplayResponse>(),
+    response: answer(battleReplayResponseSchema),
     refusals: ["country/none", "combat/report_not_found", "combat/not_a_party", "combat/replay_unavailable", "combat/replay_diverged"],
   }),
   declareWar: defineRoute({
@@ -231,7 +244,7 @@ export const militaryRoutes = {
     fallback: "Failed to declare war",
     auth: "user",
     body: declareWarRequestSchema,
-    response: answerOf<WarDeclarationResponse>(),
+    response: answer(warDeclarationResponseSchema),
     refusals: ["country/none", "war/no_target", "war/own_country", "war/already_at_war", "war/cooldown", "war/target_protected"],
   }),
   warDeclarations: defineRoute({
@@ -241,7 +254,7 @@ export const militaryRoutes = {
     summary: "The own country's wars",
     fallback: "Failed to get war declarations",
     auth: "user",
-    response: answerOf<WarDeclarationsResponse>(),
+    response: answer(warDeclarationsResponseSchema),
     refusals: ["country/none"],
   }),
   endWar: defineRoute({
@@ -252,7 +265,7 @@ export const militaryRoutes = {
     fallback: "Failed to end the war",
     auth: "user",
     body: endWarRequestSchema,
-    response: answerOf<WarDeclarationResponse>(),
+    response: answer(warDeclarationResponseSchema),
     refusals: ["country/none", "war/not_found", "war/not_yours"],
   }),
 };

@@ -4,8 +4,8 @@ import { sharedRefusals, type AnyRoute } from "./route.js";
 /**
  * The OpenAPI 3.1 description of the REST catalogue, generated from its entries: each entry's
  * parameters, query, body and answer as JSON Schema (zod's own z.toJSONSchema, draft 2020-12,
- * which OpenAPI 3.1 uses as is), its refusal codes and whether it is signed in. Answers whose
- * schema is a TypeScript type only (answerOf) are described as an object with success true.
+ * which OpenAPI 3.1 uses as is), its refusal codes and whether it is signed in. Every answer is
+ * described field by field from its entry's response schema.
  * Served at /api/openapi.json; docs/api.md is written from it (npm run docs:api).
  */
 export interface OpenApiInfo {
@@ -54,8 +54,7 @@ function parameters(schema: z.ZodType | undefined, where: "path" | "query"): Jso
 /** The operation id of an entry: its catalogue name. */
 function operation(name: string, entry: AnyRoute): JsonSchema {
   const refusals = [...new Set([...entry.refusals, ...sharedRefusals(entry)])];
-  const success =
-    entry.contentType === "application/json" ? { "application/json": { schema: jsonSchema(entry.response, "output") } } : { [entry.contentType]: { schema: { type: "string" } } };
+  const success = entry.contentType === "application/json" ? { "application/json": { schema: jsonSchema(entry.response, "output") } } : { [entry.contentType]: { schema: { type: "string" } } };
   const op: JsonSchema = {
     operationId: name,
     summary: entry.summary,

@@ -72,14 +72,9 @@ type RouteDefinition<M extends HttpMethod, Path extends string, P, Q, B, R> = {
 };
 
 /** A catalogue entry; what is left out is absent (no parameters, no body, 200, not hot, JSON). */
-export function defineRoute<
-  const M extends HttpMethod,
-  const Path extends string,
-  R extends z.ZodType,
-  P extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
->(definition: RouteDefinition<M, Path, P, Q, B, R>): RouteEntry<M, Path, P, Q, B, R> {
+export function defineRoute<const M extends HttpMethod, const Path extends string, R extends z.ZodType, P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  definition: RouteDefinition<M, Path, P, Q, B, R>,
+): RouteEntry<M, Path, P, Q, B, R> {
   return {
     method: definition.method,
     path: definition.path,
@@ -126,13 +121,7 @@ type WithoutEnvelope<T> = T extends unknown ? Omit<T, "success"> : never;
  * What a caller sends: for a route with only a body, the body itself; with parameters or a
  * query, `{ params, query, body }`; with nothing, nothing.
  */
-export type RouteInput<E extends AnyRoute> = E["params"] extends z.ZodType
-  ? RouteParts<E>
-  : E["query"] extends z.ZodType
-    ? RouteParts<E>
-    : E["body"] extends z.ZodType
-      ? In<E["body"]>
-      : void;
+export type RouteInput<E extends AnyRoute> = E["params"] extends z.ZodType ? RouteParts<E> : E["query"] extends z.ZodType ? RouteParts<E> : E["body"] extends z.ZodType ? In<E["body"]> : void;
 
 type RouteParts<E extends AnyRoute> = (E["params"] extends z.ZodType ? { params: In<E["params"]> } : { params?: undefined }) &
   (E["query"] extends z.ZodType ? { query?: Partial<In<E["query"]>> } : { query?: undefined }) &
@@ -142,32 +131,28 @@ import { routeParts, routeUrl } from "./url.js";
 
 export { routeParts, routeUrl };
 
-/**
- * An answer described by a TypeScript type that has no zod schema yet: an object with
- * `success: true` and the fields of T, which are not checked (the OpenAPI document says only
- * that much).
- */
-export function answerOf<T extends object>() {
-  return z.custom<{ success: true } & T>((value) => typeof value === "object" && value !== null && (value as { success?: unknown }).success === true, {
-    error: "Not a success answer",
-  });
-}
-
 /** An answer of `fields` with the envelope: `{ success: true, ...fields }`. */
 export function envelope<S extends z.ZodRawShape>(fields: S) {
   return z.object({ success: z.literal(true), ...fields });
 }
 
+/** The answer of an object schema of `schema/src/api` with the envelope: `{ success: true, ...schema's fields }`. */
+export function answer<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
+  return envelope(schema.shape);
+}
+
+/** The envelope around a schema that is not one object (a union of answers): `{ success: true } & schema`. */
+export function answerOneOf<S extends z.ZodType>(schema: S) {
+  return z.intersection(z.object({ success: z.literal(true) }), schema);
+}
+
+/** `{ success: true, data }`: the answer of a read model whose fields are under `data`. */
+export function dataAnswer<S extends z.ZodType>(data: S) {
+  return envelope({ data });
+}
+
 /** A download (CSV, JSON file): not an envelope. */
 export const downloadAnswer = z.string();
-
-/**
- * The answer of an action whose fields no screen reads (ids of what it made, a message for
- * people): a success, its fields not checked.
- */
-export function actionAnswer() {
-  return answerOf<object>();
-}
 
 /** The entry's pattern as the server's request metrics label it ("/api/country/:id"). */
 export function apiPattern(entry: AnyRoute): string {

@@ -19,37 +19,37 @@ import {
   rankingsQuerySchema,
   seasonScoresQuerySchema,
   settingsUpdateSchema,
-  type AccountDeletedJson,
-  type AccountExportJson,
-  type AccountStatsJson,
-  type AchievementsJson,
-  type AdminLogEntryJson,
-  type AdminMeJson,
-  type AdminUserJson,
-  type AiCountryJson,
-  type ArchivedSeasonJson,
-  type ChatChannelsResponse,
-  type ChatMessagesResponse,
-  type ChatSendResponse,
-  type CountryOptionsResponse,
-  type IntelligenceBriefsResponse,
-  type MetricRankingJson,
-  type NewsListResponse,
-  type NewsReadResponse,
-  type OnlineUsersResponse,
-  type OwnCountryJson,
-  type PastSeasonJson,
-  type RankingRowJson,
-  type SeasonResponse,
-  type SettingsJson,
-  type SeasonStatsJson,
+  accountDeletedJsonSchema,
+  accountExportJsonSchema,
+  accountStatsJsonSchema,
+  achievementsJsonSchema,
+  adminLogEntryJsonSchema,
+  adminMeJsonSchema,
+  adminUserJsonSchema,
+  aiCountryJsonSchema,
+  archivedSeasonJsonSchema,
+  chatChannelsResponseSchema,
+  chatMessagesResponseSchema,
+  chatSendResponseSchema,
+  countryOptionsResponseSchema,
+  intelligenceBriefsResponseSchema,
+  metricRankingJsonSchema,
+  newsListResponseSchema,
+  newsReadResponseSchema,
+  onlineUsersResponseSchema,
+  ownCountryJsonSchema,
+  pastSeasonJsonSchema,
+  rankingRowJsonSchema,
+  seasonResponseSchema,
+  settingsJsonSchema,
+  seasonStatsJsonSchema,
   awaySummaryQuerySchema,
-  type AwaySummaryResponse,
-  type SeasonProgressResponse,
+  awaySummaryResponseSchema,
+  seasonProgressResponseSchema,
 } from "../api/index.js";
 import { sendChatSchema } from "../messages/world.js";
 import { RANKING_METRIC_IDS, type RankingMetricId } from "../rules/seasons.js";
-import { answerOf, defineRoute, envelope } from "./route.js";
+import { answer, dataAnswer, defineRoute, envelope } from "./route.js";
 
 /** GET /rankings/networth takes either query: ?period= asks for the metric ranking. */
 const networthQuery = z.object({ limit: rankingsQuerySchema.shape.limit, period: metricRankingQuerySchema.shape.period.unwrap().optional(), playersOnly: rankingsQuerySchema.shape.playersOnly });
@@ -63,7 +63,7 @@ export const chatRoutes = {
     fallback: "Failed to get chat channels",
     auth: "user",
     params: chatChannelsParamsSchema,
-    response: answerOf<ChatChannelsResponse>(),
+    response: answer(chatChannelsResponseSchema),
     refusals: ["auth/forbidden"],
   }),
   chatMessages: defineRoute({
@@ -75,7 +75,7 @@ export const chatRoutes = {
     auth: "user",
     params: chatMessagesParamsSchema,
     query: chatMessagesQuerySchema,
-    response: answerOf<ChatMessagesResponse>(),
+    response: answer(chatMessagesResponseSchema),
   }),
   onlineUsers: defineRoute({
     method: "GET",
@@ -84,7 +84,7 @@ export const chatRoutes = {
     summary: "Who is online",
     fallback: "Failed to get online users",
     auth: "user",
-    response: answerOf<OnlineUsersResponse>(),
+    response: answer(onlineUsersResponseSchema),
   }),
   sendChat: defineRoute({
     method: "POST",
@@ -94,7 +94,7 @@ export const chatRoutes = {
     fallback: "Failed to send chat message",
     auth: "user",
     body: sendChatSchema,
-    response: answerOf<ChatSendResponse>(),
+    response: answer(chatSendResponseSchema),
     status: 201,
   }),
 };
@@ -107,7 +107,7 @@ export const seasonRoutes = {
     summary: "The current season",
     fallback: "Failed to get season data",
     auth: "user",
-    response: answerOf<SeasonResponse>(),
+    response: answer(seasonResponseSchema),
   }),
   seasonScores: defineRoute({
     method: "GET",
@@ -117,7 +117,7 @@ export const seasonRoutes = {
     fallback: "Failed to get season scores",
     auth: "user",
     query: seasonScoresQuerySchema,
-    response: answerOf<{ data: SeasonStatsJson | ArchivedSeasonJson }>(),
+    response: dataAnswer(z.union([seasonStatsJsonSchema, archivedSeasonJsonSchema])),
   }),
   seasonProgress: defineRoute({
     method: "GET",
@@ -126,7 +126,7 @@ export const seasonRoutes = {
     summary: "The own country's networth, land and rank per day of the season, and today's top 10 beside it",
     fallback: "Failed to get the season's progress",
     auth: "user",
-    response: answerOf<SeasonProgressResponse>(),
+    response: answer(seasonProgressResponseSchema),
     refusals: ["country/none"],
   }),
   seasonHistory: defineRoute({
@@ -136,7 +136,7 @@ export const seasonRoutes = {
     summary: "The past seasons and their winners",
     fallback: "Failed to get season data",
     auth: "user",
-    response: answerOf<{ data: PastSeasonJson[] }>(),
+    response: dataAnswer(z.array(pastSeasonJsonSchema)),
   }),
 };
 
@@ -149,7 +149,7 @@ const metricRanking = <M extends Exclude<RankingMetricId, "networth">>(metric: M
     fallback: "Failed to get rankings",
     auth: "user",
     query: metricRankingQuerySchema,
-    response: answerOf<{ data: MetricRankingJson }>(),
+    response: dataAnswer(metricRankingJsonSchema),
   });
 
 export const rankingRoutes = {
@@ -161,7 +161,7 @@ export const rankingRoutes = {
     fallback: "Failed to get rankings",
     auth: "user",
     query: networthQuery,
-    response: answerOf<{ data: RankingRowJson[] | MetricRankingJson }>(),
+    response: dataAnswer(z.union([z.array(rankingRowJsonSchema), metricRankingJsonSchema])),
   }),
   landRankings: metricRanking("land"),
   militaryRankings: metricRanking("military"),
@@ -174,7 +174,7 @@ export const rankingRoutes = {
     summary: "The achievements and who earned them",
     fallback: "Failed to get rankings",
     auth: "user",
-    response: answerOf<{ data: AchievementsJson }>(),
+    response: dataAnswer(achievementsJsonSchema),
   }),
 };
 
@@ -196,7 +196,7 @@ export const newsRoutes = {
     fallback: "Failed to get news",
     auth: "user",
     query: newsQuerySchema,
-    response: answerOf<NewsListResponse>(),
+    response: answer(newsListResponseSchema),
   }),
   readAllNews: defineRoute({
     method: "POST",
@@ -205,7 +205,7 @@ export const newsRoutes = {
     summary: "Mark every news item read",
     fallback: "Failed to mark news read",
     auth: "user",
-    response: answerOf<NewsReadResponse>(),
+    response: answer(newsReadResponseSchema),
   }),
   readNews: defineRoute({
     method: "POST",
@@ -215,7 +215,7 @@ export const newsRoutes = {
     fallback: "Failed to mark news read",
     auth: "user",
     params: newsIdParamsSchema,
-    response: answerOf<NewsReadResponse>(),
+    response: answer(newsReadResponseSchema),
   }),
   awaySummary: defineRoute({
     method: "GET",
@@ -225,7 +225,7 @@ export const newsRoutes = {
     fallback: "Failed to get the away summary",
     auth: "user",
     query: awaySummaryQuerySchema,
-    response: answerOf<AwaySummaryResponse>(),
+    response: answer(awaySummaryResponseSchema),
   }),
   intelligenceBriefs: defineRoute({
     method: "GET",
@@ -234,7 +234,7 @@ export const newsRoutes = {
     summary: "The own country's intelligence briefs, most threatening first",
     fallback: "Failed to get intelligence briefs",
     auth: "user",
-    response: answerOf<IntelligenceBriefsResponse>(),
+    response: intelligenceBriefsResponseSchema,
     refusals: ["country/none"],
   }),
 };
@@ -248,7 +248,7 @@ export const accountRoutes = {
     fallback: "Failed to change password",
     auth: "user",
     body: changePasswordRequestSchema,
-    response: answerOf<{ message: string }>(),
+    response: envelope({ message: z.string() }),
     refusals: ["auth/invalid_credentials"],
   }),
   exportAccount: defineRoute({
@@ -258,7 +258,7 @@ export const accountRoutes = {
     summary: "Everything the game keeps of the account, as a file to save",
     fallback: "Failed to export account data",
     auth: "user",
-    response: answerOf<AccountExportJson>(),
+    response: answer(accountExportJsonSchema),
   }),
   accountStats: defineRoute({
     method: "GET",
@@ -267,7 +267,7 @@ export const accountRoutes = {
     summary: "The account's statistics",
     fallback: "Failed to load account statistics",
     auth: "user",
-    response: answerOf<{ stats: AccountStatsJson }>(),
+    response: envelope({ stats: accountStatsJsonSchema }),
   }),
   deleteAccount: defineRoute({
     method: "POST",
@@ -277,7 +277,7 @@ export const accountRoutes = {
     fallback: "Failed to delete account",
     auth: "user",
     body: deleteAccountRequestSchema,
-    response: answerOf<AccountDeletedJson>(),
+    response: answer(accountDeletedJsonSchema),
     refusals: ["auth/invalid_credentials"],
   }),
   settings: defineRoute({
@@ -287,7 +287,7 @@ export const accountRoutes = {
     summary: "The caller's settings",
     fallback: "Failed to get settings",
     auth: "user",
-    response: answerOf<{ data: SettingsJson }>(),
+    response: dataAnswer(settingsJsonSchema),
   }),
   saveSettings: defineRoute({
     method: "PUT",
@@ -297,7 +297,7 @@ export const accountRoutes = {
     fallback: "Settings save failed",
     auth: "user",
     body: settingsUpdateSchema,
-    response: answerOf<{ data: SettingsJson }>(),
+    response: dataAnswer(settingsJsonSchema),
   }),
   countryOptions: defineRoute({
     method: "GET",
@@ -306,7 +306,7 @@ export const accountRoutes = {
     summary: "The own country's options",
     fallback: "Failed to get country options",
     auth: "user",
-    response: answerOf<CountryOptionsResponse>(),
+    response: countryOptionsResponseSchema,
     refusals: ["country/none"],
   }),
   saveCountryOptions: defineRoute({
@@ -317,7 +317,7 @@ export const accountRoutes = {
     fallback: "Failed to save country options",
     auth: "user",
     body: countryOptionsRequestSchema,
-    response: answerOf<CountryOptionsResponse>(),
+    response: countryOptionsResponseSchema,
     refusals: ["country/none", "manage/rate_limited"],
   }),
 };
@@ -331,7 +331,7 @@ export const adminRoutes = {
     summary: "Whether the caller is an administrator",
     fallback: "Failed to get admin status",
     auth: "user",
-    response: answerOf<{ data: AdminMeJson }>(),
+    response: dataAnswer(adminMeJsonSchema),
   }),
   adminUsers: defineRoute({
     method: "GET",
@@ -341,7 +341,7 @@ export const adminRoutes = {
     fallback: "Failed to get players",
     auth: "admin",
     query: adminUserSearchSchema,
-    response: answerOf<{ data: AdminUserJson[] }>(),
+    response: dataAnswer(z.array(adminUserJsonSchema)),
   }),
   adminLog: defineRoute({
     method: "GET",
@@ -350,7 +350,7 @@ export const adminRoutes = {
     summary: "What administrators did",
     fallback: "Failed to get the admin log",
     auth: "admin",
-    response: answerOf<{ data: AdminLogEntryJson[] }>(),
+    response: dataAnswer(z.array(adminLogEntryJsonSchema)),
   }),
   adminCountry: defineRoute({
     method: "GET",
@@ -360,7 +360,7 @@ export const adminRoutes = {
     fallback: "Failed to get country data",
     auth: "admin",
     params: adminCountryIdParamsSchema,
-    response: answerOf<{ data: { country: OwnCountryJson; user: AdminUserJson | null } }>(),
+    response: dataAnswer(z.object({ country: ownCountryJsonSchema, user: adminUserJsonSchema.nullable() })),
   }),
   suspendUser: defineRoute({
     method: "POST",
@@ -371,7 +371,7 @@ export const adminRoutes = {
     auth: "admin",
     params: adminUserIdParamsSchema,
     body: adminSuspendSchema,
-    response: answerOf<{ data: AdminUserJson }>(),
+    response: dataAnswer(adminUserJsonSchema),
   }),
   unsuspendUser: defineRoute({
     method: "POST",
@@ -381,7 +381,7 @@ export const adminRoutes = {
     fallback: "Unsuspension failed",
     auth: "admin",
     params: adminUserIdParamsSchema,
-    response: answerOf<{ data: AdminUserJson }>(),
+    response: dataAnswer(adminUserJsonSchema),
   }),
   announce: defineRoute({
     method: "POST",
@@ -391,7 +391,7 @@ export const adminRoutes = {
     fallback: "Announcement failed",
     auth: "admin",
     body: adminAnnouncementSchema,
-    response: answerOf<{ data: { id: string } }>(),
+    response: dataAnswer(z.object({ id: z.string() })),
   }),
   endSeason: defineRoute({
     method: "POST",
@@ -401,7 +401,7 @@ export const adminRoutes = {
     fallback: "Ending the season failed",
     auth: "admin",
     body: adminSeasonEndSchema,
-    response: answerOf<{ data: { ended: string; started: string | null } }>(),
+    response: dataAnswer(z.object({ ended: z.string(), started: z.string().nullable() })),
   }),
   startSeason: defineRoute({
     method: "POST",
@@ -410,7 +410,7 @@ export const adminRoutes = {
     summary: "Start a season",
     fallback: "Starting a season failed",
     auth: "admin",
-    response: answerOf<{ data: { started: string } }>(),
+    response: dataAnswer(z.object({ started: z.string() })),
   }),
   adminAi: defineRoute({
     method: "GET",
@@ -419,7 +419,7 @@ export const adminRoutes = {
     summary: "The computer-played countries",
     fallback: "Failed to get AI countries",
     auth: "admin",
-    response: answerOf<{ data: AiCountryJson[] }>(),
+    response: dataAnswer(z.array(aiCountryJsonSchema)),
   }),
   pauseAi: defineRoute({
     method: "POST",
@@ -430,7 +430,7 @@ export const adminRoutes = {
     auth: "admin",
     params: adminCountryIdParamsSchema,
     body: adminAiPauseSchema,
-    response: answerOf<{ data: AiCountryJson }>(),
+    response: dataAnswer(aiCountryJsonSchema),
   }),
 };
 

@@ -14,7 +14,7 @@ export const DOCUMENT_INFO = {
   title: "Nation game REST API",
   version: "1",
   description:
-    "Every REST call of the game, generated from the catalogue in @game/schema/routes. Answers are `{ success: true, ... }`; refusals `{ success: false, error, code }` with the status of the refusal. Signed-in calls send `Authorization: Bearer <token>` (POST /api/auth/login).",
+    "Every REST call of the game, generated from the catalogue in @game/schema/routes. Answers are `{ success: true, ... }` (the answer column names their top-level fields; /api/openapi.json describes every field); refusals `{ success: false, error, code }` with the status of the refusal. Signed-in calls send `Authorization: Bearer <token>` (POST /api/auth/login).",
 };
 
 /**
@@ -82,12 +82,23 @@ type Operation = {
   security?: unknown[];
   parameters: Array<{ name: string; in: string; required: boolean }>;
   requestBody?: { content: { "application/json": { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
-  responses: Record<string, unknown>;
+  responses: Record<string, { content?: Record<string, { schema?: AnswerSchema }> }>;
   "x-refusal-codes": string[];
   "x-fallback-message": string;
   "x-hot": boolean;
   description?: string;
 };
+
+type AnswerSchema = { properties?: Record<string, unknown>; allOf?: AnswerSchema[]; anyOf?: AnswerSchema[]; oneOf?: AnswerSchema[]; $ref?: string };
+
+/** The top-level fields of a success answer (besides `success`), from its schema's object, union or intersection parts. */
+function answerFields(schema: AnswerSchema | undefined, components: Record<string, AnswerSchema>): string[] {
+  if (!schema) return [];
+  if (schema.$ref) return answerFields(components[schema.$ref.replace("#/components/schemas/", "")], components);
+  const own = Object.keys(schema.properties ?? {}).filter((name) => name !== "success");
+  const parts = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((part) => answerFields(part, components));
+  return [...new Set([...own, ...parts])];
+}
 
 /**
  * docs/api.md: the OpenAPI document as a page to read in the repository, one table per tag
@@ -95,6 +106,7 @@ type Operation = {
  */
 export function renderApiMarkdown(document: Record<string, unknown>): string {
   const paths = document.paths as Record<string, Record<string, Operation>>;
+  const components = ((document.components as { schemas?: Record<string, AnswerSchema> } | undefined)?.schemas ?? {}) as Record<string, AnswerSchema>;
   const byTag = new Map<string, Array<{ method: string; path: string; op: Operation }>>();
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(operations)) {
@@ -116,16 +128,16 @@ export function renderApiMarkdown(document: Record<string, unknown>): string {
     "",
   ];
   for (const [tag, operations] of [...byTag.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(`## ${tag}`, "", "| call | name | what | auth | path and query | body | success | refusal codes |", "|---|---|---|---|---|---|---|---|");
+    lines.push(`## ${tag}`, "", "| call | name | what | auth | path and query | body | success | answer | refusal codes |", "|---|---|---|---|---|---|---|---|---|");
     for (const { method, path, op } of operations) {
       const auth = op.security ? (op.description?.startsWith("Administrators") ? "admin" : "bearer") : "none";
       const params = op.parameters.map((p) => `${p.in === "query" ? "?" : ""}${p.name}${p.required || p.in === "path" ? "" : " (optional)"}`).join(", ");
       const body = op.requestBody ? Object.keys(op.requestBody.content["application/json"].schema.properties ?? {}).join(", ") || "JSON" : "";
       const status = Object.keys(op.responses).find((code) => code !== "default") ?? "200";
+      const content = op.responses[status]?.content ?? {};
+      const answer = content["application/json"] ? answerFields(content["application/json"].schema, components).join(", ") : Object.keys(content).join(", ");
       const refusals = op["x-refusal-codes"].filter((code) => !code.startsWith("request/") && !code.startsWith("server/") && code !== "auth/invalid_token");
-      lines.push(
-        `| \`${method} ${path}\`${op["x-hot"] ? " (hot)" : ""} | ${op.operationId} | ${cell(op.summary)} | ${auth} | ${cell(params)} | ${cell(body)} | ${status} | ${refusals.map((c) => `\`${c}\``).join(" ")} |`,
-      );
+      lines.push(`| \`${method} ${path}\`${op["x-hot"] ? " (hot)" : ""} | ${op.operationId} | ${cell(op.summary)} | ${auth} | ${cell(params)} | ${cell(body)} | ${status} | ${cell(answer)} | ${refusals.map((c) => `\`${c}\``).join(" ")} |`);
     }
     lines.push("");
   }
