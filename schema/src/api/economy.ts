@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BUILDING_TYPES, GOVERNMENT_TYPES } from "../rules/country.js";
 import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
-import type { BuildingCounts, BuildingType, UnitAllocation } from "../rules/country.js";
+import type { BuildingCounts, BuildingType, EconomyBonuses, UnitAllocation } from "../rules/country.js";
 import type { EconomicEffects, ProductionPerTurn, computeBuildingProductionRates } from "../rules/economy.js";
 import { idSchema } from "./common.js";
 import type { OwnCountryJson } from "./countries.js";
@@ -225,8 +225,11 @@ export interface BuildingProductionJson {
 
 /** GET /production/status/{countryId}. */
 export interface ProductionStatusResponse {
+  /** per turn at the country's size now, with `bonuses` applied */
   productionPerTurn: ProductionPerTurn;
   allocation: UnitAllocation;
+  /** the alliance and treaty bonuses in force now, as a spent turn applies them (the client's income previews add them to its country) */
+  bonuses: EconomyBonuses;
 }
 
 /** GET /turns/history: newest first. */

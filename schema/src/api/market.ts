@@ -12,6 +12,7 @@ import {
   type HistoryPeriod,
   type ListingStatus,
   type MarketAnalytics,
+  type MarketFeeInputs,
   type MarketItemType,
   type MarketType,
   type OrderPriority,
@@ -276,6 +277,12 @@ export interface StoreJson {
   items: StoreItemJson[];
   /** the last store trades (spec: 5) */
   recentTransactions: StoreTransactionJson[];
+  /**
+   * The own country as a public-market seller, for the sell preview to run the server's rules
+   * on the server's inputs: its open listings (every item; `checkCreateListing`) and its half of
+   * the fee inputs (`computeMarketFeeModifiers`; no trade agreement, the buyer is not known).
+   */
+  seller: { openListings: number; feeInputs: MarketFeeInputs };
 }
 
 export interface ListingsResponse {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
-import type { ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
+import type { ChatChannelJson, ChatCommandReply, ChatMessagePayload } from "../messages/world.js";
 import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
 
 export { sendChatSchema as sendChatRequestSchema, type SendChatMessage as SendChatRequest } from "../messages/world.js";
@@ -30,18 +30,8 @@ export const rankingsQuerySchema = z.object({
   playersOnly: playersOnlySchema,
 });
 
-/** A channel of GET /chat/channels/{countryId}. */
-export interface ChatChannelJson {
-  id: string;
-  name: string;
-  description: string;
-  icon: string;
-  color: string;
-  accessLevel: string;
-  isActive: boolean;
-  /** players online who can read it */
-  userCount: number;
-}
+// A channel of GET /chat/channels/{countryId}: declared with the room's channel snapshot, which extends it.
+export type { ChatChannelJson } from "../messages/world.js";
 
 export type ChatMessageJson = ChatMessagePayload;
 

@@ -6,7 +6,6 @@ import { noticePayloadSchema } from "./notice.js";
 import { MarketMessage, marketChangedSchema } from "./market.js";
 import type { NewsTickerItem, SeasonState, WorldState } from "../state/index.js";
 import { plainText } from "../api/text.js";
-import type { ChatChannelJson } from "../api/world.js";
 
 /** Global news headlines the world state keeps, newest first (items). */
 export const NEWS_TICKER_SIZE = 10;
@@ -290,6 +289,19 @@ export type WorldStateSnapshot = ToJSON<WorldState>;
 
 /** A chat line as the client keeps it (the payload without the REST-only online flag). */
 export type ChatMessageSnapshot = Omit<ChatMessagePayload, "isOnline">;
+/** A channel of GET /chat/channels/{countryId} (api/world.ts re-exports it). */
+export interface ChatChannelJson {
+  id: string;
+  name: string;
+  description: string;
+  icon: string;
+  color: string;
+  accessLevel: string;
+  isActive: boolean;
+  /** players online who can read it */
+  userCount: number;
+}
+
 /** A global channel as the chat screen shows it: GET /chat/channels' channel with its recent lines (oldest first). */
 export interface ChatChannelSnapshot extends ChatChannelJson {
   messages: ChatMessageSnapshot[];
