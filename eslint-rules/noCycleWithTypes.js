@@ -84,7 +84,7 @@ export const noCycleWithTypes = {
       if (target === null || target === filename) return;
       const route = routeBack(target, filename);
       if (route === null) return;
-      const cwd = context.cwd ?? process.cwd();
+      const cwd = context.cwd;
       context.report({ node, messageId: "cycle", data: { route: [filename, ...route, filename].map((f) => path.relative(cwd, f)).join(" -> ") } });
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
