@@ -81,3 +81,17 @@ describe("alliances in the market", () => {
     expect((await sql("SELECT count(*)::int AS n FROM alliance_point_ledger WHERE source = 'trade' AND alliance_id = $1", [alliance.id]))[0].n).toBe(3);
   });
 });
+
+describe("the read models count the bonuses a spent turn applies (issue 26: the income previews)", () => {
+  it("GET /production/status answers the alliance's Economic Surge in force and counts it in the cash per turn", async () => {
+    const [member, outsider] = await Promise.all([registerPlayer(t, "es"), registerPlayer(t, "eo")]);
+    const alliance = await foundAlliance(t, member);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name, expires_at) VALUES ($1, 'economic_surge', 1, 150, 's', now() + interval '12 hours')", [alliance.id]);
+    const status = async (p: TestPlayer) => (await t.api("GET", `/production/status/${p.countryId}`, undefined, p.token)).body;
+    const [withSurge, without] = [await status(member), await status(outsider)];
+    expect(withSurge.bonuses).toEqual({ incomePct: 10, researchPct: 0 });
+    expect(without.bonuses).toEqual({ incomePct: 0, researchPct: 0 });
+    // Two fresh countries alike but for the surge: its 10% more taxes.
+    expect(withSurge.productionPerTurn.cash).toBeGreaterThan(without.productionPerTurn.cash);
+  });
+});
