@@ -10,7 +10,8 @@
  *   and fast-check). An allowlist, so a new IO package cannot slip in unnoticed.
  * - inside the server, the layers: the entry points (http, rooms, tick) -> services -> db, and
  *   routes never query db (SERVER_LAYERS; docs/architecture.md, "Layers inside the server");
- * - no circle of imports anywhere (import-x/no-cycle, value imports);
+ * - no circle of imports anywhere (import-x/no-cycle, value imports), and in schema, client and
+ *   loadtest no circle of type-only imports either (local/no-cycle-with-types);
  * - the rules of hooks in the client; no floating or misused promises in the server (type-aware).
  * eslint.config.test.ts proves the rules fire, on the fixtures in client/lint-fixtures,
  * schema/lint-fixtures and server/lint-fixtures.
@@ -20,6 +21,7 @@ import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import reactHooks from "eslint-plugin-react-hooks";
+import localRules from "./eslint-rules/noCycleWithTypes.js";
 
 /** A relative import that climbs out of its package into `pkg` (e.g. "../../server/src/x.js"). */
 const intoPackage = (pkg) => `^(\\.\\./)+${pkg}(/|$)`;
@@ -142,6 +144,13 @@ export default tseslint.config(
       ],
     },
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // Outside the server a circle of type-only imports is refused too: import-x/no-cycle
+    // skips them and has no option to count them (eslint-rules/noCycleWithTypes.js says why).
+    files: ["schema/**/*.ts", "client/**/*.ts", "client/**/*.tsx", "loadtest/**/*.ts"],
+    plugins: { local: localRules },
+    rules: { "local/no-cycle-with-types": "error" },
   },
   {
     files: ["client/**/*.tsx", "client/**/*.ts"],

@@ -100,6 +100,22 @@ describe("lint: no circle of imports", () => {
   ])("%s", async (file, expected) => {
     expect(await findings(file, ["import-x/no-cycle"])).toEqual(expected);
   });
+
+  it.each([
+    // a circle of which one half is a type-only import: refused in schema, client and loadtest
+    ["client/lint-fixtures/cycle/panel.tsx", ["2: local/no-cycle-with-types"]],
+    ["client/lint-fixtures/cycle/screen.tsx", ["1: local/no-cycle-with-types"]],
+    // the server keeps type circles allowed (import-x/no-cycle only)
+    ["server/lint-fixtures/cycle/typeOnly.ts", []],
+  ])("type-only circles outside the server: %s", async (file, expected) => {
+    expect(await findings(file, ["local/no-cycle-with-types"])).toEqual(expected);
+  });
+
+  it("schema, client and loadtest have no circle of imports, type-only ones included", async () => {
+    const results = await new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => ruleId === "local/no-cycle-with-types" }).lintFiles(["schema", "client", "loadtest"]);
+    const offenders = results.flatMap((r) => r.messages.filter((m) => m.ruleId === "local/no-cycle-with-types").map((m) => `${path.relative(root, r.filePath)}:${m.line}`));
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe("lint: promises in server code", () => {

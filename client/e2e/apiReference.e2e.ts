@@ -5,29 +5,17 @@
  *
  * Run: npm run build && npx vitest run --project e2e client/e2e/apiReference.e2e.ts
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchChromium, screenshotter } from "./browser";
-import { startServer, type E2EServer } from "./harness";
+import { describe, expect, it } from "vitest";
+import { screenshotter } from "./browser";
+import { serverAndBrowser } from "./harness";
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 describe("the API reference page", () => {
   it("opens at /api-docs, reads the OpenAPI document and shows the operations, all from the game's origin", async () => {
     const shot = screenshotter("api-reference");
     for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
-      const context = await browser.newContext({ viewport });
+      const context = await e2e.browser.newContext({ viewport });
       const page = await context.newPage();
       const requests: string[] = [];
       const errors: string[] = [];
@@ -35,7 +23,7 @@ describe("the API reference page", () => {
       page.on("console", (message) => {
         if (message.type() === "error") errors.push(message.text());
       });
-      const answer = await page.goto(`${server.baseUrl}/api-docs`);
+      const answer = await page.goto(`${e2e.server.baseUrl}/api-docs`);
       expect(answer?.status()).toBe(200);
       // the explore operation, rendered from the catalogue's document
       // one folded section per tag; opening Economy shows the explore operation (swagger-ui
@@ -46,7 +34,7 @@ describe("the API reference page", () => {
       await page.locator("#operations-Economy-explore").waitFor({ timeout: 30_000 });
       await expect(page.locator("#operations-Economy-explore .opblock-summary-path").getAttribute("data-path")).resolves.toBe("/api/exploration/explore");
       expect(requests.some((url) => url.endsWith("/api/openapi.json"))).toBe(true);
-      expect(requests.filter((url) => !url.startsWith(server.baseUrl) && !url.startsWith("data:"))).toEqual([]);
+      expect(requests.filter((url) => !url.startsWith(e2e.server.baseUrl) && !url.startsWith("data:"))).toEqual([]);
       expect(errors).toEqual([]);
       await shot(page, `${viewport.width}`);
       await context.close();

@@ -6,26 +6,14 @@
  *
  * Run: npm run build && npx vitest run --project e2e client/e2e/firstLoad.e2e.ts
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./browser";
-import { startServer, type E2EServer } from "./harness";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { serverAndBrowser } from "./harness";
 
 /** Bytes of JavaScript on the wire (compressed) the sign-in form may need. */
 const FIRST_LOAD_JS_BUDGET = 100 * 1024;
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 /** The scripts a page fetched until it is idle: name and bytes transferred (body as sent, compressed). */
 async function scriptsOf(page: Page, open: () => Promise<void>): Promise<{ name: string; bytes: number; encoding: string }[]> {
@@ -46,10 +34,10 @@ async function scriptsOf(page: Page, open: () => Promise<void>): Promise<{ name:
 
 describe("first load", () => {
   it(`the sign-in form needs at most ${FIRST_LOAD_JS_BUDGET / 1024} KB of JavaScript, compressed, and none of the game`, async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const scripts = await scriptsOf(page, async () => {
-      await page.goto(`${server.baseUrl}/`);
+      await page.goto(`${e2e.server.baseUrl}/`);
       await page.getByRole("button", { name: "Sign In" }).waitFor();
     });
     const total = scripts.reduce((s, r) => s + r.bytes, 0);
@@ -64,20 +52,20 @@ describe("first load", () => {
   });
 
   it("a screen loads its own chunk when it is opened", async () => {
-    const player = await server.registerPlayer("fl");
-    await server.api("POST", "/user/tutorial-complete", undefined, player.token);
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    const player = await e2e.server.registerPlayer("fl");
+    await e2e.server.api("POST", "/user/tutorial-complete", undefined, player.token);
+    const context = await e2e.browser.newContext({ viewport: { width: 1366, height: 860 } });
     await context.addInitScript((token) => localStorage.setItem("access_token", token), player.token);
     const page = await context.newPage();
     const first = await scriptsOf(page, async () => {
-      await page.goto(`${server.baseUrl}/#/overview`);
+      await page.goto(`${e2e.server.baseUrl}/#/overview`);
       await page.getByTestId("overview").waitFor({ timeout: 20_000 });
     });
     const names = first.map((s) => s.name);
     expect(names.some((n) => n.includes("OverviewScreen"))).toBe(true);
     expect(names.some((n) => n.includes("ResearchScreen"))).toBe(false);
     const later = await scriptsOf(page, async () => {
-      await page.goto(`${server.baseUrl}/#/research`);
+      await page.goto(`${e2e.server.baseUrl}/#/research`);
       await page.getByRole("heading", { level: 1 }).filter({ hasText: /research/i }).waitFor({ timeout: 20_000 });
     });
     expect(later.map((s) => s.name).some((n) => n.includes("ResearchScreen"))).toBe(true);

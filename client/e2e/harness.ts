@@ -18,7 +18,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import type { Browser } from "playwright-core";
 import type { AuthResponse, RegisterRequest } from "@game/schema/api";
+import { launchChromium } from "./browser";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root (client/e2e/../..). */
@@ -307,4 +310,37 @@ export async function startServer(envOverrides: Record<string, string | undefine
     },
   };
   return server;
+}
+
+/** The server and the browser of an e2e file, set once its beforeAll ran. */
+export interface ServerAndBrowser {
+  server: E2EServer;
+  browser: Browser;
+}
+
+/**
+ * One game server (startServer with `envOverrides`) and one Chromium shared by every test of an
+ * e2e file: started in its beforeAll, closed in its afterAll (also after a failed start). Call it
+ * at the top of the file and read `.server` and `.browser` inside the tests.
+ */
+export function serverAndBrowser(envOverrides: Record<string, string | undefined> = {}): ServerAndBrowser {
+  const started: Partial<ServerAndBrowser> = {};
+  beforeAll(async () => {
+    started.server = await startServer(envOverrides);
+    started.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.server?.stop();
+  });
+  return {
+    get server() {
+      if (!started.server) throw new Error("the e2e server is not started: read it inside a test");
+      return started.server;
+    },
+    get browser() {
+      if (!started.browser) throw new Error("the browser is not started: read it inside a test");
+      return started.browser;
+    },
+  };
 }

@@ -6,42 +6,29 @@
  *
  * Run: npm run build && npx vitest run --project e2e client/e2e/installable.e2e.ts
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "./browser";
-import { startServer, type E2EServer } from "./harness";
+import { describe, expect, it } from "vitest";
+import { serverAndBrowser } from "./harness";
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = serverAndBrowser();
 
 describe("installable", () => {
   it("the page links a manifest with a name, a start URL and icons", async () => {
-    const html = await (await fetch(`${server.baseUrl}/`)).text();
+    const html = await (await fetch(`${e2e.server.baseUrl}/`)).text();
     expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest">');
-    const res = await fetch(`${server.baseUrl}/manifest.webmanifest`);
+    const res = await fetch(`${e2e.server.baseUrl}/manifest.webmanifest`);
     expect(res.status).toBe(200);
     const manifest = (await res.json()) as { name: string; start_url: string; display: string; icons: { src: string }[] };
     expect(manifest).toMatchObject({ name: "Nation Command", start_url: "/", display: "standalone" });
-    for (const icon of manifest.icons) expect((await fetch(`${server.baseUrl}${icon.src}`)).status).toBe(200);
+    for (const icon of manifest.icons) expect((await fetch(`${e2e.server.baseUrl}${icon.src}`)).status).toBe(200);
   });
 
   it("offline, a return visit starts from the cache and shows the reconnecting state; back online it signs in", async () => {
-    const player = await server.registerPlayer("offline");
-    await server.api("POST", "/user/tutorial-complete", undefined, player.token);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const player = await e2e.server.registerPlayer("offline");
+    await e2e.server.api("POST", "/user/tutorial-complete", undefined, player.token);
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     await context.addInitScript((token) => localStorage.setItem("access_token", token), player.token);
     const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/#/overview`);
+    await page.goto(`${e2e.server.baseUrl}/#/overview`);
     await page.getByTestId("overview").waitFor({ timeout: 20_000 });
     // the worker is installed (its precache filled) and active
     await page.evaluate(async () => {

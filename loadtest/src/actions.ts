@@ -9,28 +9,14 @@ import {
 import { WorldMessage, sendChatSchema } from "@game/schema/messages";
 import { computeTechnologyCost, isGovernmentType, STARTING_GOVERNMENT } from "@game/schema/rules";
 import { learnCountry, type Bot } from "./bots.js";
+import type { ActionOutcome } from "./outcome.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
 import { playStrategy, type StrategyContext } from "./play.js";
 import type { ChatTracker } from "./realtime.js";
 import { INTENT_ROUTES, VIEW_ROUTES, routeRef } from "./strategy.js";
 import { apiUrl, routes } from "@game/schema/routes";
 
-/**
- * What one action ended with. `status` is the HTTP status, or a word for what is not HTTP:
- * "timeout", "network", "ws" (room send failed), "rejected" (room error message),
- * "undelivered" (chat never fanned out), "not_joined".
- */
-export interface ActionOutcome {
-  ok: boolean;
-  status: number | string;
-  message?: string;
-  /** turns the server says this action consumed (turnResult.turnsConsumed) */
-  turnsConsumed?: number;
-  /** a game rule refused it (4xx with a rule's code): counted apart from errors */
-  refused?: boolean;
-  /** what it turned out to be (the strategy's intent kind): reported as `<action>:<kind>` */
-  kind?: string;
-}
+export type { ActionOutcome };
 
 /** A REST route as the server's metrics label it. */
 export interface RouteRef {

@@ -6,7 +6,7 @@ import { mapLimit } from "./concurrency.js";
 import { LatencyRecorder } from "./histogram.js";
 import { errorMessageOf, type JsonHttpClient, type JsonResponse } from "./httpClient.js";
 import type { AllianceRoomLink } from "./allianceRoom.js";
-import type { StrategyState } from "./play.js";
+import type { StrategyState } from "./strategy.js";
 import type { ClientTraffic, MeteredRoom } from "./realtime.js";
 
 /** What a later run needs to act as the same player again (--reuse). */

@@ -17,8 +17,8 @@ import type {
   WarDeclarationJson,
 } from "@game/schema/api";
 import type { NoticePayload } from "@game/schema/messages";
-import { AI_PROFILES, type AiIntent, type AiIntentKind, type AiPersonality, type AiView, type Rng } from "@game/schema/rules";
-import type { ActionOutcome } from "./actions.js";
+import { AI_PROFILES, type AiIntent, type AiIntentKind, type AiPersonality, type AiView } from "@game/schema/rules";
+import type { ActionOutcome } from "./outcome.js";
 import { ALLIANCE_ROOM_APPETITE, AllianceRoomLink, nextRoomIntent, ROOM_INTENTS, type RoomIntentKind } from "./allianceRoom.js";
 import { learnCountry, type Bot } from "./bots.js";
 import { LatencyRecorder } from "./histogram.js";
@@ -43,8 +43,12 @@ import {
   VIEW_PAGE,
   VIEW_ROUTES,
   type ConcernFields,
+  type ConcernRead,
+  type StrategyState,
   type ViewConcern,
 } from "./strategy.js";
+
+export type { StrategyState };
 
 /**
  * The strategy driver's IO half: one `play` action of a bot looks (reads what it needs over
@@ -103,37 +107,6 @@ const CONCERN_OF_KIND: Partial<Record<AiIntentKind, ViewConcern>> = {
   diplomacy_accept: "diplomacy",
   diplomacy_reject: "diplomacy",
 };
-
-/** A concern as read: when (performance.now()) and its fields for the decision's time. */
-interface ConcernRead {
-  at: number;
-  fields(now: number): ConcernFields;
-}
-
-/** What one bot's strategy remembers between plays. */
-export interface StrategyState {
-  personality: AiPersonality;
-  rng: Rng;
-  /** the dice of its alliance-room messages, apart from the strategy's */
-  roomRng: Rng;
-  own?: OwnCountryJson;
-  /** performance.now() of the own country's last answer */
-  ownAt: number;
-  /** read the own country before the next decision (after a refusal, an error or an idle look) */
-  ownStale: boolean;
-  listed?: ListedCountryJson[];
-  wars?: WarDeclarationJson[];
-  /** its Government Store (stock), read with the own country */
-  store?: StoreItemJson[];
-  /** performance.now() of the last target-list read */
-  surroundingsAt: number;
-  /** the optional concerns it has read */
-  concerns: Partial<Record<ViewConcern, ConcernRead>>;
-  /** performance.now() before which a failed alliance-room join is not tried again */
-  roomRetryAt: number;
-  /** the play in flight: one bot's plays run one after another, as a player clicks */
-  queue: Promise<unknown>;
-}
 
 /** Counts of the strategy over the whole action phase. */
 export class StrategyStats {

@@ -25,6 +25,7 @@ import {
   type DiplomaticRelationsJson,
   type IntelligenceStatusJson,
   type KnownIntelligenceResponse,
+  type ListedCountryJson,
   type ListingJson,
   type OwnCountryJson,
   type StandingOrderJson,
@@ -502,4 +503,38 @@ export function verdictOf(res: JsonResponse): IntentVerdict {
     if (typeof code === "string" && code.includes("/") && !NON_RULE_NAMESPACES.has(code.split("/")[0]!)) return "refused";
   }
   return "error";
+}
+
+/** A concern as read: when (performance.now()) and its fields for the decision's time. */
+export interface ConcernRead {
+  at: number;
+  fields(now: number): ConcernFields;
+}
+
+/**
+ * What one bot's strategy remembers between plays (play.ts keeps it on the bot). Here, beside
+ * the concerns it holds, so that bots.ts names it without an import circle through play.ts.
+ */
+export interface StrategyState {
+  personality: AiPersonality;
+  rng: Rng;
+  /** the dice of its alliance-room messages, apart from the strategy's */
+  roomRng: Rng;
+  own?: OwnCountryJson;
+  /** performance.now() of the own country's last answer */
+  ownAt: number;
+  /** read the own country before the next decision (after a refusal, an error or an idle look) */
+  ownStale: boolean;
+  listed?: ListedCountryJson[];
+  wars?: WarDeclarationJson[];
+  /** its Government Store (stock), read with the own country */
+  store?: StoreItemJson[];
+  /** performance.now() of the last target-list read */
+  surroundingsAt: number;
+  /** the optional concerns it has read */
+  concerns: Partial<Record<ViewConcern, ConcernRead>>;
+  /** performance.now() before which a failed alliance-room join is not tried again */
+  roomRetryAt: number;
+  /** the play in flight: one bot's plays run one after another, as a player clicks */
+  queue: Promise<unknown>;
 }

@@ -9,7 +9,7 @@ import type {
   TurnResultJson,
 } from "@game/schema/api";
 import { toTurnResultJson } from "@game/schema/api";
-import type { BuildingType, ProductionPerTurn } from "@game/schema/rules";
+import type { BuildingType, EconomyBonuses, ProductionPerTurn } from "@game/schema/rules";
 import { routes } from "@game/schema/routes";
 import { ApiError, callRoute } from "./http";
 import { mapCountry, type Country } from "./country";
@@ -86,9 +86,10 @@ export const api = {
     return res.data;
   },
 
-  async productionStatus(countryId: number): Promise<ProductionPerTurn> {
+  /** Production per turn and the outside bonuses in force (alliance, treaties) that the income previews add. */
+  async productionStatus(countryId: number): Promise<{ productionPerTurn: ProductionPerTurn; bonuses: EconomyBonuses }> {
     const res = await callRoute(routes.productionStatus, { params: { countryId } });
-    return res.productionPerTurn;
+    return { productionPerTurn: res.productionPerTurn, bonuses: res.bonuses };
   },
 
   async turnHistory(): Promise<TurnResultJson[]> {

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "./endpoints";
+import type { EconomyBonuses } from "@game/schema/rules";
 import { queryKeys } from "./queryClient";
 
 export { createQueryClient, queryKeys } from "./queryClient";
@@ -12,12 +13,24 @@ export function useCountryQuery(countryId: number | null | undefined) {
   });
 }
 
+const productionStatusQuery = (countryId: number | null | undefined) => ({
+  queryKey: queryKeys.productionStatus(countryId ?? 0),
+  queryFn: () => api.productionStatus(countryId!),
+  enabled: typeof countryId === "number" && countryId > 0,
+});
+
+/** GET /production/status's production per turn (bonuses in force included). */
 export function useProductionStatus(countryId: number | null | undefined) {
-  return useQuery({
-    queryKey: queryKeys.productionStatus(countryId ?? 0),
-    queryFn: () => api.productionStatus(countryId!),
-    enabled: typeof countryId === "number" && countryId > 0,
-  });
+  return useQuery({ ...productionStatusQuery(countryId), select: (answer) => answer.productionPerTurn });
+}
+
+/**
+ * The alliance and treaty bonuses in force for the own country, from the same answer (one
+ * request): what the economy turn adds to taxes and research, for the previews to add too.
+ * Undefined until it loads (and on an answer without them).
+ */
+export function useEconomyBonuses(countryId: number | null | undefined): EconomyBonuses | undefined {
+  return useQuery({ ...productionStatusQuery(countryId), select: (answer) => answer.bonuses }).data ?? undefined;
 }
 
 export function useBuildingProduction(countryId: number | null | undefined) {

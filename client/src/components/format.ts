@@ -33,6 +33,11 @@ export function percent(n: number, digits = 1): string {
   return `${n.toFixed(digits)}%`;
 }
 
+/** A rate in basis points as a percent: 500 -> "5%", 450 -> "4.5%" (fee rates of the rules). */
+export function bpsPercent(bps: number): string {
+  return `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
+}
+
 /** "12 minutes 5 seconds", "45 seconds" (for countdowns) */
 export function durationText(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -49,6 +54,18 @@ export function durationText(ms: number): string {
 /** Days to one decimal: 20.9 */
 export function daysText(ms: number): string {
   return ONE_DECIMAL.format(Math.max(0, ms) / 86_400_000);
+}
+
+/** A duration of whole hours as words: "12 hours", "1 hour" (rule durations in help text). */
+export function hoursText(ms: number): string {
+  const h = Math.round(Math.max(0, ms) / 3_600_000);
+  return `${h} ${h === 1 ? "hour" : "hours"}`;
+}
+
+/** A duration of whole days as words: "7 days", "1 day". */
+export function daysWords(ms: number): string {
+  const d = Math.round(Math.max(0, ms) / 86_400_000);
+  return `${d} ${d === 1 ? "day" : "days"}`;
 }
 
 export function capitalize(s: string): string {

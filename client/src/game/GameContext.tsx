@@ -1,9 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CountryState } from "@game/schema/rules";
+import type { CountryState, EconomyBonuses } from "@game/schema/rules";
 import { useAuth } from "../auth/AuthContext";
 import { api, type ActionOutcome } from "../api/endpoints";
-import { queryKeys, useCountryQuery } from "../api/queries";
+import { queryKeys, useCountryQuery, useEconomyBonuses } from "../api/queries";
 import { toCountryState, type Country } from "../api/country";
 import type { TurnResultJson } from "@game/schema/api";
 import type { CountrySummarySnapshot } from "@game/schema/messages";
@@ -73,6 +73,12 @@ export function mergeLive(country: Country, summary: CountrySummarySnapshot | nu
   };
 }
 
+/** The rules' state with the outside bonuses in force; an answer without well-formed bonuses adds none. */
+export function withBonuses(state: CountryState, bonuses: EconomyBonuses | undefined): CountryState {
+  if (!bonuses || typeof bonuses.incomePct !== "number" || typeof bonuses.researchPct !== "number") return state;
+  return { ...state, bonuses: { incomePct: bonuses.incomePct, researchPct: bonuses.researchPct } };
+}
+
 export function GameProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const countryId = user?.countryId ?? null;
@@ -87,7 +93,11 @@ export function GameProvider({ children }: { children: ReactNode }) {
     if (status !== "connected") return countryQuery.data;
     return mergeLive(countryQuery.data, summary, summaryAt, countryQuery.dataUpdatedAt);
   }, [countryQuery.data, countryQuery.dataUpdatedAt, summary, summaryAt, status]);
-  const countryState = useMemo(() => (country ? toCountryState(country) : null), [country]);
+  // The rules' state carries the outside bonuses in force (alliance, treaties) as the economy
+  // turn applies them, so every income preview (cash flow, production, research, a turn's
+  // outcome) says what the server will do.
+  const bonuses = useEconomyBonuses(countryId);
+  const countryState = useMemo(() => (country ? withBonuses(toCountryState(country), bonuses) : null), [country, bonuses]);
 
   const [cards, setCards] = useState<TurnCard[]>([]);
   const [report, setReport] = useState<TurnResultJson | null>(null);

@@ -100,6 +100,12 @@ export function projectAllianceState(state: unknown): Partial<AllianceData> {
 
 export type AllianceConnection = RoomConnection<AllianceData, AllianceClientMessages, AllianceServerMessages>;
 
+/** What the alliance screens get of the room: its connection (null before the first join) and its latest snapshot. */
+export interface AllianceRoomHandle {
+  connection: AllianceConnection | null;
+  snapshot: AllianceSnapshot;
+}
+
 /** A connection to one alliance's room. */
 export function createAllianceConnection(allianceId: number, options: RoomConnectionOptions = {}): AllianceConnection {
   let noticeId = 0;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BUILDING_TYPES, GOVERNMENT_TYPES } from "../rules/country.js";
+import { BUILDING_TYPES, GOVERNMENT_TYPES, type EconomyBonuses } from "../rules/country.js";
 import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
 import type { EconomicEffects, computeBuildingProductionRates } from "../rules/economy.js";
 import { idSchema } from "./common.js";
@@ -242,8 +242,11 @@ export type BuildingProductionJson = z.infer<typeof buildingProductionJsonSchema
 
 /** GET /production/status/{countryId}. */
 export const productionStatusResponseSchema = z.object({
+  /** per turn at the country's size now, with `bonuses` applied */
   productionPerTurn: productionPerTurnSchema,
   allocation: unitAllocationSchema,
+  /** the alliance and treaty bonuses in force now, as a spent turn applies them (the client's income previews add them to its country) */
+  bonuses: z.object({ researchPct: num, incomePct: num }) satisfies z.ZodType<EconomyBonuses>,
 });
 export type ProductionStatusResponse = z.infer<typeof productionStatusResponseSchema>;
 

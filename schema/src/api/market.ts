@@ -17,7 +17,7 @@ import {
 } from "../rules/market.js";
 import { idSchema, limitSchema } from "./common.js";
 import { ownCountryJsonSchema } from "./countryViews.js";
-import { num } from "./rulesJson.js";
+import { marketFeeInputsSchema, num } from "./rulesJson.js";
 
 /** The spec's fallback messages of the market calls (document 3 section 8), and ours for the calls it adds. */
 export const MARKET_FALLBACK = {
@@ -287,6 +287,12 @@ export const storeJsonSchema = z.object({
   items: z.array(storeItemJsonSchema),
   /** the last store trades (spec: 5) */
   recentTransactions: z.array(storeTransactionJsonSchema),
+  /**
+   * The own country as a public-market seller, for the sell preview to run the server's rules
+   * on the server's inputs: its open listings (every item; `checkCreateListing`) and its half of
+   * the fee inputs (`computeMarketFeeModifiers`; no trade agreement, the buyer is not known).
+   */
+  seller: z.object({ openListings: num, feeInputs: marketFeeInputsSchema }),
 });
 export type StoreJson = z.infer<typeof storeJsonSchema>;
 

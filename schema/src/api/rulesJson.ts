@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { BUILDING_TYPES, GOVERNMENT_TYPES, TECHNOLOGY_IDS, type BuildingCounts, type TechLevels, type UnitAllocation } from "../rules/country.js";
+import type { BonusPurchase } from "../rules/alliance.js";
 import type { BuildingCategory, BuildingCostRow } from "../rules/buildings.js";
+import type { MarketFeeInputs } from "../rules/market.js";
 import type { ProductionPerTurn } from "../rules/economy.js";
 import type { GovernmentDefinition } from "../rules/governments.js";
 import type { ResearchStatus, TechnologyStatus } from "../rules/research.js";
@@ -108,3 +110,9 @@ export const researchStatusSchema = z.object({
   researchEfficiency: z.record(technologyIdSchema, num),
   technologies: z.array(technologyStatusSchema),
 }) satisfies z.ZodType<ResearchStatus>;
+
+/** An alliance bonus bought (what the fee and income rules read). */
+export const bonusPurchaseJsonSchema = z.object({ bonusId: z.string(), level: num, purchasedAt: num, expiresAt: num.nullable() }) satisfies z.ZodType<BonusPurchase>;
+
+/** The seller's half of a public trade's fee inputs (`computeMarketFeeModifiers`). */
+export const marketFeeInputsSchema = z.object({ sellerDiscountPurchases: z.array(bonusPurchaseJsonSchema), tradeAgreement: z.boolean() }) satisfies z.ZodType<MarketFeeInputs>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_CHANNEL_IDS, CHAT_MESSAGES } from "../rules/chat.js";
 import { RANKINGS_DEFAULT_LIMIT, RANKINGS_MAX_LIMIT } from "../rules/ranking.js";
-import { chatCommandReplySchema, chatMessagePayloadSchema } from "../messages/world.js";
+import { chatChannelJsonSchema, chatCommandReplySchema, chatMessagePayloadSchema, type ChatChannelJson } from "../messages/world.js";
 import { num } from "./rulesJson.js";
 import { idParamSchema, limitSchema, playersOnlySchema } from "./common.js";
 
@@ -31,19 +31,8 @@ export const rankingsQuerySchema = z.object({
   playersOnly: playersOnlySchema,
 });
 
-/** A channel of GET /chat/channels/{countryId}. */
-export const chatChannelJsonSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  icon: z.string(),
-  color: z.string(),
-  accessLevel: z.string(),
-  isActive: z.boolean(),
-  /** players online who can read it */
-  userCount: num,
-});
-export type ChatChannelJson = z.infer<typeof chatChannelJsonSchema>;
+// A channel of GET /chat/channels/{countryId}: declared with the room's channel snapshot, which extends it.
+export { chatChannelJsonSchema, type ChatChannelJson };
 
 export const chatMessageJsonSchema = chatMessagePayloadSchema;
 export type ChatMessageJson = z.infer<typeof chatMessageJsonSchema>;

@@ -6,7 +6,6 @@ import { noticePayloadSchema } from "./notice.js";
 import { MarketMessage, marketChangedSchema } from "./market.js";
 import type { NewsTickerItem, SeasonState, WorldState } from "../state/index.js";
 import { plainText } from "../api/text.js";
-import type { ChatChannelJson } from "../api/world.js";
 
 /** Global news headlines the world state keeps, newest first (items). */
 export const NEWS_TICKER_SIZE = 10;
@@ -290,6 +289,20 @@ export type WorldStateSnapshot = ToJSON<WorldState>;
 
 /** A chat line as the client keeps it (the payload without the REST-only online flag). */
 export type ChatMessageSnapshot = Omit<ChatMessagePayload, "isOnline">;
+/** A channel of GET /chat/channels/{countryId} (api/world.ts re-exports it; declared here, where the room's channel snapshot extends it). */
+export const chatChannelJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  icon: z.string(),
+  color: z.string(),
+  accessLevel: z.string(),
+  isActive: z.boolean(),
+  /** players online who can read it */
+  userCount: z.number(),
+});
+export type ChatChannelJson = z.infer<typeof chatChannelJsonSchema>;
+
 /** A global channel as the chat screen shows it: GET /chat/channels' channel with its recent lines (oldest first). */
 export interface ChatChannelSnapshot extends ChatChannelJson {
   messages: ChatMessageSnapshot[];

@@ -1389,22 +1389,35 @@ export function plainMilitary(units: Pick<Record<UnitType, number>, "troops" | "
   return units.troops + units.jets + units.turrets + units.tanks;
 }
 
-/** The spec's war-room player power: troops + jets x 10 + tanks x 5 + turrets x 8. */
+/** The spec's war-room power weights: power points per unit (troops 1, jets 10, tanks 5, turrets 8). */
+export const WAR_ROOM_POWER_WEIGHTS = { troops: 1, jets: 10, tanks: 5, turrets: 8 } as const;
+
+/** The spec's war-room player power: troops + jets x 10 + tanks x 5 + turrets x 8 (WAR_ROOM_POWER_WEIGHTS). */
 export function warRoomPower(units: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks">): number {
-  return units.troops + units.jets * 10 + units.tanks * 5 + units.turrets * 8;
+  const w = WAR_ROOM_POWER_WEIGHTS;
+  return units.troops * w.troops + units.jets * w.jets + units.tanks * w.tanks + units.turrets * w.turrets;
 }
 
 /** War-room power ratio bands (spec). */
 export type PowerBand = "OVERWHELMING" | "SUPERIOR" | "FAVORABLE" | "EVEN" | "CHALLENGING" | "DANGEROUS";
 
-/** At least 2 OVERWHELMING; 1.5 SUPERIOR; 1.2 FAVORABLE; 0.8 EVEN; 0.5 CHALLENGING; below DANGEROUS. */
+/**
+ * The spec's power ratio bands, strongest first: a ratio at or above `minRatio` is in the band;
+ * below the last threshold, DANGEROUS. `powerBand` and the war room's table read this one list.
+ */
+export const POWER_BANDS: readonly { band: PowerBand; minRatio: number }[] = [
+  { band: "OVERWHELMING", minRatio: 2 },
+  { band: "SUPERIOR", minRatio: 1.5 },
+  { band: "FAVORABLE", minRatio: 1.2 },
+  { band: "EVEN", minRatio: 0.8 },
+  { band: "CHALLENGING", minRatio: 0.5 },
+];
+/** The band below every POWER_BANDS threshold. */
+export const LOWEST_POWER_BAND: PowerBand = "DANGEROUS";
+
+/** At least 2 OVERWHELMING; 1.5 SUPERIOR; 1.2 FAVORABLE; 0.8 EVEN; 0.5 CHALLENGING; below DANGEROUS (POWER_BANDS). */
 export function powerBand(ratio: number): PowerBand {
-  if (ratio >= 2) return "OVERWHELMING";
-  if (ratio >= 1.5) return "SUPERIOR";
-  if (ratio >= 1.2) return "FAVORABLE";
-  if (ratio >= 0.8) return "EVEN";
-  if (ratio >= 0.5) return "CHALLENGING";
-  return "DANGEROUS";
+  return POWER_BANDS.find((b) => ratio >= b.minRatio)?.band ?? LOWEST_POWER_BAND;
 }
 
 /** Target analysis of the spec, from public fields and (if any) the attacker's intelligence. */

@@ -1,6 +1,8 @@
 import type { CountryState, GovernmentType, RuleRejection, TechLevels } from "./country.js";
 import { reject } from "./country.js";
 import { checkSpyCapacity } from "./espionage.js";
+import { computeAllianceEffects, type BonusPurchase } from "./alliance.js";
+import { computeDiplomaticEffects } from "./diplomacy.js";
 import { GOVERNMENTS } from "./governments.js";
 import { computeTechEffects } from "./research.js";
 
@@ -259,9 +261,40 @@ export interface FeeModifier {
 
 /** Public market fee: floor(total x (5% - reductions)), never below 0 (spec: 5%, rounded down). */
 export function computeMarketFee(total: number, modifiers: readonly FeeModifier[] = []): number {
+  return Math.floor((total * computeMarketFeeBps(modifiers)) / 10_000);
+}
+
+/**
+ * What a public trade's fee reductions depend on: the seller's alliance's Market Discount
+ * purchases (the seller pays the fee) and whether a trade agreement joins seller and buyer.
+ * The server reads them inside the trade; the sell preview gets the seller's half from the
+ * store's answer (`StoreJson.seller`), with no agreement, since the buyer is not known yet.
+ */
+export interface MarketFeeInputs {
+  /** the seller's alliance's `market_discount` purchases (none outside an alliance) */
+  sellerDiscountPurchases: readonly BonusPurchase[];
+  /** an active trade agreement between seller and buyer */
+  tradeAgreement: boolean;
+}
+
+/**
+ * The fee modifiers of a public trade at `now` (epoch ms): the Market Discount in force takes
+ * its percent of MARKET_FEE_BPS (10% a level: 50 basis points), a trade agreement its points
+ * (2 points: 200 basis points). The trade (server) and the sell preview (client) both call it.
+ */
+export function computeMarketFeeModifiers(inputs: MarketFeeInputs, now: number): FeeModifier[] {
+  const modifiers: FeeModifier[] = [];
+  const discountPct = computeAllianceEffects(inputs.sellerDiscountPurchases, now).marketFeeReductionPct;
+  if (discountPct > 0) modifiers.push({ source: "alliance:market_discount", reductionBps: Math.floor((MARKET_FEE_BPS * discountPct) / 100) });
+  const agreement = computeDiplomaticEffects(inputs.tradeAgreement ? ["trade"] : []);
+  if (agreement.marketFeeReductionPts > 0) modifiers.push({ source: "diplomacy:trade", reductionBps: agreement.marketFeeReductionPts * 100 });
+  return modifiers;
+}
+
+/** The fee rate after modifiers, basis points (what computeMarketFee charges). */
+export function computeMarketFeeBps(modifiers: readonly FeeModifier[] = []): number {
   const reduction = modifiers.reduce((sum, m) => sum + Math.max(0, m.reductionBps), 0);
-  const bps = Math.max(0, MARKET_FEE_BPS - reduction);
-  return Math.floor((total * bps) / 10_000);
+  return Math.max(0, MARKET_FEE_BPS - reduction);
 }
 
 /** The money of one public trade: the buyer pays `total`; the seller receives `total - fee`. */

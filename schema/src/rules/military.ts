@@ -564,6 +564,8 @@ export const ALERT_EFFECTS: Readonly<Record<AlertLevel, { defensePct: number; at
  * gives half (it guards against the cheaper spy raids).
  */
 export const ALLOCATION_EFFECT_DIVISOR = 4;
+/** Counter-intelligence's divisor: half of itself as spy defence (10% = +5%). */
+export const COUNTER_INTEL_EFFECT_DIVISOR = 2;
 
 /** The total a deployment or allocation may reach (the spec: capped at 100). */
 export const MAX_ALLOCATION_TOTAL = 100;
@@ -644,7 +646,7 @@ export function computePostureEffects(d: Deployment, a: DefenseAllocation, alert
     defendingCasualtiesPct: 100 - q(a.garrison),
     groundDefensePct: 100 + q(a.perimeter),
     airDefensePct: 100 + q(a.airDefense),
-    spyDefensePct: 100 + a.counterIntel / 2,
+    spyDefensePct: 100 + a.counterIntel / COUNTER_INTEL_EFFECT_DIVISOR,
     missileInterceptPct: q(a.airDefense),
   };
 }

@@ -312,7 +312,7 @@ export interface ResearchStatus {
 }
 
 /** The research status of a country. */
-export function computeResearchStatus(country: Pick<CountryState, "buildings" | "governmentType" | "tech" | "researchPoints">): ResearchStatus {
+export function computeResearchStatus(country: Pick<CountryState, "buildings" | "governmentType" | "tech" | "researchPoints" | "bonuses">): ResearchStatus {
   const pointsPerTurn = computeResearchPointsPerTurn(country);
   const gov = GOVERNMENTS[country.governmentType];
   const researchEfficiency = Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, gov.techBonuses[id]])) as Record<TechnologyId, number>;

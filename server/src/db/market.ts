@@ -248,7 +248,7 @@ export async function lockListing(client: DbClient, id: number): Promise<Listing
   return rows[0];
 }
 
-export async function countOpenListings(client: DbClient, sellerId: number): Promise<number> {
+export async function countOpenListings(client: Queryable, sellerId: number): Promise<number> {
   const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM market_listings WHERE seller_id = $1 AND status = 'open'", [sellerId]);
   return rows[0]!.n;
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
+import type { StoreJson } from "@game/schema/api";
+import { computeMarketFeeModifiers, computeTradeAmounts } from "@game/schema/rules";
 import { addMember, foundAlliance, type TestPlayer } from "../test/alliances.js";
 
 /**
@@ -44,6 +46,23 @@ describe("alliances in the market", () => {
     expect(await trade(seller, buyer, 500)).toMatchObject({ total: 50_000, fee: 1_000 });
   });
 
+  it("the store's answer gives the sell preview the inputs the trade uses: open listings and the seller's fee inputs", async () => {
+    const [seller, buyer] = await Promise.all([registerPlayer(t, "ps"), registerPlayer(t, "pb")]);
+    const alliance = await foundAlliance(t, seller);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name) VALUES ($1, 'market_discount', 1, 300, 's')", [alliance.id]);
+    await sql("UPDATE countries SET food = food + 1000 WHERE id = $1", [seller.countryId]);
+    expect((await t.api("POST", "/market/listings", { countryId: seller.countryId, itemType: "food", quantity: 10, pricePerUnit: 500 }, seller.token)).status).toBeLessThan(300);
+    const answer = await t.api("GET", `/market/store/${seller.countryId}`, undefined, seller.token);
+    expect(answer.status).toBe(200);
+    const terms = answer.body.data.seller as StoreJson["seller"];
+    expect(terms.openListings).toBe(1);
+    expect(terms.feeInputs.tradeAgreement).toBe(false);
+    // The preview's fee for 100 food at $500 is the fee the trade charges (level 1: 4.5%).
+    const preview = computeTradeAmounts(100, 500, computeMarketFeeModifiers(terms.feeInputs, Date.now()));
+    expect(await trade(seller, buyer, 500)).toMatchObject({ total: 50_000, fee: preview.fee });
+    expect(preview.fee).toBe(2_250);
+  });
+
   it("a trade earns each side's alliance a point per $10,000, once; between members it is resources shared", async () => {
     const [a, b, c] = await Promise.all([registerPlayer(t, "pa"), registerPlayer(t, "pb"), registerPlayer(t, "pc")]);
     const alliance = await foundAlliance(t, a);
@@ -60,5 +79,19 @@ describe("alliances in the market", () => {
     await trade(c, a, 200);
     expect((await points()) - before).toBe(24 + 2);
     expect((await sql("SELECT count(*)::int AS n FROM alliance_point_ledger WHERE source = 'trade' AND alliance_id = $1", [alliance.id]))[0].n).toBe(3);
+  });
+});
+
+describe("the read models count the bonuses a spent turn applies (issue 26: the income previews)", () => {
+  it("GET /production/status answers the alliance's Economic Surge in force and counts it in the cash per turn", async () => {
+    const [member, outsider] = await Promise.all([registerPlayer(t, "es"), registerPlayer(t, "eo")]);
+    const alliance = await foundAlliance(t, member);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name, expires_at) VALUES ($1, 'economic_surge', 1, 150, 's', now() + interval '12 hours')", [alliance.id]);
+    const status = async (p: TestPlayer) => (await t.api("GET", `/production/status/${p.countryId}`, undefined, p.token)).body;
+    const [withSurge, without] = [await status(member), await status(outsider)];
+    expect(withSurge.bonuses).toEqual({ incomePct: 10, researchPct: 0 });
+    expect(without.bonuses).toEqual({ incomePct: 0, researchPct: 0 });
+    // Two fresh countries alike but for the surge: its 10% more taxes.
+    expect(withSurge.productionPerTurn.cash).toBeGreaterThan(without.productionPerTurn.cash);
   });
 });

@@ -24,6 +24,7 @@ import {
   type ActionResult,
 } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
+import { readEconomyBonuses } from "../services/allianceEffects.js";
 import type { ApiPipeline, RouteHandler } from "./pipeline.js";
 import { authorizeCountry, authorizeCountryId, ownCountry } from "./handler.js";
 
@@ -129,8 +130,18 @@ export function economyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
       currentBuildings: Object.fromEntries(BUILDING_TYPES.map((t) => [t, state.buildings[t]])) as BuildingProductionJson["currentBuildings"],
     },
   }));
-  ownCountryRead(routes.productionStatus, (state) => ({ productionPerTurn: computeProductionPerTurn(state), allocation: state.unitAllocation }));
-  ownCountryRead(routes.researchStatus, (state) => ({ data: computeResearchStatus(state) }));
+  // Production and research per turn count the alliance and treaty bonuses in force, as a
+  // spent turn does; the production answer also carries them for the client's previews.
+  api.handle(routes.productionStatus, async (call) => {
+    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
+    const bonuses = await readEconomyBonuses(ctx.db, country.id, ctx.clock.now());
+    const state = { ...countryState(country), bonuses };
+    return { productionPerTurn: computeProductionPerTurn(state), allocation: state.unitAllocation, bonuses };
+  });
+  api.handle(routes.researchStatus, async (call) => {
+    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
+    return { data: computeResearchStatus({ ...countryState(country), bonuses: await readEconomyBonuses(ctx.db, country.id, ctx.clock.now()) }) };
+  });
 
   api.handle(routes.governments, async (call) => {
     const { country } = await ownCountry(ctx, call);

@@ -1,11 +1,11 @@
 import "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
 import { SESSION_CLOSE_SIGNED_OUT, WORLD_ROOM } from "@game/schema/messages";
-import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { apiRequest, registerPlayer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import type { ChildServer } from "../test/childServer.js";
+import { startTwoProcesses, type TwoProcesses } from "../test/twoProcesses.js";
 
 /**
  * Findings 2 and 4 across two server processes on one Redis and one Postgres: a logout on one
@@ -19,31 +19,17 @@ const CAP = 2;
 
 let a: TestServer;
 let child: ChildServer;
+let processes: TwoProcesses | undefined;
 const clients: WorldTestClient[] = [];
 
-async function flush(): Promise<void> {
-  const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
-  await redis.flushdb();
-  redis.disconnect();
-}
-
 beforeAll(async () => {
-  await flush();
-  const port = await freePort();
-  a = await startTestServer({ redisDb: REDIS_DB, port, publicAddress: `127.0.0.1:${port}`, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
-  const childPort = await freePort();
-  child = spawnServer(
-    { DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET, PUBLIC_ADDRESS: `127.0.0.1:${childPort}`, ROOM_SESSIONS_PER_USER: String(CAP), RATE_LIMIT_REGISTER_PER_HOUR: "0" },
-    childPort,
-  );
-  await waitUntilListening(child);
+  processes = await startTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
+  ({ a, child } = processes);
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.leave()));
-  await child?.kill();
-  await a?.close();
-  await flush();
+  await processes?.close();
 });
 
 function track(c: WorldTestClient): WorldTestClient & { leftWith: () => number | undefined } {

@@ -3,6 +3,7 @@ import { ServerError, type Client, type Presence, type Room } from "@colyseus/co
 import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
 import type { ServiceContext } from "../services/context.js";
 import type { Revocation } from "../auth/tokens.js";
+import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../roomSeats.js";
 
 /**
  * A room session's seat in the per-user count is refreshed this often (ms) while it lives; one
@@ -17,7 +18,6 @@ export const ROOM_SESSION_STALE_MS = 60_000;
  * the cap refused for about 60 s (issue 28); now for at most the TTL.
  */
 export const ROOM_PROCESS_HEARTBEAT_MS = 3_000;
-import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../roomSeats.js";
 
 export { ROOM_PROCESS_HEARTBEAT_TTL_S };
 

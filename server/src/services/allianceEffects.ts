@@ -1,4 +1,5 @@
 import { computeAllianceEffects, computeDiplomaticEffects, type BonusPurchase, type EconomyBonuses, type RelationType } from "@game/schema/rules";
+import type { Db, DbClient } from "../db/pool.js";
 
 /**
  * Everything a country's economy bonuses depend on, as JSON text: the database function
@@ -27,4 +28,14 @@ export function economyBonusesFromInputs(inputsJson: string, now: number): Econo
   const alliance = computeAllianceEffects(purchases, now);
   const diplomacy = computeDiplomaticEffects(relations);
   return { researchPct: alliance.researchPct + diplomacy.researchPct, incomePct: alliance.incomePct };
+}
+
+/**
+ * The outside bonuses in force for a country now, read as an economy action reads them (the
+ * same database function, the same rule): the read models' production and research figures and
+ * the client's income previews use them, so a preview says what spending a turn will give.
+ */
+export async function readEconomyBonuses(db: Db | DbClient, countryId: number, now: number): Promise<EconomyBonuses> {
+  const { rows } = await db.query<{ inputs: string }>({ name: "economy_bonus_inputs_read", text: `SELECT ${ECONOMY_BONUS_INPUTS}($1) AS inputs`, values: [countryId] });
+  return economyBonusesFromInputs(rows[0]!.inputs, now);
 }

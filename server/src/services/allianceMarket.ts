@@ -1,4 +1,4 @@
-import { MARKET_FEE_BPS, computeAllianceEffects, computeDiplomaticEffects, computeTradePoints, type FeeModifier } from "@game/schema/rules";
+import { computeMarketFeeModifiers, computeTradePoints, type FeeModifier, type MarketFeeInputs } from "@game/schema/rules";
 import type { ActionTransaction } from "./actions.js";
 import type { Db, DbClient } from "../db/pool.js";
 import { creditAlliancePoints } from "./alliances.js";
@@ -10,11 +10,12 @@ import { creditAlliancePoints } from "./alliances.js";
  */
 
 /**
- * The seller pays the public fee, so the seller's alliance's Market Discount lowers it (each
- * level takes 10% of the 5% fee: 50 basis points); a trade agreement either side holds with the
- * other takes 2 percentage points (200 basis points) off trades between the two.
+ * What a public trade's fee reductions depend on (schema's `MarketFeeInputs`): the seller's
+ * alliance's Market Discount purchases and whether a trade agreement joins seller and buyer.
+ * With `buyerId === sellerId` no agreement can match (no country holds a relation with itself):
+ * the seller's own half, which the sell preview reads through the store's answer.
  */
-export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, buyerId: number, now: Date): Promise<FeeModifier[]> {
+export async function marketFeeInputs(db: Db | DbClient, sellerId: number, buyerId: number): Promise<MarketFeeInputs> {
   // One round trip inside the trade's transaction: the seller's alliance's discount purchases
   // and whether a trade agreement joins the two.
   const { rows } = await db.query<{ bonus_id: string | null; level: number | null; purchased_at: Date | null; expires_at: Date | null; agreement: boolean }>({
@@ -28,15 +29,22 @@ export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, bu
              AND ((from_country_id = $1 AND to_country_id = $2) OR (from_country_id = $2 AND to_country_id = $1))`,
     values: [sellerId, buyerId],
   });
-  const purchases = rows
-    .filter((r) => r.bonus_id !== null)
-    .map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null }));
-  const modifiers: FeeModifier[] = [];
-  const discountPct = computeAllianceEffects(purchases, now.getTime()).marketFeeReductionPct;
-  if (discountPct > 0) modifiers.push({ source: "alliance:market_discount", reductionBps: Math.floor((MARKET_FEE_BPS * discountPct) / 100) });
-  const agreement = computeDiplomaticEffects(rows.some((r) => r.agreement) ? ["trade"] : []);
-  if (agreement.marketFeeReductionPts > 0) modifiers.push({ source: "diplomacy:trade", reductionBps: agreement.marketFeeReductionPts * 100 });
-  return modifiers;
+  return {
+    sellerDiscountPurchases: rows
+      .filter((r) => r.bonus_id !== null)
+      .map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null })),
+    tradeAgreement: rows.some((r) => r.agreement),
+  };
+}
+
+/**
+ * The seller pays the public fee, so the seller's alliance's Market Discount lowers it (each
+ * level takes 10% of the 5% fee: 50 basis points); a trade agreement either side holds with the
+ * other takes 2 percentage points (200 basis points) off trades between the two. The rule is
+ * schema's `computeMarketFeeModifiers`, which the sell preview calls too.
+ */
+export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, buyerId: number, now: Date): Promise<FeeModifier[]> {
+  return computeMarketFeeModifiers(await marketFeeInputs(db, sellerId, buyerId), now.getTime());
 }
 
 /**

@@ -101,7 +101,7 @@ import { AppError, forbidden, notFound, tooManyRequests, unavailable } from "../
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 import { runCountriesAction, type ActionContext, type ActionTransaction, type LockedCountry } from "./actions.js";
 import { recordNews } from "./news.js";
-import { creditTrade, marketFeeModifiers } from "./allianceMarket.js";
+import { creditTrade, marketFeeInputs, marketFeeModifiers } from "./allianceMarket.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -534,17 +534,24 @@ function storeItems(state: CountryState, fullAts: ReadonlyMap<MarketItemType, nu
   });
 }
 
-/** The store as one country sees it: its prices, its stock, its last 5 store trades. */
+/** The store as one country sees it: its prices, its stock, its last 5 store trades, and its terms as a public-market seller. */
 export async function getStore(ctx: ServiceContext, countryId: number): Promise<StoreJson> {
   const row = await findCountryById(ctx.db, countryId);
   if (!row) throw notFound("Country not found", "country/not_found");
-  const [fullAts, recent] = await Promise.all([readStoreStock(ctx.db, countryId), recentStoreTrades(ctx.db, countryId)]);
+  // The seller's half of the fee inputs: with itself as the buyer no trade agreement matches.
+  const [fullAts, recent, openListings, feeInputs] = await Promise.all([
+    readStoreStock(ctx.db, countryId),
+    recentStoreTrades(ctx.db, countryId),
+    countOpenListings(ctx.db, countryId),
+    marketFeeInputs(ctx.db, countryId, countryId),
+  ]);
   const state = rowToState(row);
   return {
     cash: state.cash,
     militaryTechDiscountPct: computeMilitaryTechDiscountPct(state.tech),
     items: storeItems(state, fullAts, ctx.clock.now()),
     recentTransactions: recent.map((t) => toStoreTransactionJson(t, countryId)),
+    seller: { openListings, feeInputs },
   };
 }
 

@@ -5,7 +5,7 @@ import { useOwnCountrySummary } from "../../realtime/hooks";
 import { useAuth } from "../../auth/AuthContext";
 import { ActionButton, Panel } from "../../components/ui";
 import { renderWithMentions } from "../chat/ChatScreen";
-import type { AllianceRoomHandle } from "./AllianceHome";
+import type { AllianceRoomHandle } from "../../realtime/allianceRoom";
 import { ROLE_ICON } from "./shared";
 
 /** How often the typing notice is sent while typing (ms): the indicator lasts 3 s. */

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { AllianceStatusJson } from "@game/schema/api";
 import { ALLIANCE_BONUSES, ALLIANCE_MESSAGES, alliancePermissions, isLeaderRole, type AllianceRole } from "@game/schema/rules";
 import { allianceApi } from "../../api/alliance";
-import type { AllianceConnection, AllianceSnapshot } from "../../realtime/allianceRoom";
+import type { AllianceRoomHandle, AllianceSnapshot } from "../../realtime/allianceRoom";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
 import { ActResult, AllianceFlag, ROLE_ICON, ROLE_LABEL, timeLeft, useAct } from "./shared";
@@ -12,11 +12,6 @@ import { AllianceChat } from "./AllianceChat";
 import { AllianceWarfare } from "./AllianceWarfare";
 
 type SubTab = "overview" | "management" | "bonuses" | "chat" | "warfare";
-
-export interface AllianceRoomHandle {
-  connection: AllianceConnection | null;
-  snapshot: AllianceSnapshot;
-}
 
 /** A member's alliance: the header, Leave Alliance and the Alliance System tabs. */
 export function AllianceHome({ status, room, countryId }: { status: AllianceStatusJson; room: AllianceRoomHandle; countryId: number }) {

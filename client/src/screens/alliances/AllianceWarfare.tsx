@@ -26,7 +26,7 @@ import { usePartnerCandidates } from "../../api/alliance";
 import { useGame } from "../../game/GameContext";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, titleCase } from "../../components/format";
-import type { AllianceRoomHandle } from "./AllianceHome";
+import type { AllianceRoomHandle } from "../../realtime/allianceRoom";
 import { timeLeft, when } from "./shared";
 import { useIntelligenceReports } from "../../api/espionage";
 

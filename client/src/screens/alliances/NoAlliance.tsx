@@ -7,6 +7,7 @@ import {
   ALLIANCE_NAME_MAX_LENGTH,
   ALLIANCE_NAME_MIN_LENGTH,
   ALLIANCE_TAG_PATTERN,
+  ALLY_SUPPORT_PCT,
 } from "@game/schema/rules";
 import { allianceApi, useAllianceList, useApplications, useInvitations } from "../../api/alliance";
 import { useTargetCountries, useWarDeclarations } from "../../api/military";
@@ -14,8 +15,9 @@ import { ActionButton, Loading, Panel } from "../../components/ui";
 import { fmt } from "../../components/format";
 import { ActResult, AllianceFlag, CountedText, timeLeft, useAct } from "./shared";
 
-const BENEFITS = [
-  "Allies lend 25% of their forces to your battles",
+/** Why join, the numbers from the rules (issue 26: help text from constants). */
+export const allianceBenefits = () => [
+  `Allies lend ${ALLY_SUPPORT_PCT}% of their forces to your battles`,
   "Bonus points buy permanent and temporary bonuses for every member",
   "Plan coordinated operations live with your alliance",
   "Ask for help when attacked: allies commit units to your defence",
@@ -56,7 +58,7 @@ export function NoAlliance() {
       <div className="grid two">
         <Panel title="Join forces">
           <ul className="benefits">
-            {BENEFITS.map((b) => (
+            {allianceBenefits().map((b) => (
               <li key={b}>{b}</li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import {
   EXPLORE_BASE_COST_PER_ACRE,
   EXPLORE_COST_STEP,
+  EXPLORE_COST_STEP_ACRES,
   EXPLORE_MAX_TURNS,
   GOVERNMENTS,
   checkExploration,
@@ -146,12 +147,10 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
             <Stat label="Government" value={gov.name} />
             <Stat label="Acres per turn" value={gov.explorationAcresPct === 100 ? "Standard table" : `+${gov.explorationAcresPct - 100}% (own table)`} />
             <Stat label="Cost per acre" value={gov.explorationCostPct === 100 ? "x1" : `x${gov.explorationCostPct / 100}`} />
-            <p className="muted small" style={{ marginTop: "0.5rem" }}>
-              A Republic explores 20% more acres per turn and pays 10% less per acre.
-            </p>
+            <ExplorationGovernmentHelp />
           </Panel>
           <Panel title="Cost Formula">
-            <p className="small">Cost per acre = floor((50 + 5 per full 100 acres owned) x 0.9 for a Republic, x1 otherwise).</p>
+            <ExplorationCostFormulaHelp />
             <p className="small num">
               Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {computeExplorationCostSteps(country.landAcres)}) x{" "}
               {gov.explorationCostPct / 100}) = {fmt(quote.costPerAcre)}
@@ -172,5 +171,32 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
         </div>
       )}
     </div>
+  );
+}
+
+/** The governments whose exploration differs from the standard (the Republic): acres and cost percents. */
+const explorationGovernments = () => Object.values(GOVERNMENTS).filter((g) => g.explorationAcresPct !== 100 || g.explorationCostPct !== 100);
+
+/** "A Republic explores 20% more acres per turn and pays 10% less per acre.", from GOVERNMENTS (issue 26: help text from constants). */
+export function ExplorationGovernmentHelp() {
+  const change = (pct: number, more: string, less: string) => `${Math.abs(pct - 100)}% ${pct >= 100 ? more : less}`;
+  return (
+    <p className="muted small" style={{ marginTop: "0.5rem" }} data-testid="help-explore-governments">
+      {explorationGovernments()
+        .map((g) => `A ${g.name} explores ${change(g.explorationAcresPct, "more", "fewer")} acres per turn and pays ${change(g.explorationCostPct, "more", "less")} per acre.`)
+        .join(" ")}
+    </p>
+  );
+}
+
+/** The exploration cost formula, from the exploration constants and GOVERNMENTS. */
+export function ExplorationCostFormulaHelp() {
+  const factors = explorationGovernments()
+    .filter((g) => g.explorationCostPct !== 100)
+    .map((g) => `x${g.explorationCostPct / 100} for a ${g.name}`);
+  return (
+    <p className="small" data-testid="help-explore-cost">
+      Cost per acre = floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} per full {EXPLORE_COST_STEP_ACRES} acres owned) {[...factors, "x1 otherwise"].join(", ")}).
+    </p>
   );
 }

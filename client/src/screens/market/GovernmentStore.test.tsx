@@ -8,6 +8,9 @@ import { toCountryState } from "../../api/country";
 import { testCountry } from "../../test/render";
 import { GovernmentStore } from "./GovernmentStore";
 
+// Help text from the constants (issue 26): the discount line names the per-level percent.
+vi.mock("@game/schema/rules", async (importOriginal) => ({ ...(await importOriginal<typeof import("@game/schema/rules")>()), MILITARY_STORE_PRICE_PCT_PER_LEVEL: 2 }));
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -25,6 +28,7 @@ function storeJson(militaryTech: number, overrides: Partial<Record<string, Parti
       return { id, name: d.name, description: d.description, category: d.category, basePrice: d.basePrice, price: computeStorePrices(id, country), inStock: stock > 0, stock, fullAt: null, maxPurchase: d.maxPurchase, techBonus: d.techBonus, expressOnly: d.expressOnly, owned: id === "troops" ? 100 : 0, ...overrides[id] };
     }),
     recentTransactions: [],
+    seller: { openListings: 0, feeInputs: { sellerDiscountPurchases: [], tradeAgreement: false } },
   };
 }
 
@@ -43,6 +47,7 @@ describe("GovernmentStore", () => {
     renderStore(storeJson(10));
     expect(await screen.findByText("Military tech discount 10%")).toBeTruthy();
     expect(screen.getByTestId("buy-price-troops").textContent).toBe("$130");
+    expect(screen.getByText(/Sell price bonus: \+10% \(2% per military tech level\)/)).toBeTruthy();
     const tanks = screen.getByTestId("store-item-tanks");
     expect(within(tanks).queryByTestId("buy-tanks-1000")).toBeNull();
     expect(within(tanks).getByTestId("buy-tanks-100")).toBeTruthy();

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { StoreItemJson } from "@game/schema/api";
-import { STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
+import { MILITARY_STORE_PRICE_PCT_PER_LEVEL, STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
 import { marketApi, useStore } from "../../api/market";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, money } from "../../components/format";
@@ -50,7 +50,7 @@ export function GovernmentStore({ countryId, country }: { countryId: number; cou
       />
       {category === "military" ? (
         <div className="alert info small">
-          Purchase discount: {discount}% · Sell price bonus: +{discount}% (1% per military tech level)
+          Purchase discount: {discount}% · Sell price bonus: +{discount}% ({MILITARY_STORE_PRICE_PCT_PER_LEVEL}% per military tech level)
         </div>
       ) : null}
       <ActionMessage message={action.message} />

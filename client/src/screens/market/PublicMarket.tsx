@@ -6,6 +6,9 @@ import {
   MAX_OPEN_LISTINGS,
   checkBuyListing,
   checkCreateListing,
+  computeDiplomaticEffects,
+  computeMarketFeeBps,
+  computeMarketFeeModifiers,
   computePriceBounds,
   computeTradeAmounts,
   holdingOf,
@@ -13,9 +16,9 @@ import {
   type MarketItemType,
 } from "@game/schema/rules";
 import type { ListingJson } from "@game/schema/api";
-import { marketApi, useHistory, useListings, useOrderBook } from "../../api/market";
+import { marketApi, useHistory, useListings, useOrderBook, useStore } from "../../api/market";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { daysText, fmt, money } from "../../components/format";
+import { bpsPercent, daysText, fmt, money } from "../../components/format";
 import { useNow } from "../../components/Clock";
 import { useConfirmAction } from "../../components/confirm";
 import { ActionMessage, ItemSelect, itemName, marketTypeName, shortDate, useMarketAction, wholeNumber } from "./common";
@@ -154,9 +157,14 @@ function SellTab({ item, countryId, country, action }: Props & { item: MarketIte
   const quantity = wholeNumber(quantityText);
   const price = wholeNumber(priceText);
   const own = (listings.data ?? []).filter((l) => l.isOwnListing);
-  // The open-listing limit counts every item; the list here shows this item's.
-  const refusal = checkCreateListing(country, { item, quantity, pricePerUnit: price, openListings: 0 });
-  const trade = Number.isFinite(quantity) && Number.isFinite(price) ? computeTradeAmounts(quantity, price) : null;
+  // The server's inputs, from the store's answer: the open listings of every item (this list
+  // shows this item's) and the seller's half of the fee inputs (the buyer is not known yet).
+  const seller = useStore(countryId).data?.seller;
+  const now = useNow(60_000);
+  const modifiers = seller ? computeMarketFeeModifiers(seller.feeInputs, now) : [];
+  const refusal = checkCreateListing(country, { item, quantity, pricePerUnit: price, openListings: seller?.openListings ?? 0 });
+  const trade = Number.isFinite(quantity) && Number.isFinite(price) ? computeTradeAmounts(quantity, price, modifiers) : null;
+  const agreementPts = computeDiplomaticEffects(["trade"]).marketFeeReductionPts;
   const submit = async () => {
     const result = await action.run(
       "list",
@@ -187,11 +195,14 @@ function SellTab({ item, countryId, country, action }: Props & { item: MarketIte
         {trade ? (
           <>
             <Stat label="Total" value={money(trade.total)} />
-            <Stat label="Market fee (5%, paid on sale)" value={money(trade.fee)} />
+            <Stat label={`Market fee (${bpsPercent(computeMarketFeeBps(modifiers))}, paid on sale)`} value={money(trade.fee)} testId="sell-fee" />
             <Stat label="You receive" value={money(trade.sellerReceives)} />
           </>
         ) : null}
-        <p className="hint">Listed goods leave your country at once and come back if you cancel or after {daysText(LISTING_LIFETIME_MS)} days. At most {MAX_OPEN_LISTINGS} open listings.</p>
+        <p className="hint" data-testid="sell-hint">
+          Listed goods leave your country at once and come back if you cancel or after {daysText(LISTING_LIFETIME_MS)} days. At most {MAX_OPEN_LISTINGS} open listings
+          {seller ? ` (you have ${fmt(seller.openListings)})` : ""}. A trade agreement with the buyer takes {agreementPts} more points off the fee.
+        </p>
         <ActionButton block disabledReason={quantityText === "" && priceText === "" ? "Enter a quantity and a price" : refusal?.message} busy={action.busy === "list"} busyLabel="Listing..." onClick={() => void submit()}>
           Create Listing
         </ActionButton>

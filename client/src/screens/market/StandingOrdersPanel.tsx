@@ -4,9 +4,11 @@ import {
   DEFAULT_MARKET_ITEM,
   DEFAULT_ORDER_PRIORITY,
   EXECUTIONS_SHOWN,
+  HIGH_PRIORITY_FEE_BPS,
   MATCHING_ORDER_STATUSES,
   OPEN_ORDER_STATUSES,
   ORDER_PRIORITIES,
+  STANDING_ORDER_ACTIVATION_MS,
   checkActivateOrder,
   checkCreateStandingOrder,
   computeOrderBudget,
@@ -20,7 +22,7 @@ import {
 } from "@game/schema/rules";
 import { marketApi, useOwnOrders } from "../../api/market";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { capitalize, fmt, money } from "../../components/format";
+import { bpsPercent, capitalize, fmt, hoursText, money } from "../../components/format";
 import { useNow } from "../../components/Clock";
 import { ActionMessage, ItemSelect, itemName, shortDate, useMarketAction, wholeNumber } from "./common";
 
@@ -74,7 +76,8 @@ export function StandingOrdersPanel({ countryId, country }: { countryId: number;
 
 type Action = ReturnType<typeof useMarketAction>;
 
-function CreateOrderForm({ countryId, country, openOrders, action }: { countryId: number; country: CountryState; openOrders: number; action: Action }) {
+/** The new-order form; its fee and delay texts come from HIGH_PRIORITY_FEE_BPS and STANDING_ORDER_ACTIVATION_MS. */
+export function CreateOrderForm({ countryId, country, openOrders, action }: { countryId: number; country: CountryState; openOrders: number; action: Action }) {
   const [item, setItem] = useState<MarketItemType>(DEFAULT_MARKET_ITEM);
   const [quantityText, setQuantityText] = useState("");
   const [maxPriceText, setMaxPriceText] = useState("");
@@ -123,7 +126,7 @@ function CreateOrderForm({ countryId, country, openOrders, action }: { countryId
             {ORDER_PRIORITIES.map((p) => (
               <option key={p} value={p}>
                 {capitalize(p)}
-                {p === "high" ? " (fills first, 1% fee)" : ""}
+                {p === "high" ? ` (fills first, ${bpsPercent(HIGH_PRIORITY_FEE_BPS)} fee)` : ""}
               </option>
             ))}
           </select>
@@ -133,8 +136,10 @@ function CreateOrderForm({ countryId, country, openOrders, action }: { countryId
         <input type="checkbox" checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)} /> Auto-renew: place it again when fulfilled, keep it alive when it would expire
       </label>
       <Stat label="Budget (quantity × max price)" value={<span data-testid="order-budget">{money(budget)}</span>} />
-      {fee > 0 ? <Stat label="High priority fee (1%, not refunded)" value={money(fee)} /> : null}
-      <p className="hint">The budget leaves your treasury now; the order waits 2 hours, then buys from the cheapest listings at their price. What it does not spend comes back.</p>
+      {fee > 0 ? <Stat label={`High priority fee (${bpsPercent(HIGH_PRIORITY_FEE_BPS)}, not refunded)`} value={money(fee)} testId="order-priority-fee" /> : null}
+      <p className="hint" data-testid="order-hint">
+        The budget leaves your treasury now; the order waits {hoursText(STANDING_ORDER_ACTIVATION_MS)}, then buys from the cheapest listings at their price. What it does not spend comes back.
+      </p>
       <ActionButton block disabledReason={quantityText === "" && maxPriceText === "" ? "Enter a quantity and a max price" : refusal?.message} busy={action.busy === "create-order"} busyLabel="Placing..." onClick={() => void submit()}>
         Create Standing Order
       </ActionButton>

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { BrigadeJson, MilitaryStatusJson } from "@game/schema/api";
-import { UNIT_LABELS, brigadeName } from "@game/schema/rules";
+import { BRIGADE_ATTACK_FATIGUE, BRIGADE_DUTY_DEFENSE_PCT, BRIGADE_DUTY_MS, BRIGADE_RECOVERY_PER_HOUR, UNIT_LABELS, brigadeName } from "@game/schema/rules";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
 import { ActionButton, Panel, Stat } from "../../components/ui";
-import { decimal2, fmt, money } from "../../components/format";
+import { decimal2, fmt, hoursText, money } from "../../components/format";
 
 /** The spec's readiness colour bands: 90+ good, 70-89 middling, below 70 poor. */
 export function readinessClass(readiness: number): "ok" | "warn" | "bad" {
@@ -79,9 +79,7 @@ export function Brigades({ brigades, countryId }: { brigades: BrigadeJson[]; cou
   return (
     <Panel title={`Brigades (${brigades.filter((b) => b.status === "ready").length} ready)`} testId="brigades">
       {error && <div className="alert error">{error}</div>}
-      <p className="hint" style={{ marginBottom: "0.6rem" }}>
-        A brigade leads each attack (it costs 30 readiness; readiness recovers 10 points an hour). On defensive duty a brigade adds 5% defence for 12 hours.
-      </p>
+      <BrigadeHelp />
       <div className="table-wrap">
         <table className="table">
           <thead>
@@ -133,5 +131,15 @@ export function Brigades({ brigades, countryId }: { brigades: BrigadeJson[]; cou
         </table>
       </div>
     </Panel>
+  );
+}
+
+/** What a brigade costs and gives, from the brigade constants (issue 26: help text from constants). */
+export function BrigadeHelp() {
+  return (
+    <p className="hint" style={{ marginBottom: "0.6rem" }} data-testid="help-brigades">
+      A brigade leads each attack (it costs {BRIGADE_ATTACK_FATIGUE} readiness; readiness recovers {BRIGADE_RECOVERY_PER_HOUR} points an hour). On defensive duty a brigade adds {BRIGADE_DUTY_DEFENSE_PCT}% defence for{" "}
+      {hoursText(BRIGADE_DUTY_MS)}.
+    </p>
   );
 }

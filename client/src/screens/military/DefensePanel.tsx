@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { MilitaryStatusJson } from "@game/schema/api";
-import { ALERT_EFFECTS, ALERT_LEVELS, GDI_BAND_HIGH_PCT, GDI_BAND_LOW_PCT, DEFENSE_ALLOCATION_KEYS, applySliderChange, checkBuyMissiles, checkDefenseAllocation, checkJoinGdi, checkLeaveGdi, type AlertLevel, type DefenseAllocation } from "@game/schema/rules";
+import { ALERT_EFFECTS, ALERT_LEVELS, ALLOCATION_EFFECT_DIVISOR, COUNTER_INTEL_EFFECT_DIVISOR, GDI_BAND_HIGH_PCT, GDI_BAND_LOW_PCT, DEFENSE_ALLOCATION_KEYS, applySliderChange, checkBuyMissiles, checkDefenseAllocation, checkJoinGdi, checkLeaveGdi, type AlertLevel, type DefenseAllocation } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toCountryState } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
@@ -9,12 +9,16 @@ import { queryKeys } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
 import { fmt, money, titleCase } from "../../components/format";
 
-const ALLOCATION_TEXT: Record<keyof DefenseAllocation, string> = {
-  garrison: "Fortified positions: losses when defending -1% per 4%",
-  perimeter: "Against ground attacks: defence +1% per 4%",
-  airDefense: "Against bombing: defence +1% per 4%; missile interception +1 point per 4%",
-  counterIntel: "Against spy raids: defence +1% per 2%",
-};
+/** What each share does, from ALLOCATION_EFFECT_DIVISOR and COUNTER_INTEL_EFFECT_DIVISOR (issue 26: help text from constants). */
+export function allocationText(): Record<keyof DefenseAllocation, string> {
+  const per = `per ${ALLOCATION_EFFECT_DIVISOR}%`;
+  return {
+    garrison: `Fortified positions: losses when defending -1% ${per}`,
+    perimeter: `Against ground attacks: defence +1% ${per}`,
+    airDefense: `Against bombing: defence +1% ${per}; missile interception +1 point ${per}`,
+    counterIntel: `Against spy raids: defence +1% per ${COUNTER_INTEL_EFFECT_DIVISOR}%`,
+  };
+}
 
 /**
  * Defense Configuration: the alert level and force allocation (kept on the server, felt in
@@ -107,7 +111,7 @@ export function DefensePanel({ country, status }: { country: Country; status: Mi
                 {titleCase(k)}: {split[k]}%
               </label>
               <input id={`def-${k}`} type="range" min={0} max={100} value={split[k]} onChange={(e) => setSplit(applySliderChange(split, k, Number(e.target.value)))} />
-              <span className="hint">{ALLOCATION_TEXT[k]}</span>
+              <span className="hint">{allocationText()[k]}</span>
             </div>
           ))}
           <Stat label="Total" value={`${total}%`} />

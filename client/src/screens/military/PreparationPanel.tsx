@@ -1,10 +1,10 @@
 import { useState } from "react";
 import type { MilitaryStatusJson, StrikeJson } from "@game/schema/api";
-import { ATTACK_TYPES, ATTACK_TYPE_IDS, UNIT_LABELS, attackTypeSelectable, clampUnitInput, halfForces, isMissileAttack, orderUnits } from "@game/schema/rules";
+import { ALLY_SUPPORT_PCT, ATTACK_TYPES, ATTACK_TYPE_IDS, MAX_SCHEDULE_AHEAD_MS, PLANNED_STRIKE_BONUS_PCT, PLANNED_STRIKE_PREP_MS, UNIT_LABELS, attackTypeSelectable, clampUnitInput, halfForces, isMissileAttack, orderUnits } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { militaryApi, useAllies, useMilitaryRefresh, useStrikes } from "../../api/military";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
-import { fmt } from "../../components/format";
+import { daysWords, fmt, hoursText } from "../../components/format";
 import { BattleReportView } from "./BattleReportView";
 import { launchRejection, useAvailable, useLaunch } from "./CombatPanel";
 import { selection, useAttackSelection } from "./selection";
@@ -120,7 +120,7 @@ function AllianceStep({ country }: { country: Country }) {
           ))}
         </ul>
       )}
-      <p className="hint">Allies lend 25% of their forces; together they never add more than your own force.</p>
+      <AllySupportHelp />
     </Panel>
   );
 }
@@ -159,7 +159,7 @@ function TimingStep({ country }: { country: Country }) {
             <input id="prep-when" className="input" type="datetime-local" value={local} onChange={(e) => e.target.value && selection.setScheduledFor(new Date(e.target.value).toISOString())} />
           </div>
         )}
-        <p className="hint">A planned strike always prepares 12 hours (+50% strength). Scheduled attacks run at their time, up to 7 days ahead, and are checked again then.</p>
+        <PlannedStrikeHelp />
       </Panel>
       <Panel title="Pending Strikes">
         {error && <div className="alert error">{error}</div>}
@@ -230,4 +230,23 @@ function toLocalInput(iso: string): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Alliance support in numbers, from ALLY_SUPPORT_PCT (issue 26: help text from constants). */
+export function AllySupportHelp() {
+  return (
+    <p className="hint" data-testid="help-ally-support">
+      Allies lend {ALLY_SUPPORT_PCT}% of their forces; together they never add more than your own force.
+    </p>
+  );
+}
+
+/** Planned and scheduled strikes in numbers, from the rules' constants. */
+export function PlannedStrikeHelp() {
+  return (
+    <p className="hint" data-testid="help-planned-strike">
+      A planned strike always prepares {hoursText(PLANNED_STRIKE_PREP_MS)} (+{PLANNED_STRIKE_BONUS_PCT}% strength). Scheduled attacks run at their time, up to {daysWords(MAX_SCHEDULE_AHEAD_MS)} ahead, and are
+      checked again then.
+    </p>
+  );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { MilitaryStatusJson } from "@game/schema/api";
-import { DEPLOYMENT_KEYS, applySliderChange, checkDeployment, computeDeploymentGroups, objectiveDeadlineWarning, type Deployment } from "@game/schema/rules";
+import { ALLOCATION_EFFECT_DIVISOR, DEPLOYMENT_KEYS, applySliderChange, checkDeployment, computeDeploymentGroups, objectiveDeadlineWarning, type Deployment } from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
@@ -8,12 +8,16 @@ import { fmt, titleCase } from "../../components/format";
 import { useNow } from "../../components/Clock";
 import { Brigades, readinessClass } from "./CommandPanel";
 
-const DEPLOYMENT_TEXT: Record<keyof Deployment, string> = {
-  garrison: "Defence +1% per 4% garrisoned",
-  patrol: "Land lost -1% per 4% on patrol",
-  reserve: "Own losses -1% per 4% in reserve",
-  expedition: "Attack +1% per 4% on expedition",
-};
+/** What each deployment share does, from ALLOCATION_EFFECT_DIVISOR (issue 26: help text from constants). */
+export function deploymentText(): Record<keyof Deployment, string> {
+  const per = `per ${ALLOCATION_EFFECT_DIVISOR}%`;
+  return {
+    garrison: `Defence +1% ${per} garrisoned`,
+    patrol: `Land lost -1% ${per} on patrol`,
+    reserve: `Own losses -1% ${per} in reserve`,
+    expedition: `Attack +1% ${per} on expedition`,
+  };
+}
 
 /**
  * Military Strategy: Force Deployment (saved on the server, felt in battle), Military
@@ -74,7 +78,7 @@ function DeploymentEditor({ country, status }: { country: Country; status: Milit
             </label>
             <input id={`deploy-${k}`} type="range" min={0} max={100} value={split[k]} onChange={(e) => setSplit(applySliderChange(split, k, Number(e.target.value)))} />
             <span className="hint">
-              {DEPLOYMENT_TEXT[k]} · {fmt(groups[k].troops)} troops, {fmt(groups[k].tanks)} tanks, {fmt(groups[k].jets)} jets, {fmt(groups[k].turrets)} turrets
+              {deploymentText()[k]} · {fmt(groups[k].troops)} troops, {fmt(groups[k].tanks)} tanks, {fmt(groups[k].jets)} jets, {fmt(groups[k].turrets)} turrets
             </span>
           </div>
         ))}

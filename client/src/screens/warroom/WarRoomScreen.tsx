@@ -1,11 +1,28 @@
 import { useMemo, useState } from "react";
 import type { WarDeclarationJson } from "@game/schema/api";
-import { DAILY_LAND_LOSS_CAP_PCT, HOUR_MS, LAND_GRAB_MAX_PCT, LAND_GRAB_MIN_PCT, PLANNED_STRIKE_BONUS_PCT, VICTORY_THRESHOLD, WAR_ATTACK_BONUS_PCT, WAR_COST_PER_ACRE_PER_TURN, WAR_MIN_DURATION_MS, checkDeclareWar, warRoomPower } from "@game/schema/rules";
+import {
+  DAILY_LAND_LOSS_CAP_PCT,
+  HOUR_MS,
+  LAND_GRAB_MAX_PCT,
+  LAND_GRAB_MIN_PCT,
+  LOWEST_POWER_BAND,
+  PLANNED_STRIKE_BONUS_PCT,
+  PLANNED_STRIKE_PREP_MS,
+  PLANNED_STRIKE_REHAB_MS,
+  POWER_BANDS,
+  VICTORY_THRESHOLD,
+  WAR_ATTACK_BONUS_PCT,
+  WAR_COST_PER_ACRE_PER_TURN,
+  WAR_MIN_DURATION_MS,
+  WAR_ROOM_POWER_WEIGHTS,
+  checkDeclareWar,
+  warRoomPower,
+} from "@game/schema/rules";
 import { useConfirmAction } from "../../components/confirm";
 import { useGame } from "../../game/GameContext";
 import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { durationText, fmt, money } from "../../components/format";
+import { durationText, fmt, hoursText, money } from "../../components/format";
 import { chanceText, useTargets, protectionText, type TargetRow } from "../military/TargetPanel";
 import { selection } from "../military/selection";
 import type { Route } from "../shell/navigation";
@@ -203,17 +220,7 @@ function StrategyTab() {
         </ul>
       </Panel>
       <Panel title="Power Ratio Bands">
-        {[
-          ["2.0 and above", "OVERWHELMING"],
-          ["1.5", "SUPERIOR"],
-          ["1.2", "FAVORABLE"],
-          ["0.8", "EVEN"],
-          ["0.5", "CHALLENGING"],
-          ["below 0.5", "DANGEROUS"],
-        ].map(([k, v]) => (
-          <Stat key={v} label={k} value={v} />
-        ))}
-        <p className="hint">Your power: troops + jets x 10 + tanks x 5 + turrets x 8. A target's power is known only from intelligence.</p>
+        <PowerBandsHelp />
       </Panel>
     </div>
   );
@@ -243,6 +250,25 @@ function IntelTab() {
   );
 }
 
+const ratioText = (r: number) => r.toFixed(1);
+
+/** The power ratio bands and the power formula, written from POWER_BANDS and WAR_ROOM_POWER_WEIGHTS (issue 26: help text from constants). */
+export function PowerBandsHelp() {
+  const lowest = POWER_BANDS[POWER_BANDS.length - 1]!;
+  const w = WAR_ROOM_POWER_WEIGHTS;
+  return (
+    <div data-testid="help-power-bands">
+      {POWER_BANDS.map((b, i) => (
+        <Stat key={b.band} label={i === 0 ? `${ratioText(b.minRatio)} and above` : ratioText(b.minRatio)} value={b.band} />
+      ))}
+      <Stat label={`below ${ratioText(lowest.minRatio)}`} value={LOWEST_POWER_BAND} />
+      <p className="hint" data-testid="help-power">
+        Your power: troops{w.troops === 1 ? "" : ` x ${w.troops}`} + jets x {w.jets} + tanks x {w.tanks} + turrets x {w.turrets}. A target&apos;s power is known only from intelligence.
+      </p>
+    </div>
+  );
+}
+
 /** The battle rules the strategy tab explains, written from the rules' constants (issue 26: help text from constants). */
 export function BattleRulesHelp() {
   return (
@@ -252,7 +278,9 @@ export function BattleRulesHelp() {
         Standard strikes take {LAND_GRAB_MIN_PCT}-{LAND_GRAB_MAX_PCT}% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than{" "}
         {DAILY_LAND_LOSS_CAP_PCT}% of its land in a day.
       </li>
-      <li data-testid="help-planned">Planned strikes prepare 12 hours for +{PLANNED_STRIKE_BONUS_PCT}% strength; their units rest 12 hours after.</li>
+      <li data-testid="help-planned">
+        Planned strikes prepare {hoursText(PLANNED_STRIKE_PREP_MS)} for +{PLANNED_STRIKE_BONUS_PCT}% strength; their units rest {hoursText(PLANNED_STRIKE_REHAB_MS)} after.
+      </li>
     </>
   );
 }

@@ -296,13 +296,43 @@ class SplitLoad {
 }
 
 /** Waits until GET /api/health answers 200 on `port` (30 s at most). */
-async function waitForHealth(port: number): Promise<void> {
+export async function waitForHealth(port: number): Promise<void> {
   for (let i = 0; ; i++) {
     const up = await request(port, "GET", routes.health.path).catch(() => undefined);
     if (up?.status === 200) return;
     if (i > 300) throw new Error(`nothing answered on port ${port}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A registered bench country and its owner's token. */
+export interface BenchPlayer {
+  token: string;
+  countryId: number;
+}
+
+/** Registers `count` monarchies over REST, four at a time, names from `prefix`: sorted by country id. */
+export async function registerBenchPlayers(port: number, count: number, prefix: string): Promise<BenchPlayer[]> {
+  const players: BenchPlayer[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < count) {
+        const id = `${prefix}${next++}`.slice(-20);
+        const res = await request(port, "POST", routes.register.path, {
+          email: `${id}@bench.example`,
+          username: id,
+          password: "bench-password-1",
+          countryName: `Bench ${id}`,
+          governmentType: "monarchy",
+          startingResources: {},
+        });
+        if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+        players.push({ token: res.body.token, countryId: res.body.user.countryId });
+      }
+    }),
+  );
+  return players.sort((a, b) => a.countryId - b.countryId);
 }
 
 /** Runs the phases (see the module comment). */
@@ -353,26 +383,7 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     const pids = children.map((child) => child.pid!);
     const port = ports[0]!;
 
-    const players: { token: string; countryId: number }[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < options.players) {
-          const id = `a${tag}${next++}`.slice(-20);
-          const res = await request(port, "POST", routes.register.path, {
-            email: `${id}@bench.example`,
-            username: id,
-            password: "bench-password-1",
-            countryName: `Bench ${id}`,
-            governmentType: "monarchy",
-            startingResources: {},
-          });
-          if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
-          players.push({ token: res.body.token, countryId: res.body.user.countryId });
-        }
-      }),
-    );
-    players.sort((a, b) => a.countryId - b.countryId);
+    const players = await registerBenchPlayers(port, options.players, `a${tag}`);
     // Food too: a country out of food starves on every turn, and each exploration then also
     // records famine news (a third statement, and the locked path, since news is written
     // through the step's client). The bench measures the plain exploration.

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { Rng, computeNetworth } from "@game/schema/rules";
 import { rowToState, COUNTRY_COLUMNS, type CountryRow } from "@game/server/db/countries";
-import { REPO_ROOT, databaseUrl, freePort, loadPhase, psql, request, runPgbench, type PhaseResult } from "./actionBench.js";
+import { REPO_ROOT, databaseUrl, freePort, loadPhase, psql, registerBenchPlayers, request, runPgbench, waitForHealth, type PhaseResult } from "./actionBench.js";
 
 /**
  * Attacks per second between random pairs of countries, against `pgbench -N` in the same run:
@@ -75,32 +75,8 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
       stdio: ["ignore", "inherit", "inherit"],
     });
     const pid = child.pid!;
-    for (let i = 0; ; i++) {
-      const up = await request(port, "GET", routes.health.path).catch(() => undefined);
-      if (up?.status === 200) break;
-      if (i > 300) throw new Error("the server did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-
-    const players: { token: string; countryId: number }[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < options.players) {
-          const id = `k${tag}${next++}`.slice(-20);
-          const res = await request(port, "POST", routes.register.path, {
-            email: `${id}@bench.example`,
-            username: id,
-            password: "bench-password-1",
-            countryName: `Bench ${id}`,
-            governmentType: "monarchy",
-            startingResources: {},
-          });
-          if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
-          players.push({ token: res.body.token, countryId: res.body.user.countryId });
-        }
-      }),
-    );
+    await waitForHealth(port);
+    const players = await registerBenchPlayers(port, options.players, `k${tag}`);
     // Every country an equal, large army with turns and money for the whole run; networth
     // recomputed so the attack band sees them as equals.
     await pool.query(

@@ -7,6 +7,7 @@ import pino from "pino";
 import { loadConfig } from "@game/server/config";
 import { startGameServer } from "@game/server/server";
 import { median } from "./tickBench.js";
+import { registerBenchPlayers } from "./actionBench.js";
 
 export interface ExplorationBenchOptions {
   /** the scratch database (migrated) */
@@ -70,27 +71,7 @@ export async function runExplorationBench(options: ExplorationBenchOptions): Pro
 
   try {
     // Register (argon2id hashing dominates: a few at a time).
-    const players: { token: string; countryId: number }[] = [];
-    const tag = Date.now().toString(36);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < options.players) {
-          const i = next++;
-          const id = `b${tag}${i}`;
-          const res = await post(routes.register.path, {
-            email: `${id}@bench.example`,
-            username: id.slice(0, 20),
-            password: "bench-password-1",
-            countryName: `Bench ${id}`,
-            governmentType: "monarchy",
-            startingResources: {},
-          });
-          if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
-          players.push({ token: res.body.token, countryId: res.body.user.countryId });
-        }
-      }),
-    );
+    const players = await registerBenchPlayers(server.port, options.players, `b${Date.now().toString(36)}`);
     const ids = players.map((p) => p.countryId);
     const refill = () =>
       server.ctx.db.query(

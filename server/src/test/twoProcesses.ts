@@ -1,0 +1,64 @@
+import { Redis } from "ioredis";
+import { startTestServer, TEST_REDIS_URL, type TestServer } from "./harness.js";
+import { freePort, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
+
+/**
+ * Two server processes on one Redis database and one Postgres, for the tests of what crosses
+ * processes (sessions, seats): `a` runs in this test process (its matchmaker is at hand), `child`
+ * is the real entry point in a process of its own. Both share the JWT secret and the per-user
+ * room-session cap; the Redis database is flushed before and after.
+ */
+export interface TwoProcesses {
+  a: TestServer;
+  child: ChildServer;
+  /** stops both and flushes the Redis database (each test leaves its own room clients first) */
+  close(): Promise<void>;
+}
+
+export interface TwoProcessOptions {
+  /** the Redis database of this test file alone */
+  redisDb: number;
+  jwtSecret: string;
+  /** ROOM_SESSIONS_PER_USER on both */
+  roomSessionsPerUser: number;
+}
+
+async function flushRedisDb(db: number): Promise<void> {
+  const redis = new Redis(`${TEST_REDIS_URL}/${db}`);
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+export async function startTwoProcesses({ redisDb, jwtSecret, roomSessionsPerUser }: TwoProcessOptions): Promise<TwoProcesses> {
+  await flushRedisDb(redisDb);
+  const port = await freePort();
+  const a = await startTestServer({ redisDb, port, publicAddress: `127.0.0.1:${port}`, jwtSecret, roomSessionsPerUser });
+  const childPort = await freePort();
+  const child = spawnServer(
+    {
+      DATABASE_URL: a.databaseUrl,
+      REDIS_URL: `${TEST_REDIS_URL}/${redisDb}`,
+      JWT_SECRET: jwtSecret,
+      PUBLIC_ADDRESS: `127.0.0.1:${childPort}`,
+      ROOM_SESSIONS_PER_USER: String(roomSessionsPerUser),
+      RATE_LIMIT_REGISTER_PER_HOUR: "0",
+    },
+    childPort,
+  );
+  try {
+    await waitUntilListening(child);
+  } catch (err) {
+    await child.kill();
+    await a.close();
+    throw err;
+  }
+  return {
+    a,
+    child,
+    async close() {
+      await child.kill();
+      await a.close();
+      await flushRedisDb(redisDb);
+    },
+  };
+}
