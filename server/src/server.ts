@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalDriver, LocalPresence, matchMaker, Server, type Presence } from "@colyseus/core";
-import { WebSocketTransport } from "@colyseus/ws-transport";
 import { RedisDriver } from "@colyseus/redis-driver";
 import type { Redis } from "ioredis";
 import type { Config } from "./config.js";
@@ -25,6 +24,7 @@ import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { RoomSessions } from "./rooms/sessions.js";
+import { SpreadPingTransport } from "./rooms/spreadPings.js";
 import { installMatchmaking } from "./http/matchmaking.js";
 import { TokenConcurrency } from "./http/tokenConcurrency.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
@@ -118,7 +118,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   // tester saw ECONNRESET). Keep them longer than typical client and proxy idle time-outs.
   httpServer.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   httpServer.headersTimeout = HTTP_KEEP_ALIVE_MS + 1_000;
-  const transport = new WebSocketTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
+  // The keep-alive pings every socket once per 10 s, spread over the interval (rooms/spreadPings.ts).
+  const transport = new SpreadPingTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
   const gameServer = new Server({
     transport,
     presence,
@@ -201,7 +202,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         const deadline = setTimeout(() => {
           logger.warn("connections still open after the shutdown grace period: closing them");
           httpServer.closeAllConnections();
-          for (const socket of (transport as unknown as { wss: { clients: Set<{ terminate(): void }> } }).wss.clients) socket.terminate();
+          for (const socket of transport.sockets) socket.terminate();
         }, SHUTDOWN_CUT_MS);
         await drained;
         clearTimeout(deadline);
