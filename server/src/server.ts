@@ -147,7 +147,14 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
     strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
     // AI countries play on their own schedule (AI_COUNTRIES=0 or TICK_ENABLED=false: none).
-    ai = config.tickEnabled ? await startAiRounds(ctx, redis, (c) => playAiRound(c), (c, target) => ensureAiCountries(c, target)) : undefined;
+    ai = config.tickEnabled
+      ? await startAiRounds(
+          ctx,
+          redis,
+          (c) => playAiRound(c),
+          (c, target) => ensureAiCountries(c, target),
+        )
+      : undefined;
     backups = startScheduledBackups(config, database, redis, logger);
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the

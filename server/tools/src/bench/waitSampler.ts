@@ -108,7 +108,12 @@ async function main(): Promise<void> {
     seconds: Math.round(wallS),
     samples,
     backends,
-    waitingQueries: Object.fromEntries([...queries].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => [k, Math.round((v / samples) * 100) / 100])),
+    waitingQueries: Object.fromEntries(
+      [...queries]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([k, v]) => [k, Math.round((v / samples) * 100) / 100]),
+    ),
     lockWaitsMean: Math.round((lockWaits / samples) * 100) / 100,
     lockWaitsByType: Object.fromEntries([...lockTypes].map(([k, v]) => [k, Math.round((v / samples) * 100) / 100])),
     cpu: {
