@@ -103,6 +103,10 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
+  // The connection pool: requests waiting for a connection are time spent neither in Node nor in Postgres.
+  ctx.metrics.addGauge("db_pool_connections", "Postgres connections the pool holds", () => database.pool.totalCount);
+  ctx.metrics.addGauge("db_pool_idle_connections", "Postgres connections idle in the pool", () => database.pool.idleCount);
+  ctx.metrics.addGauge("db_pool_waiting_requests", "Queries and transactions waiting for a pool connection", () => database.pool.waitingCount);
   const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
 
   const { app, pipeline } = createApp(ctx, {

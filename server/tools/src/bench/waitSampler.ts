@@ -3,7 +3,7 @@
  * database's backends wait on, row locks waited for, and the machine's CPU by process group.
  *
  *   npx tsx server/tools/src/bench/waitSampler.ts --postgres URL --database NAME
- *       [--seconds 45] [--interval 100] [--pids 1234,5678]
+ *       [--seconds 45] [--interval 100] [--pids 1234,5678] [--cluster 15/main] [--metrics http://127.0.0.1:4600]
  *
  * Every --interval ms it reads pg_stat_activity for the backends of --database (state and
  * wait event of each; a backend "active" with no wait event is running on a CPU) and
@@ -14,7 +14,10 @@
  * - `lockWaitsMean`: the mean count of ungranted locks;
  * - `cpu`: the share of the machine's cores used over the run (from /proc/stat: user+system,
  *   100 = one core), and for each --pids process (the server, the load tester) its own;
- *   Postgres backends' CPU is summed from /proc for every process named postgres.
+ *   Postgres's CPU is summed from /proc over the processes of --cluster (its cluster_name in
+ *   their titles) and the backends of --database.
+ * With --metrics (a server's origin, METRICS_PUBLIC), also the server's pool each interval:
+ * connections held and requests waiting for one (`pool`: mean and max).
  * Sampling costs one query per interval on a connection of its own (not counted).
  */
 import fs from "node:fs";
@@ -27,6 +30,8 @@ const DATABASE = args.get("database");
 const SECONDS = Number(args.get("seconds") ?? 45);
 const INTERVAL_MS = Number(args.get("interval") ?? 100);
 const PIDS = (args.get("pids") ?? "").split(",").filter(Boolean).map(Number);
+const CLUSTER = args.get("cluster") ?? "15/main";
+const METRICS = args.get("metrics");
 const TICK_HZ = 100;
 
 function cpuTicksOf(pid: number): number {
@@ -39,17 +44,29 @@ function cpuTicksOf(pid: number): number {
   }
 }
 
-function postgresTicks(): number {
-  let total = 0;
+/**
+ * CPU ticks of the Postgres processes of the sampled cluster, by pid (backends come and go
+ * during a run): those whose title names --cluster (Debian's cluster_name, "15/main") or the
+ * database; another cluster on the machine (other sessions' tests) is left out.
+ */
+function postgresTicks(): Map<number, number> {
+  const ticks = new Map<number, number>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const comm = fs.readFileSync(`/proc/${entry}/comm`, "utf8").trim();
-      if (comm === "postgres") total += cpuTicksOf(Number(entry));
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (title.startsWith(`postgres: ${CLUSTER}:`) || title.startsWith(`postgres: postgres ${DATABASE} `)) ticks.set(Number(entry), cpuTicksOf(Number(entry)));
     } catch {
       // gone
     }
   }
+  return ticks;
+}
+
+/** Ticks used between two readings by the processes alive at the second (a backend that exited in between is not counted). */
+function postgresDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ticks] of after) total += ticks - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -67,6 +84,7 @@ async function main(): Promise<void> {
   const queries = new Map<string, number>();
   let samples = 0;
   let lockWaits = 0;
+  const pool = { samples: 0, connections: 0, waiting: 0, waitingMax: 0, waitingSamples: 0 };
   const startWall = performance.now();
   const startMachine = machineTicks();
   const startPg = postgresTicks();
@@ -96,6 +114,21 @@ async function main(): Promise<void> {
       lockWaits += l.n;
       lockTypes.set(l.locktype, (lockTypes.get(l.locktype) ?? 0) + l.n);
     }
+    // every fifth interval: a scrape costs the server a few ms
+    if (METRICS && samples % 5 === 0) {
+      try {
+        const text = await (await fetch(`${METRICS}/metrics`)).text();
+        const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? NaN);
+        const waiting = gauge("db_pool_waiting_requests");
+        pool.samples += 1;
+        pool.connections += gauge("db_pool_connections");
+        pool.waiting += waiting;
+        pool.waitingMax = Math.max(pool.waitingMax, waiting);
+        if (waiting > 0) pool.waitingSamples += 1;
+      } catch {
+        // the server is busy or gone: this interval has no pool reading
+      }
+    }
     const spent = performance.now() - t0;
     await new Promise((r) => setTimeout(r, Math.max(0, INTERVAL_MS - spent)));
   }
@@ -114,11 +147,20 @@ async function main(): Promise<void> {
         .slice(0, 15)
         .map(([k, v]) => [k, Math.round((v / samples) * 100) / 100]),
     ),
+    pool: METRICS
+      ? {
+          samples: pool.samples,
+          connectionsMean: Math.round((pool.connections / pool.samples) * 100) / 100,
+          waitingMean: Math.round((pool.waiting / pool.samples) * 100) / 100,
+          waitingMax: pool.waitingMax,
+          samplesWithWaiters: pool.waitingSamples,
+        }
+      : undefined,
     lockWaitsMean: Math.round((lockWaits / samples) * 100) / 100,
     lockWaitsByType: Object.fromEntries([...lockTypes].map(([k, v]) => [k, Math.round((v / samples) * 100) / 100])),
     cpu: {
       machineBusyPercentOfAllCores: Math.round(((endMachine.busy - startMachine.busy) / (endMachine.total - startMachine.total)) * 1000) / 10,
-      postgres: pct(postgresTicks() - startPg),
+      postgres: pct(postgresDelta(startPg, postgresTicks())),
       ...Object.fromEntries(PIDS.map((pid, i) => [String(pid), pct(cpuTicksOf(pid) - startPids[i]!)])),
     },
     loadavg: fs.readFileSync("/proc/loadavg", "utf8").trim(),
