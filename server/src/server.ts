@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalDriver, LocalPresence, matchMaker, Server, type Presence } from "@colyseus/core";
-import { WebSocketTransport } from "@colyseus/ws-transport";
 import { RedisDriver } from "@colyseus/redis-driver";
 import type { Redis } from "ioredis";
 import type { Config } from "./config.js";
@@ -25,6 +24,7 @@ import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
 import { defineRooms } from "./rooms/index.js";
 import { RoomSessions } from "./rooms/sessions.js";
+import { SpreadPingTransport } from "./rooms/spreadPings.js";
 import { installMatchmaking } from "./http/matchmaking.js";
 import { TokenConcurrency } from "./http/tokenConcurrency.js";
 import { startBackgroundWork, type BackgroundWork } from "./tick/index.js";
@@ -103,6 +103,10 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
   ctx.metrics.addGauge("colyseus_connected_clients", "WebSocket clients connected to rooms of this process", () => matchMaker.stats.local.ccu);
+  // The connection pool: requests waiting for a connection are time spent neither in Node nor in Postgres.
+  ctx.metrics.addGauge("db_pool_connections", "Postgres connections the pool holds", () => database.pool.totalCount);
+  ctx.metrics.addGauge("db_pool_idle_connections", "Postgres connections idle in the pool", () => database.pool.idleCount);
+  ctx.metrics.addGauge("db_pool_waiting_requests", "Queries and transactions waiting for a pool connection", () => database.pool.waitingCount);
   const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
 
   const { app, pipeline } = createApp(ctx, {
@@ -118,7 +122,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   // tester saw ECONNRESET). Keep them longer than typical client and proxy idle time-outs.
   httpServer.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
   httpServer.headersTimeout = HTTP_KEEP_ALIVE_MS + 1_000;
-  const transport = new WebSocketTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
+  // The keep-alive pings every socket once per 10 s, spread over the interval (rooms/spreadPings.ts).
+  const transport = new SpreadPingTransport({ server: httpServer, pingInterval: 10_000, pingMaxRetries: 3 });
   const gameServer = new Server({
     transport,
     presence,
@@ -146,7 +151,14 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     // Planned strikes and scheduled attacks (TICK_ENABLED=false runs no background work at all).
     strikes = config.tickEnabled ? await startStrikeScheduler(ctx, redis, executeStrike) : undefined;
     // AI countries play on their own schedule (AI_COUNTRIES=0 or TICK_ENABLED=false: none).
-    ai = config.tickEnabled ? await startAiRounds(ctx, redis, (c) => playAiRound(c), (c, target) => ensureAiCountries(c, target)) : undefined;
+    ai = config.tickEnabled
+      ? await startAiRounds(
+          ctx,
+          redis,
+          (c) => playAiRound(c),
+          (c, target) => ensureAiCountries(c, target),
+        )
+      : undefined;
     backups = startScheduledBackups(config, database, redis, logger);
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
@@ -201,7 +213,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         const deadline = setTimeout(() => {
           logger.warn("connections still open after the shutdown grace period: closing them");
           httpServer.closeAllConnections();
-          for (const socket of (transport as unknown as { wss: { clients: Set<{ terminate(): void }> } }).wss.clients) socket.terminate();
+          for (const socket of transport.sockets) socket.terminate();
         }, SHUTDOWN_CUT_MS);
         await drained;
         clearTimeout(deadline);

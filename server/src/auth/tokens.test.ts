@@ -4,6 +4,7 @@ import { SignJWT } from "jose";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { TOKEN_AUDIENCE, TOKEN_CACHE_MS, TOKEN_ISSUER } from "./tokens.js";
+import { REQUESTS_ACTIVE_PER_TOKEN, REQUESTS_WAITING_PER_TOKEN } from "../http/tokenConcurrency.js";
 
 /** This file's Redis database (flushed first); its pub/sub carries the revocation events. */
 const REDIS_DB = 10;
@@ -150,9 +151,19 @@ describe("auth fast path: a revoked token is refused everywhere within a second"
     const p = await registerPlayer(a, "hot");
     const lookups = a.server.ctx.metrics.authTokenLookups;
     const before = lookups.get();
-    const answers = await Promise.all(Array.from({ length: 200 }, () => a.api("GET", `/country/${p.countryId}`, undefined, p.token)));
-    expect(answers.every((r) => r.status === 200 && r.body.country.id === p.countryId)).toBe(true);
-    // the registration's token was never verified here before: one lookup, shared by all 200
-    expect(lookups.get() - before).toBe(1);
+    // As many as one token may have in flight and queued (tokenConcurrency.ts): 200 passed that
+    // whenever the server answered slower than they arrived (a loaded machine), and the rest
+    // were rightly answered 429, failing this test for a reason it does not test.
+    const many = REQUESTS_ACTIVE_PER_TOKEN + REQUESTS_WAITING_PER_TOKEN;
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: many }, () => a.api("GET", `/country/${p.countryId}`, undefined, p.token)));
+    const took = Date.now() - started;
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    expect(answers.every((r) => r.body.country.id === p.countryId)).toBe(true);
+    // the registration's token was never verified here before: one lookup, shared by all of
+    // them, once per cache window the burst took (served 6 at a time, a loaded machine takes
+    // longer than one window, and a verdict older than the window is asked again, by design)
+    expect(lookups.get() - before).toBeGreaterThanOrEqual(1);
+    expect(lookups.get() - before).toBeLessThanOrEqual(1 + Math.floor(took / TOKEN_CACHE_MS));
   });
 });
