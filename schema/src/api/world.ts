@@ -100,6 +100,10 @@ export interface SeasonStatsJson {
   startDate: string;
   endDate: string;
   totalPlayers: number;
+  /** countries in the rankings (AI included), what the season card counts (issue 30, #23) */
+  rankedCountries: number;
+  /** the same among players only (the rankings' players-only switch) */
+  rankedPlayers: number;
   activeAlliances: number;
   warsTotal: number;
   topPlayer: { name: string; networth: number } | null;
