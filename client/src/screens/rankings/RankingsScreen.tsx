@@ -218,6 +218,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                     <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
                     {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
+                    {row.isAi && " "}
                     {row.isAi && (
                       <span className="badge" title="A country played by the computer" data-testid="ranking-ai">
                         AI
