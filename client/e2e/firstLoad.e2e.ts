@@ -64,6 +64,11 @@ describe("first load", () => {
     const names = first.map((s) => s.name);
     expect(names.some((n) => n.includes("OverviewScreen"))).toBe(true);
     expect(names.some((n) => n.includes("ResearchScreen"))).toBe(false);
+    // The game calls the API through the route table (client/vite.config.ts, routeTable), not the
+    // catalogue that builds every call's zod schemas (an entry's summary is only in the catalogue).
+    const bodies = await Promise.all(names.map(async (n) => (await fetch(`${server.baseUrl}${n}`)).text()));
+    expect(bodies.some((b) => b.includes("/exploration/explore"))).toBe(true);
+    expect(names.filter((_, i) => bodies[i]!.includes("Spend turns exploring new land"))).toEqual([]);
     const later = await scriptsOf(page, async () => {
       await page.goto(`${e2e.server.baseUrl}/#/research`);
       await page.getByRole("heading", { level: 1 }).filter({ hasText: /research/i }).waitFor({ timeout: 20_000 });

@@ -3,13 +3,11 @@ import { STARTING_RESOURCES } from "@game/schema/rules";
 import { ApiError, callRoute } from "./http";
 
 /**
- * The catalogue (every call's zod schemas) is loaded with the first account call, not with the
- * sign-in form: the form must stay within its first-load budget (issue 30, 100 KB).
+ * The catalogue is loaded with the first account call, not with the sign-in form: the form must
+ * stay within its first-load budget (issue 30, 100 KB). In the build it is the route table
+ * without zod schemas (client/vite.config.ts, routeTable), so nothing here needs zod.
  */
-const catalogue = () =>
-  import("../zodConfig") // first: zod must be jitless before it runs (the CSP has no 'unsafe-eval')
-    .then(() => import("@game/schema/routes"))
-    .then((m) => m.routes);
+const catalogue = () => import("@game/schema/routes").then((m) => m.routes);
 
 /**
  * The account calls the sign-in page and the start-up need (login, registration, logout, the

@@ -95,6 +95,10 @@ export const seasonStatsJsonSchema = z.object({
   startDate: z.string(),
   endDate: z.string(),
   totalPlayers: num,
+  /** countries in the rankings (AI included), what the season card counts (issue 30, #23) */
+  rankedCountries: num,
+  /** the same among players only (the rankings' players-only switch) */
+  rankedPlayers: num,
   activeAlliances: num,
   warsTotal: num,
   topPlayer: z.object({ name: z.string(), networth: num }).nullable(),

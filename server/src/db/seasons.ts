@@ -28,6 +28,10 @@ export async function insertActiveSeason(db: Db, season: { name: string; startsA
 /** The spec's season stats counted over all countries. */
 export interface SeasonStatsRow {
   total_players: number;
+  /** countries the rankings list (networth above 0, not eliminated; RANKED in rankingMetrics.ts), AI included */
+  ranked_countries: number;
+  /** the same without AI countries (the rankings' players-only switch) */
+  ranked_players: number;
   active_alliances: number;
   wars_total: number;
 }
@@ -35,6 +39,8 @@ export interface SeasonStatsRow {
 export async function seasonStats(db: Db): Promise<SeasonStatsRow> {
   const { rows } = await db.query<SeasonStatsRow>(
     `SELECT count(*) FILTER (WHERE NOT is_ai)::int AS total_players,
+            count(*) FILTER (WHERE networth > 0)::int AS ranked_countries,
+            count(*) FILTER (WHERE networth > 0 AND NOT is_ai)::int AS ranked_players,
             count(DISTINCT alliance_id)::int AS active_alliances,
             coalesce(sum(victories), 0)::int AS wars_total
      FROM countries WHERE NOT is_eliminated`,

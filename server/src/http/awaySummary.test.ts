@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwaySummaryResponse } from "@game/schema/api";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
+import { addMember, foundAlliance, type TestPlayer } from "../test/alliances.js";
 
 /**
  * The away summary (issue 30): what happened to a player's country since its last visit, from
@@ -57,6 +58,81 @@ describe("away summary", () => {
     expect(bought.status).toBe(200);
     expect((await summary(seller.token, left)).body).toMatchObject({ tradesFilled: 1, tradeValue: 12_000 });
     expect((await summary(buyer.token, left)).body).toMatchObject({ tradesFilled: 0, tradeValue: 0 });
+  });
+
+  it("counts the allies' defense requests and the alliance's operations since the last visit, not the player's own request, older ones, cancelled ones or another alliance's", async () => {
+    const armed = async (prefix: string, patch: Record<string, number> = {}): Promise<TestPlayer> => {
+      const p = await registerPlayer(t, prefix);
+      await setCountry(t.server.database.pool, p.countryId, { troops: 5_000, tanks: 300, jets: 100, turrets: 200, cash: 5_000_000, turns: 150, land: 800, population: 8_000, ...patch });
+      return p;
+    };
+    const sql = (text: string, values: unknown[]) => t.server.database.pool.query(text, values);
+    const [owner, early, ally, target, rival] = await Promise.all([armed("awayO"), armed("awayE"), armed("awayM"), armed("awayT", { troops: 800, tanks: 20, jets: 5, turrets: 100 }), armed("awayR")]);
+    const alliance = await foundAlliance(t, owner);
+    await addMember(t, owner, early);
+    await addMember(t, owner, ally);
+    await foundAlliance(t, rival);
+    const ask = async (p: TestPlayer) => {
+      const res = await t.api("POST", "/alliance/defense-requests", { urgency: "high", supportNeeded: { military: true } }, p.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.requestId as number;
+    };
+    const plan = async (p: TestPlayer, name: string) => {
+      const res = await t.api(
+        "POST",
+        "/alliance/operations",
+        { name, operationType: "coordinated_attack", targetCountryId: target.countryId, scheduledFor: Date.now(), requirements: { minParticipants: 2, maxParticipants: 4, minTotalForce: 1_000 } },
+        p.token,
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.operationId as number;
+    };
+
+    // Before the visit ended: one ally's request and one planned operation (moved an hour back).
+    const old = await ask(early);
+    const oldOperation = await plan(owner, "Old plan");
+    await sql("UPDATE alliance_defense_requests SET requested_at = now() - interval '1 hour' WHERE id = $1", [old]);
+    await sql("UPDATE alliance_operations SET created_at = now() - interval '1 hour' WHERE id = $1", [oldOperation]);
+    const left = new Date(Date.now() - 10 * 60_000).toISOString();
+
+    // While away: an ally asks for help, the player itself asks, another alliance asks.
+    await ask(ally);
+    await ask(owner);
+    await ask(rival);
+    // Operations: one launched and completed, one still being planned, one called off, and one in the other alliance.
+    const done = await plan(owner, "Hammer");
+    for (const p of [owner, ally]) {
+      const joined = await t.api("POST", `/alliance/operations/${done}/respond`, { response: "join", contribution: { troops: 2_000, tanks: 100, jets: 50 } }, p.token);
+      expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+    }
+    const launched = await t.api("POST", `/alliance/operations/${done}/launch`, {}, owner.token);
+    expect(launched.status, JSON.stringify(launched.body)).toBe(200);
+    expect(launched.body.outcome.battleReportIds.length).toBeGreaterThan(0);
+    await plan(owner, "Anvil");
+    const dropped = await plan(owner, "Called off");
+    expect((await t.api("POST", `/alliance/operations/${dropped}/cancel`, {}, owner.token)).status).toBe(200);
+    await plan(rival, "Elsewhere");
+    expect((await sql("SELECT count(*)::int AS n FROM alliance_operations WHERE alliance_id = $1", [alliance.id])).rows[0].n).toBe(4);
+
+    const counts = async (p: TestPlayer) => {
+      const res = await summary(p.token, left);
+      expect(res.status).toBe(200);
+      const s = res.body as AwaySummaryResponse;
+      return { defenseRequests: s.defenseRequests, allianceOperations: s.allianceOperations };
+    };
+    // the owner: the ally's request only (not its own, not the one from before, not the rival's);
+    // the completed operation once and the one being planned (not the cancelled one, the old one or the rival's)
+    expect(await counts(owner)).toEqual({ defenseRequests: 1, allianceOperations: 2 });
+    // the early member: both requests made while it was away (the ally's and the owner's)
+    expect(await counts(early)).toEqual({ defenseRequests: 2, allianceOperations: 2 });
+    expect(await counts(ally)).toEqual({ defenseRequests: 1, allianceOperations: 2 });
+    // the other alliance: nothing of the first one's
+    expect(await counts(rival)).toEqual({ defenseRequests: 0, allianceOperations: 1 });
+    // a country in no alliance: nothing
+    expect(await counts(target)).toEqual({ defenseRequests: 0, allianceOperations: 0 });
+    // since after all of it: nothing
+    const later = (await summary(owner.token, new Date(Date.now() + 1_000).toISOString())).body as AwaySummaryResponse;
+    expect(later).toMatchObject({ defenseRequests: 0, allianceOperations: 0 });
   });
 
   it("looks back 30 days at most; bad input is a 400, no token a 401", async () => {

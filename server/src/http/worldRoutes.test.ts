@@ -228,6 +228,16 @@ describe("GET /rankings/networth", () => {
     const landAll = await t.api("GET", "/rankings/land", undefined, player.token);
     expect(landAll.body.data.rows[0]).toMatchObject({ countryId: ai.id, isAi: true, playerName: ai.name });
 
+    // the season card's count is the list's: AI countries in, unranked (networth 0) out; players only without AI (#23)
+    const unranked = await registerPlayer(t, "zero");
+    await sql("UPDATE countries SET networth = 0 WHERE id = $1", [unranked.countryId]);
+    const listAll = (await t.api("GET", "/rankings/networth?limit=500", undefined, player.token)).body.data;
+    const listPlayers = (await t.api("GET", "/rankings/networth?playersOnly=true&limit=500", undefined, player.token)).body.data;
+    expect(listAll.length).toBeLessThan(500);
+    const stats = (await t.api("GET", "/season/scores", undefined, player.token)).body.data;
+    expect({ rankedCountries: stats.rankedCountries, rankedPlayers: stats.rankedPlayers }).toEqual({ rankedCountries: listAll.length, rankedPlayers: listPlayers.length });
+    expect(listAll.some((r: any) => r.countryId === unranked.countryId)).toBe(false);
+
     for (const bad of ["yes", "1", ""]) {
       expect(await t.api("GET", `/rankings/networth?playersOnly=${bad}`, undefined, player.token)).toMatchObject({ status: 400, body: { success: false, error: "playersOnly must be true or false" } });
     }

@@ -80,6 +80,8 @@ export async function seasonScores(ctx: ServiceContext): Promise<SeasonStatsJson
     startDate: new Date(season.startsAt).toISOString(),
     endDate: new Date(season.endsAt).toISOString(),
     totalPlayers: stats.total_players,
+    rankedCountries: stats.ranked_countries,
+    rankedPlayers: stats.ranked_players,
     activeAlliances: stats.active_alliances,
     warsTotal: stats.wars_total,
     topPlayer: leader ? { name: leader.playerName || leader.countryName, networth: leader.value } : null,

@@ -132,7 +132,7 @@ function CreateAlliance({ onCancel }: { onCancel(): void }) {
             <span className="label">Symbol</span>
             <div className="symbol-picker" role="radiogroup" aria-label="Flag symbol">
               {ALLIANCE_FLAG_SYMBOLS.map((s) => (
-                <button key={s} type="button" role="radio" aria-checked={s === symbol} className="btn small" onClick={() => setSymbol(s)}>
+                <button key={s} type="button" role="radio" aria-checked={s === symbol} className="btn small flag-symbol" onClick={() => setSymbol(s)}>
                   {s}
                 </button>
               ))}

@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { AllianceRole } from "@game/schema/rules";
+import "./flags.css";
 
 /** Runs REST actions for a panel: one at a time, its error or confirmation shown, the alliance queries refreshed after. */
 export function useAct() {
@@ -52,7 +53,7 @@ export function ActResult({ error, message }: { error: string | null; message: s
 export function AllianceFlag({ background, symbol, color, size = 56 }: { background: string; symbol: string; color: string; size?: number }) {
   return (
     <span
-      className="alliance-flag"
+      className="alliance-flag flag-symbol"
       aria-hidden="true"
       style={{ background, color, width: size, height: size * 0.72, fontSize: size * 0.42 }}
     >

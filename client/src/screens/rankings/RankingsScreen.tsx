@@ -218,6 +218,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                     <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
                     {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
+                    {row.isAi && " "}
                     {row.isAi && (
                       <span className="badge" title="A country played by the computer" data-testid="ranking-ai">
                         AI
@@ -246,7 +247,8 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
           <Stat label="Status" value={season?.active ?? "—"} />
           <Stat label="Started" value={season?.startsAt ? dateText(season.startsAt) : "—"} />
           <Stat label="Ends" value={season?.endsAt ? dateText(season.endsAt) : "—"} />
-          <Stat label="Ranked countries" value={fmt(scores.data?.totalPlayers ?? rankings.length)} />
+          {/* the countries the list ranks: AI countries too, unless players only (issue 30, #23) */}
+          <Stat label={playersOnly ? "Ranked players" : "Ranked countries"} value={fmt((playersOnly ? scores.data?.rankedPlayers : scores.data?.rankedCountries) ?? rankings.length)} testId="ranked-countries" />
           <Stat label="Active alliances" value={fmt(scores.data?.activeAlliances ?? alliances.size)} />
           {scores.data && <Stat label="Wars" value={fmt(scores.data.warsTotal)} />}
           <Stat label="Top player" value={top ? `${top.playerName || top.countryName} (${fmt(top.value)})` : "—"} />
