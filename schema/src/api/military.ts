@@ -357,7 +357,8 @@ export interface StrikeJson {
   id: number;
   kind: "planned" | "scheduled";
   attackType: AttackTypeId;
-  targetCountryId: number;
+  /** null: a former country (its account was deleted); targetName keeps its name */
+  targetCountryId: number | null;
   targetName: string;
   units: Partial<Record<UnitType | "missiles", number>>;
   allianceSupport: boolean;
@@ -381,9 +382,11 @@ export type AttackLaunchResponse =
 /** The spec's war declaration (targetName, status, declaredAt, remainingTime in seconds) plus who and what. */
 export interface WarDeclarationJson {
   id: number;
-  declarerId: number;
+  /** null: a former country (its account was deleted); declarerName keeps its name */
+  declarerId: number | null;
   declarerName: string;
-  targetId: number;
+  /** null: a former country (its account was deleted); targetName keeps its name */
+  targetId: number | null;
   targetName: string;
   status: WarStatus;
   /** ISO */

@@ -170,7 +170,7 @@ function DeclarationsTab({ wars }: { wars: ReturnType<typeof useWarDeclarations>
               </div>
               <div className="small muted">
                 Declared {new Date(w.declaredAt).toLocaleString("en-US")} · {money(w.totalCost)} paid · {money(w.costPerTurn)} per turn
-                {w.endReason === "bankrupt" ? " · ended: could not pay" : w.endReason === "season_end" ? " · ended with the season" : ""}
+                {w.endReason === "bankrupt" ? " · ended: could not pay" : w.endReason === "season_end" ? " · ended with the season" : w.endReason === "country_deleted" ? " · ended: the other country left" : ""}
               </div>
               {w.status !== "ended" && w.remainingTime > 0 && (
                 <div className="small">{w.status === "active" ? `Minimum duration: ${durationText(w.remainingTime * 1000)} left` : `Cooldown: ${durationText(w.remainingTime * 1000)} left`}</div>
