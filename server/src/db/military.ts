@@ -492,6 +492,15 @@ export interface WarRow {
   target_land: number;
 }
 
+/** A war with both sides still in the world: every war that is running (a deletion ends the wars of the country it removes). */
+export type WarBetweenCountries = WarRow & { declarer_id: number; target_id: number };
+
+/** The war with both of its sides, or a broken invariant (a running war on a former country). */
+export function bothSides(row: WarRow): WarBetweenCountries {
+  if (row.declarer_id === null || row.target_id === null) throw new Error(`war ${row.id} has a former country on one side`);
+  return row as WarBetweenCountries;
+}
+
 export function warFacts(row: Pick<WarRow, "declarer_id" | "target_id" | "declared_at" | "ended_at">): WarDeclarationFacts {
   return { declarerId: row.declarer_id, targetId: row.target_id, declaredAt: row.declared_at.getTime(), endedAt: row.ended_at?.getTime() ?? null };
 }
