@@ -70,7 +70,7 @@ export async function declareWar(ctx: ServiceContext, userId: number, declarerId
          VALUES ($1, $2, $3, $4, $4) RETURNING *, $5::text AS declarer_name, $6::text AS target_name, $7::bigint AS target_land`,
         [declarerId, targetId, tx.now, tick, declarer.name, target.name, target.land],
       );
-      const war = inserted[0]!;
+      const war = bothSides(inserted[0]!);
       tx.emit(countryTopic(targetId), {
         type: "notice",
         countryId: targetId,
