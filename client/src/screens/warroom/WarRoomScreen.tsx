@@ -25,7 +25,7 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
   const [tab, setTab] = useState<RoomTab>("targets");
   const wars = useWarDeclarations(Boolean(country));
   const brigades = useBrigades(country?.id);
-  const active = useMemo(() => new Set((wars.data ?? []).filter((w) => w.isDeclarer && w.status === "active").map((w) => w.targetId)), [wars.data]);
+  const active = useMemo(() => new Set((wars.data ?? []).flatMap((w) => (w.isDeclarer && w.status === "active" && w.targetId !== null ? [w.targetId] : []))), [wars.data]);
   const { rows, query } = useTargets(country, active);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading war data..." />;
   // the server's checkAttackTarget on each: protection, the networth band, alliance and GDI
