@@ -1,4 +1,5 @@
 import { CloseCode } from "@colyseus/sdk";
+import { rejoinDelay } from "@game/schema/messages";
 import type { MeteredRoom } from "./realtime.js";
 import { percentileOf } from "./stats.js";
 
@@ -13,9 +14,8 @@ import { percentileOf } from "./stats.js";
 /** Close codes after which a bot stays out: it left itself, or its session was signed out. */
 const FINAL_CLOSE_CODES: readonly number[] = [CloseCode.CONSENTED, 4401];
 
-/** The first re-join waits this long (ms), each failed attempt doubles it up to REJOIN_MAX_MS; 50-100% of it, at random. */
-export const REJOIN_MIN_MS = 250;
-export const REJOIN_MAX_MS = 8_000;
+// The back-off is the browser's (one definition in schema): 50-100% of 250 ms, doubling to 8 s.
+export { REJOIN_MAX_MS, REJOIN_MIN_MS, rejoinDelay } from "@game/schema/messages";
 
 /** What a close code means, for the report. */
 export function closeCause(code: number): string {
@@ -37,12 +37,6 @@ export function closeCause(code: number): string {
     default:
       return `${code} other`;
   }
-}
-
-/** The delay before re-join attempt `attempt` (0-based). */
-export function rejoinDelay(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(REJOIN_MAX_MS, REJOIN_MIN_MS * 2 ** attempt);
-  return Math.round(ceiling * (0.5 + random() / 2));
 }
 
 export interface DropRecord {

@@ -265,7 +265,7 @@ export function buildAiView(input: {
     country: countryStateFromOwnJson(input.own),
     self,
     targets: targets.slice(0, VIEW_TARGETS),
-    atWarWith: new Set(input.wars.filter((w) => w.isDeclarer && w.endedAt === null).map((w) => w.targetId)),
+    atWarWith: new Set(input.wars.flatMap((w) => (w.isDeclarer && w.endedAt === null && w.targetId !== null ? [w.targetId] : []))),
     now: input.now,
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },
   };

@@ -273,10 +273,11 @@ describe("the generic room connection (reused by another room kind)", () => {
   interface AllianceServerMessages {
     defenseRequested: { countryId: number };
   }
-  const alliance = (join: (request: JoinRequest) => Promise<JoinedRoom>) =>
+  // random 1: each re-join waits its whole ceiling (250 ms, then 500 ms, ...), so the steps below can count it
+  const alliance = (join: (request: JoinRequest) => Promise<JoinedRoom>, random: () => number = () => 1) =>
     new RoomConnection<AllianceData, AllianceClientMessages, AllianceServerMessages>(
       { name: "alliance", options: { allianceId: 7 }, initial: { members: [] }, project: (state) => ({ members: (state as { members: string[] }).members }) },
-      { endpoint: () => "ws://test", join },
+      { endpoint: () => "ws://test", join, random },
     );
 
   it("joins with its name, options and the token, projects its own state, and dispatches typed messages", async () => {
@@ -350,6 +351,54 @@ describe("the generic room connection (reused by another room kind)", () => {
     expect(requests).toHaveLength(2);
     expect(requests[1]).toEqual(requests[0]);
     expect(connection.getSnapshot()).toMatchObject({ status: "connected", members: ["m2"] });
+  });
+
+  it("rolling restart (issue 28): the first re-join after a 4001 is jittered over 125-250 ms, not the same instant for every client", async () => {
+    vi.useFakeTimers();
+    // 40 clients of a process that shuts down, with the jitter their random numbers give
+    const randoms = Array.from({ length: 40 }, (_, i) => i / 40);
+    const joinedAt: number[] = [];
+    const clients = randoms.map((r) => {
+      const rooms: TestRoom[] = [];
+      const connection = alliance(async () => {
+        joinedAt.push(Date.now());
+        const room = new TestRoom(() => ({ members: ["m"] }));
+        rooms.push(room);
+        return room;
+      }, () => r);
+      return { connection, rooms };
+    });
+    for (const c of clients) await act(async () => c.connection.connect("token-1"));
+    joinedAt.length = 0;
+    const closedAt = Date.now();
+    act(() => clients.forEach((c) => c.rooms[0]!.emit("leave", 4001, "server shutting down")));
+    await act(async () => void (await vi.advanceTimersByTimeAsync(REJOIN_MIN_MS / 2 - 1)));
+    expect(joinedAt).toHaveLength(0);
+    await act(async () => void (await vi.advanceTimersByTimeAsync(REJOIN_MIN_MS / 2 + 1)));
+    expect(joinedAt).toHaveLength(40);
+    const delays = joinedAt.map((at) => at - closedAt);
+    expect(Math.min(...delays)).toBe(REJOIN_MIN_MS / 2);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(REJOIN_MIN_MS);
+    // spread over the window, not bunched: at least 20 distinct instants among 40 clients
+    expect(new Set(delays).size).toBeGreaterThanOrEqual(20);
+    expect(clients.every((c) => c.connection.getSnapshot().status === "connected")).toBe(true);
+  });
+
+  it("re-join attempts that fail keep doubling with jitter up to 8 s", async () => {
+    vi.useFakeTimers();
+    const attemptsAt: number[] = [];
+    const connection = alliance(async () => {
+      attemptsAt.push(Date.now());
+      throw new Error("server restarting");
+    }, () => 0);
+    const start = Date.now();
+    await act(async () => connection.connect("token-1"));
+    await act(async () => void (await vi.advanceTimersByTimeAsync(60_000)));
+    const gaps = attemptsAt.slice(1).map((at, i) => at - attemptsAt[i]!);
+    // random 0: half of each ceiling: 125, 250, 500, ... ms, then 4 s (half of the 8 s cap)
+    expect(gaps.slice(0, 7)).toEqual([125, 250, 500, 1_000, 2_000, 4_000, 4_000]);
+    expect(attemptsAt[0]).toBe(start);
+    connection.disconnect();
   });
 });
 

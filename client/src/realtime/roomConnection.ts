@@ -10,6 +10,7 @@
  * snapshot (shareEqual), so a component reading one slice does not re-render when another
  * slice is patched.
  */
+import { rejoinDelay } from "@game/schema/messages";
 
 export type ConnectionStatus = "idle" | "connecting" | "connected" | "reconnecting" | "error";
 
@@ -80,11 +81,17 @@ export interface RoomConnectionOptions {
   endpoint?: () => string;
   /** how to join @default joinWithSdk */
   join?: JoinRoom;
+  /** the re-join back-off's jitter, in [0, 1) @default Math.random */
+  random?: () => number;
 }
 
-/** Re-join back-off after the SDK's own reconnection gave up, or a join failed (ms). */
-export const REJOIN_MIN_MS = 1_000;
-export const REJOIN_MAX_MS = 15_000;
+/**
+ * Re-join back-off after the SDK's own reconnection gave up, a process closed the room (4001,
+ * a rolling restart) or a join failed: `rejoinDelay` (schema), 125-250 ms first, doubling with
+ * jitter to 8 s, the load tester's bots' too. It was a fixed 1 s first: every socket of a
+ * stopped process came back to the surviving one in the same millisecond (issue 28).
+ */
+export { REJOIN_MAX_MS, REJOIN_MIN_MS } from "@game/schema/messages";
 
 /**
  * Where Colyseus lives: the page's own origin in production (the server serves the client),
@@ -196,9 +203,11 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
   /** bumps on every connect/disconnect: callbacks of an older join do nothing */
   private generation = 0;
   private rejoinTimer: ReturnType<typeof setTimeout> | null = null;
-  private rejoinDelay = REJOIN_MIN_MS;
+  /** failed or lost joins since the last good one: the back-off's exponent */
+  private rejoinAttempt = 0;
   private readonly endpoint: () => string;
   private readonly joinRoom: JoinRoom;
+  private readonly random: () => number;
 
   constructor(
     readonly definition: RoomDefinition<Data>,
@@ -207,6 +216,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     this.snapshot = { ...IDLE, ...definition.initial };
     this.endpoint = options.endpoint ?? colyseusEndpoint;
     this.joinRoom = options.join ?? joinWithSdk;
+    this.random = options.random ?? Math.random;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -264,7 +274,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
     this.token = null;
     if (this.rejoinTimer) clearTimeout(this.rejoinTimer);
     this.rejoinTimer = null;
-    this.rejoinDelay = REJOIN_MIN_MS;
+    this.rejoinAttempt = 0;
     const room = this.room;
     this.room = null;
     if (room) {
@@ -339,7 +349,7 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
       return;
     }
     this.room = room;
-    this.rejoinDelay = REJOIN_MIN_MS;
+    this.rejoinAttempt = 0;
     this.wire(room, generation);
     this.setConnection({ status: "connected", statusMessage: "", sessionId: room.sessionId });
     if (room.state) this.readState(room);
@@ -348,8 +358,8 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
 
   private scheduleRejoin(generation: number): void {
     if (this.rejoinTimer || generation !== this.generation || !this.token) return;
-    const delay = this.rejoinDelay;
-    this.rejoinDelay = Math.min(REJOIN_MAX_MS, this.rejoinDelay * 2);
+    const delay = rejoinDelay(this.rejoinAttempt, this.random);
+    this.rejoinAttempt += 1;
     this.rejoinTimer = setTimeout(() => {
       this.rejoinTimer = null;
       if (generation === this.generation) void this.join(generation);

@@ -453,7 +453,8 @@ export const strikeJsonSchema = z.object({
   id: num,
   kind: z.enum(["planned", "scheduled"]),
   attackType: attackTypeSchema,
-  targetCountryId: num,
+  /** null: a former country (its account was deleted); targetName keeps its name */
+  targetCountryId: num.nullable(),
   targetName: z.string(),
   units: z.partialRecord(z.enum([...UNIT_TYPES, "missiles"]), num),
   allianceSupport: z.boolean(),
@@ -481,9 +482,11 @@ export type AttackLaunchResponse = z.infer<typeof attackLaunchResponseSchema>;
 /** The spec's war declaration (targetName, status, declaredAt, remainingTime in seconds) plus who and what. */
 export const warDeclarationJsonSchema = z.object({
   id: num,
-  declarerId: num,
+  /** null: a former country (its account was deleted); declarerName keeps its name */
+  declarerId: num.nullable(),
   declarerName: z.string(),
-  targetId: num,
+  /** null: a former country (its account was deleted); targetName keeps its name */
+  targetId: num.nullable(),
   targetName: z.string(),
   status: z.enum(["active", "cooldown", "ended"]),
   /** ISO */

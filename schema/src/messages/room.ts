@@ -20,6 +20,24 @@ export type RoomErrorPayload = z.infer<typeof roomErrorSchema>;
  */
 export const SESSION_CLOSE_SIGNED_OUT = 4401;
 
+/**
+ * Re-join back-off of a room connection the server closed or the SDK could not resume (the
+ * browser's and the load tester's bots alike): attempt 0 waits 50-100% of REJOIN_MIN_MS, each
+ * failed attempt doubles the ceiling up to REJOIN_MAX_MS. The jitter matters in a rolling
+ * restart (issue 28): every socket of the stopped process closes at the same instant, and a
+ * fixed first delay sent them all to the surviving process in the same millisecond.
+ * @default REJOIN_MIN_MS 250 ms
+ */
+export const REJOIN_MIN_MS = 250;
+/** @default 8 s: the longest a client waits between two re-join attempts */
+export const REJOIN_MAX_MS = 8_000;
+
+/** The delay before re-join attempt `attempt` (0-based), ms: 50-100% of min(REJOIN_MAX_MS, REJOIN_MIN_MS x 2^attempt). */
+export function rejoinDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(REJOIN_MAX_MS, REJOIN_MIN_MS * 2 ** attempt);
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
 /** Codes of the "error" room message, besides the rule codes of each domain. */
 export const ROOM_ERROR_CODES = {
   invalidMessage: "message/invalid",

@@ -67,7 +67,7 @@ export const marketRoutes = {
     auth: "user",
     body: createListingRequestSchema,
     response: createListingResponseSchema,
-    refusals: ["auth/forbidden"],
+    refusals: ["auth/forbidden", "market/rate_limited"],
   }),
   buyListing: defineRoute({
     method: "POST",
@@ -92,7 +92,7 @@ export const marketRoutes = {
     params: idParams,
     body: ownRecordRequestSchema,
     response: cancelListingResponseSchema,
-    refusals: ["auth/forbidden", "market/listing_not_found", "market/not_your_listing"],
+    refusals: ["auth/forbidden", "market/listing_not_found", "market/not_your_listing", "market/rate_limited"],
   }),
   store: defineRoute({
     method: "GET",
@@ -137,7 +137,7 @@ export const marketRoutes = {
     auth: "user",
     body: createStandingOrderRequestSchema,
     response: standingOrderResponseSchema,
-    refusals: ["auth/forbidden"],
+    refusals: ["auth/forbidden", "market/rate_limited"],
   }),
   controlStandingOrder: defineRoute({
     method: "POST",
@@ -149,7 +149,7 @@ export const marketRoutes = {
     params: controlParams,
     body: ownRecordRequestSchema,
     response: standingOrderResponseSchema,
-    refusals: ["auth/forbidden", "market/order_not_found", "market/not_your_order", "market/not_active", "market/activation_delay"],
+    refusals: ["auth/forbidden", "market/order_not_found", "market/not_your_order", "market/not_active", "market/activation_delay", "market/rate_limited"],
   }),
   transactions: defineRoute({
     method: "GET",

@@ -19,13 +19,15 @@ export const MAX_ACTIVE_WARS = 5;
 
 /** Declaration status (spec: active, cooldown, other meaning ended). */
 export type WarStatus = "active" | "cooldown" | "ended";
-/** Why a war ended. */
-export type WarEndReason = "declared_peace" | "bankrupt" | "season_end";
+/** Why a war ended ('country_deleted': its other side deleted its account). */
+export type WarEndReason = "declared_peace" | "bankrupt" | "season_end" | "country_deleted";
 
 /** A declaration as the rules read it. Times are epoch ms. */
 export interface WarDeclarationFacts {
-  declarerId: number;
-  targetId: number;
+  /** null: a former country (deleted account) */
+  declarerId: number | null;
+  /** null: a former country (deleted account) */
+  targetId: number | null;
   declaredAt: number;
   /** null while active */
   endedAt: number | null;

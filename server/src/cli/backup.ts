@@ -12,10 +12,18 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
-import { backupEmbeddedDataDir, backupFileName, backupPostgres, EMBEDDED_BACKUP_EXTENSION, POSTGRES_BACKUP_EXTENSION, restoreEmbedded, restorePostgres, type BackupResult } from "../db/backup.js";
+import { backupEmbeddedDataDir, backupFileName, backupPostgres, EMBEDDED_BACKUP_EXTENSION, POSTGRES_BACKUP_EXTENSION, restoreEmbedded, restorePostgres, type BackupResult, type RestoredSecret } from "../db/backup.js";
 
 /** The folder the command was typed in (npm's INIT_CWD), not server/ where npm runs the script. */
 const fromTypedFolder = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+
+/** What the restore says about the JWT secret the embedded backup carried. */
+const SECRET_OUTCOMES: Record<RestoredSecret, string> = {
+  restored: "the world's JWT secret restored to DATA_DIR/jwt-secret: signed-in players stay signed in",
+  same: "DATA_DIR/jwt-secret already held the world's JWT secret",
+  replaced: "DATA_DIR/jwt-secret replaced by the world's JWT secret (the one it held is in jwt-secret.before-restore)",
+  none: "the backup carried no JWT secret: players sign in again unless DATA_DIR/jwt-secret or JWT_SECRET is the one the world had",
+};
 
 const USAGE = "usage: npm run backup [-- --out FILE]  |  npm run restore -- --from FILE";
 
@@ -43,8 +51,12 @@ export async function runBackupCommand(args: readonly string[]): Promise<{ code:
     if (!file.endsWith(expected)) return { code: 2, message: `${file} is not a backup of ${store} (its name ends with ${expected}); set DATABASE_URL for a ${POSTGRES_BACKUP_EXTENSION} file, unset it for a ${EMBEDDED_BACKUP_EXTENSION} one` };
     const jobs = parsed.values.jobs === undefined ? undefined : Number(parsed.values.jobs);
     if (jobs !== undefined && !(Number.isInteger(jobs) && jobs > 0)) return { code: 2, message: "--jobs must be a positive whole number" };
-    result = config.databaseUrl ? await restorePostgres({ databaseUrl: config.databaseUrl, file, jobs }) : await restoreEmbedded({ dataDir: config.dataDir, file });
-    return { code: 0, message: `restored ${result.file} into ${store} (${(result.ms / 1000).toFixed(1)} s)` };
+    if (config.databaseUrl) {
+      result = await restorePostgres({ databaseUrl: config.databaseUrl, file, jobs });
+      return { code: 0, message: `restored ${result.file} into ${store} (${(result.ms / 1000).toFixed(1)} s)` };
+    }
+    const restored = await restoreEmbedded({ dataDir: config.dataDir, file });
+    return { code: 0, message: `restored ${restored.file} into ${store} (${(restored.ms / 1000).toFixed(1)} s); ${SECRET_OUTCOMES[restored.secret]}${config.jwtSecret ? " (JWT_SECRET is set: the server signs with it, not with DATA_DIR/jwt-secret)" : ""}` };
   }
   return { code: 2, message: USAGE };
 }

@@ -10,7 +10,7 @@ import { apiRequest, createTestDatabase, newPlayer, TEST_REDIS_URL } from "../te
 import { insertCountries } from "../tick/testSupport.js";
 import { runMigrations } from "./migrate.js";
 import { openDatabase } from "./pool.js";
-import { backupFileName, backupPostgres, pruneBackups, restoreEmbedded, restorePostgres, startScheduledBackups } from "./backup.js";
+import { backupEmbeddedDataDir, backupFileName, backupPostgres, pruneBackups, restoreEmbedded, restorePostgres, startScheduledBackups } from "./backup.js";
 
 /**
  * Backups of both stores (issue 28): the embedded world through PGlite's own dump, Postgres
@@ -43,11 +43,16 @@ describe("backups", () => {
     await server.close();
 
     const restoredDir = path.join(scratch, "restored");
-    await restoreEmbedded({ dataDir: restoredDir, file: file! });
+    expect((await restoreEmbedded({ dataDir: restoredDir, file: file! })).secret).toBe("restored");
     await expect(restoreEmbedded({ dataDir: restoredDir, file: file! })).rejects.toThrow(/already holds a world/);
     server = await startGameServer(config(restoredDir), { logger });
     base = `http://127.0.0.1:${server.port}`;
     try {
+      // Issue 28: the JWT secret travels in the backup, so a player signed in at the backup
+      // is still signed in on the restored world (before, a fresh DATA_DIR made a new secret: 401).
+      const stillSignedIn = await apiRequest(base, "GET", "/user/me", undefined, registered.body.token);
+      expect(stillSignedIn.status).toBe(200);
+      expect(fs.statSync(path.join(restoredDir, "jwt-secret")).mode & 0o777).toBe(0o600);
       const login = await apiRequest(base, "POST", "/auth/login", { email: player.email, password: player.password });
       expect(login.status).toBe(200);
       const country = await apiRequest(base, "GET", `/countries/${countryId}`, undefined, login.body.token);
@@ -57,7 +62,18 @@ describe("backups", () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+
+    // `npm run backup` of the stopped world carries the secret too; a restore into a DATA_DIR
+    // holding another world's secret replaces it and keeps the old one beside it.
+    const cliFile = path.join(scratch, "cli", backupFileName(new Date(), true));
+    await backupEmbeddedDataDir(dataDir, cliFile);
+    const otherDir = path.join(scratch, "other-secret");
+    fs.mkdirSync(otherDir, { recursive: true });
+    fs.writeFileSync(path.join(otherDir, "jwt-secret"), "another world's secret");
+    expect((await restoreEmbedded({ dataDir: otherDir, file: cliFile })).secret).toBe("replaced");
+    expect(fs.readFileSync(path.join(otherDir, "jwt-secret"), "utf8")).toBe(fs.readFileSync(path.join(dataDir, "jwt-secret"), "utf8"));
+    expect(fs.readFileSync(path.join(otherDir, "jwt-secret.before-restore"), "utf8")).toBe("another world's secret");
+  }, 180_000);
 
   it("pg_restore refuses a database that already holds tables, and a restored copy equals the original", async () => {
     const source = await createTestDatabase();

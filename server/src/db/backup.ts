@@ -10,6 +10,9 @@
  *   recovery opens at the last commit before it), restored with PGlite's `loadDataDir` into an
  *   empty DATA_DIR. PGlite is one process's engine, so a running server backs its own world up
  *   (the scheduled backups below); `npm run backup` opens it only while the server is stopped.
+ *   The world's generated JWT secret (DATA_DIR/jwt-secret) travels in the same file: a copy is
+ *   put in the data directory before each dump and taken back out by the restore, so players
+ *   signed in at the backup stay signed in on the restored world (issue 28).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -109,10 +112,64 @@ export function embeddedDir(dataDir: string): string {
   return path.join(dataDir, "pglite");
 }
 
+/** The generated JWT secret of a DATA_DIR (auth/tokens.ts resolveJwtSecret makes it). */
+export function jwtSecretFile(dataDir: string): string {
+  return path.join(dataDir, "jwt-secret");
+}
+
+/**
+ * The copy of the JWT secret inside the embedded world's data directory, so PGlite's dump
+ * carries it (Postgres ignores a file it does not know at the top of its data directory).
+ */
+export const SECRET_IN_WORLD = "game-jwt-secret";
+
+/**
+ * Puts DATA_DIR's generated JWT secret in the world's data directory before a dump (nothing
+ * when there is none: a server with JWT_SECRET set signs with that, and its operator keeps it).
+ * Decision (docs/reliability.md, "Backups"): the secret goes in the backup rather than the
+ * restore asking for it, because a restore without it signs every player out, and the backup
+ * already holds what the secret protects (accounts, password hashes): a backup file is as
+ * secret as the world itself.
+ */
+export function carrySecretIntoWorld(dataDir: string): boolean {
+  const source = jwtSecretFile(dataDir);
+  if (!fs.existsSync(source)) return false;
+  const copy = path.join(embeddedDir(dataDir), SECRET_IN_WORLD);
+  fs.copyFileSync(source, copy);
+  fs.chmodSync(copy, 0o600);
+  return true;
+}
+
+/** What a restore did with the JWT secret the backup carried. */
+export type RestoredSecret = "restored" | "same" | "replaced" | "none";
+
+/**
+ * Takes the JWT secret a restored world carried out to DATA_DIR/jwt-secret: written when there
+ * is none, kept when equal; a different one (the DATA_DIR of another world) is kept beside as
+ * `jwt-secret.before-restore` and replaced, since the restored world's tokens were signed with
+ * the backup's. "none": a backup made before the secret travelled, or of a JWT_SECRET world.
+ */
+function takeSecretFromWorld(dataDir: string): RestoredSecret {
+  const carried = path.join(embeddedDir(dataDir), SECRET_IN_WORLD);
+  if (!fs.existsSync(carried)) return "none";
+  const secret = fs.readFileSync(carried);
+  fs.chmodSync(carried, 0o600);
+  const target = jwtSecretFile(dataDir);
+  let outcome: RestoredSecret = "restored";
+  if (fs.existsSync(target)) {
+    if (fs.readFileSync(target).equals(secret)) return "same";
+    fs.renameSync(target, `${target}.before-restore`);
+    outcome = "replaced";
+  }
+  fs.writeFileSync(target, secret, { mode: 0o600, flag: "wx" });
+  return outcome;
+}
+
 /** Backs up the embedded world of a stopped server (PGlite cannot be opened by two processes). */
 export async function backupEmbeddedDataDir(dataDir: string, file: string): Promise<BackupResult> {
   const dir = embeddedDir(dataDir);
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) throw new Error(`no embedded world in ${dir}`);
+  carrySecretIntoWorld(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
   const engine = await PGlite.create(dir);
   try {
@@ -125,9 +182,10 @@ export async function backupEmbeddedDataDir(dataDir: string, file: string): Prom
 /**
  * Restores a `backupEmbedded*` file as the embedded world of `dataDir`, which must hold none
  * yet (move the old `pglite` folder away first). Opens it once, so Postgres' recovery has run
- * and a failed restore is known now, not at the server's start.
+ * and a failed restore is known now, not at the server's start. The JWT secret the backup
+ * carried becomes DATA_DIR's (`secret` says what was done).
  */
-export async function restoreEmbedded(options: { dataDir: string; file: string }): Promise<BackupResult> {
+export async function restoreEmbedded(options: { dataDir: string; file: string }): Promise<BackupResult & { secret: RestoredSecret }> {
   const started = performance.now();
   if (!fs.existsSync(options.file)) throw new Error(`no backup at ${options.file}`);
   const dir = embeddedDir(options.dataDir);
@@ -140,7 +198,8 @@ export async function restoreEmbedded(options: { dataDir: string; file: string }
   } finally {
     await engine.close();
   }
-  return { file: options.file, bytes: fs.statSync(options.file).size, ms: performance.now() - started };
+  const secret = takeSecretFromWorld(options.dataDir);
+  return { file: options.file, bytes: fs.statSync(options.file).size, ms: performance.now() - started, secret };
 }
 
 /** `backup-20261127T083000Z` plus the store's extension. */
@@ -191,6 +250,7 @@ export function startScheduledBackups(config: Config, database: Database, redis:
       if (taken !== "OK") return undefined;
     }
     const file = path.join(config.backupDir, backupFileName(now, database.embedded));
+    if (database.dumpDataDir) carrySecretIntoWorld(config.dataDir);
     const result = database.dumpDataDir ? await backupEmbeddedEngine({ dumpDataDir: () => database.dumpDataDir!() }, file) : await backupPostgres({ databaseUrl: config.databaseUrl!, file });
     const removed = pruneBackups(config.backupDir, config.backupKeep);
     logger.info({ file, bytes: result.bytes, ms: Math.round(result.ms), removed }, "scheduled backup written");

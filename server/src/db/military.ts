@@ -477,25 +477,38 @@ export function warPaymentStatement(countryId: number, cash: number, networth: n
 
 export interface WarRow {
   id: number;
-  declarer_id: number;
-  target_id: number;
+  /** null: a former country (deleted account; migration 024), declarer_name keeps its name */
+  declarer_id: number | null;
+  /** null: a former country (deleted account; migration 024), target_name keeps its name */
+  target_id: number | null;
   declared_at: Date;
   declared_tick: number;
   charged_through_tick: number;
   total_cost: number;
   ended_at: Date | null;
-  end_reason: "declared_peace" | "bankrupt" | "season_end" | null;
+  end_reason: "declared_peace" | "bankrupt" | "season_end" | "country_deleted" | null;
   declarer_name: string;
   target_name: string;
   target_land: number;
+}
+
+/** A war with both sides still in the world: every war that is running (a deletion ends the wars of the country it removes). */
+export type WarBetweenCountries = WarRow & { declarer_id: number; target_id: number };
+
+/** The war with both of its sides, or a broken invariant (a running war on a former country). */
+export function bothSides(row: WarRow): WarBetweenCountries {
+  if (row.declarer_id === null || row.target_id === null) throw new Error(`war ${row.id} has a former country on one side`);
+  return row as WarBetweenCountries;
 }
 
 export function warFacts(row: Pick<WarRow, "declarer_id" | "target_id" | "declared_at" | "ended_at">): WarDeclarationFacts {
   return { declarerId: row.declarer_id, targetId: row.target_id, declaredAt: row.declared_at.getTime(), endedAt: row.ended_at?.getTime() ?? null };
 }
 
-const WAR_SELECT = `SELECT w.*, d.name AS declarer_name, t.name AS target_name, t.land AS target_land
-  FROM war_declarations w JOIN countries d ON d.id = w.declarer_id JOIN countries t ON t.id = w.target_id`;
+/** A former country (deleted account) has no row: its name is the one the deletion wrote, its land 0. */
+const WAR_SELECT = `SELECT w.*, coalesce(d.name, w.declarer_former_name, '') AS declarer_name, coalesce(t.name, w.target_former_name, '') AS target_name,
+       coalesce(t.land, 0) AS target_land
+  FROM war_declarations w LEFT JOIN countries d ON d.id = w.declarer_id LEFT JOIN countries t ON t.id = w.target_id`;
 
 /** Declarations a country made or received, newest first (the last 100). */
 export async function listWars(db: Queryable, countryId: number): Promise<WarRow[]> {
@@ -542,7 +555,8 @@ export function toWarJson(row: WarRow, viewerCountryId: number, facts: { status:
 export interface StrikeRow {
   id: number;
   attacker_id: number;
-  target_id: number;
+  /** null: a former country (deleted account; migration 024), target_name keeps its name */
+  target_id: number | null;
   kind: "planned" | "scheduled";
   attack_type: AttackTypeId;
   units: Partial<Record<string, number>>;
@@ -583,17 +597,20 @@ export async function insertStrike(client: DbClient, s: Pick<StrikeRow, "attacke
   return rows[0]!;
 }
 
+/** The target's name: the live one, or the one its deletion wrote (a former country). */
+const STRIKE_TARGET_NAME = "coalesce(c.name, s.target_former_name, '') AS target_name";
+
 export async function findStrike(db: Queryable, id: number): Promise<StrikeRow | undefined> {
-  const { rows } = await db.query<StrikeRow>("SELECT s.*, c.name AS target_name FROM strikes s JOIN countries c ON c.id = s.target_id WHERE s.id = $1", [id]);
+  const { rows } = await db.query<StrikeRow>(`SELECT s.*, ${STRIKE_TARGET_NAME} FROM strikes s LEFT JOIN countries c ON c.id = s.target_id WHERE s.id = $1`, [id]);
   return rows[0];
 }
 
 /** A country's strikes: pending ones and the 20 latest others. */
 export async function listStrikes(db: Queryable, countryId: number): Promise<StrikeRow[]> {
   const { rows } = await db.query<StrikeRow>(
-    `(SELECT s.*, c.name AS target_name FROM strikes s JOIN countries c ON c.id = s.target_id WHERE s.attacker_id = $1 AND s.state = 'pending')
+    `(SELECT s.*, ${STRIKE_TARGET_NAME} FROM strikes s LEFT JOIN countries c ON c.id = s.target_id WHERE s.attacker_id = $1 AND s.state = 'pending')
      UNION ALL
-     (SELECT s.*, c.name AS target_name FROM strikes s JOIN countries c ON c.id = s.target_id WHERE s.attacker_id = $1 AND s.state <> 'pending' ORDER BY s.id DESC LIMIT 20)
+     (SELECT s.*, ${STRIKE_TARGET_NAME} FROM strikes s LEFT JOIN countries c ON c.id = s.target_id WHERE s.attacker_id = $1 AND s.state <> 'pending' ORDER BY s.id DESC LIMIT 20)
      ORDER BY execute_at DESC`,
     [countryId],
   );

@@ -110,4 +110,33 @@ describe("issue 28: per-user limits on requests in flight and on listing churn",
     expect(statuses.at(-1)).toBe(429);
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
+
+  it("standing orders take from the same budget: placing and cancelling orders, after listings, is refused with 429 at the limit", async () => {
+    const buyer = await registerPlayer(t, "orders");
+    await t.server.database.pool.query("UPDATE countries SET food = 1000000, cash = 100000000 WHERE id = $1", [buyer.countryId]);
+    const call = async (method: string, path: string, body: object) => {
+      const res = await fetch(`${t.baseUrl}/api${path}`, { method, headers: { authorization: `Bearer ${buyer.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as { code?: string; listing?: { id: number }; order?: { id: number } } };
+    };
+    // two listing changes first: the budget is one for listings and orders
+    const listed = await call("POST", "/market/listings", { countryId: buyer.countryId, itemType: "food", quantity: 10, pricePerUnit: 100 });
+    expect([200, 201]).toContain(listed.status);
+    expect((await call("DELETE", `/market/listings/${listed.body.listing!.id}`, { countryId: buyer.countryId })).status).toBe(200);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < LISTING_CHURN_LIMIT.points / 2; i++) {
+      last = await call("POST", "/market/standing-orders", { countryId: buyer.countryId, itemType: "troops", quantity: 10, maxPrice: 100 });
+      statuses.push(last.status);
+      if (last.status !== 201 && last.status !== 200) break;
+      last = await call("POST", `/market/standing-orders/${last.body.order!.id}/cancel`, { countryId: buyer.countryId });
+      statuses.push(last.status);
+      if (last.status !== 200) break;
+    }
+    expect(statuses.filter((s) => s === 200 || s === 201)).toHaveLength(LISTING_CHURN_LIMIT.points - 2);
+    expect(last).toMatchObject({ status: 429, body: { code: "market/rate_limited" } });
+    expect(Number(last!.retryAfter)).toBeGreaterThanOrEqual(1);
+    // nothing was placed by the refused call: every order the buyer has is cancelled
+    const open = await t.server.database.pool.query("SELECT count(*)::int AS n FROM standing_orders WHERE buyer_id = $1 AND status <> 'cancelled'", [buyer.countryId]);
+    expect(open.rows[0].n).toBe(0);
+  });
 });

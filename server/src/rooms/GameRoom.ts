@@ -198,9 +198,40 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
     this.log.error({ err, methodName }, "room error");
   }
 
+  /**
+   * A process shutting down (issue 28): seats the matchmaker reserved that no client has used
+   * yet are dropped before the room disconnects its clients. Colyseus disposes a room only once
+   * it holds no reservation and its auto-dispose timer has run, and both last the seat
+   * reservation time (15 s): one unused seat made a SIGTERM wait past main.ts's 9 s limit and
+   * exit 1. The client that held the seat fails to connect and re-joins another process (its
+   * back-off), as the room's own clients do after the 4001. Colyseus has no API for this, so the
+   * room's reservation fields are reached by name (checked by drain.test.ts on every upgrade).
+   */
+  onBeforeShutdown(): void {
+    const room = this as unknown as ReservationInternals;
+    for (const [sessionId, seat] of Object.entries(room._reservedSeats ?? {})) {
+      // [joinOptions, authData, consumed, allowReconnection]: a consumed seat is a join in
+      // progress, a reconnection seat is released by the disconnect's rejection of reconnections
+      if (seat[2] || seat[3]) continue;
+      clearTimeout(room._reservedSeatTimeouts?.[sessionId]);
+      delete room._reservedSeatTimeouts?.[sessionId];
+      delete room._reservedSeats[sessionId];
+    }
+    clearTimeout(room._autoDisposeTimeout);
+    room._autoDisposeTimeout = undefined;
+    super.onBeforeShutdown();
+  }
+
   async onDispose(): Promise<void> {
     for (const release of [...this.unsubscribers]) release();
   }
+}
+
+/** The fields of a Colyseus 0.18 Room that hold its seat reservations (private in its types). */
+interface ReservationInternals {
+  _reservedSeats: Record<string, [unknown, unknown, boolean, boolean]>;
+  _reservedSeatTimeouts?: Record<string, ReturnType<typeof setTimeout>>;
+  _autoDisposeTimeout?: ReturnType<typeof setTimeout>;
 }
 
 /**

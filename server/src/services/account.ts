@@ -22,6 +22,9 @@ import type { ServiceContext } from "./context.js";
  */
 
 /** Password re-entries (change, deletion) per user per 15 minutes: a stolen session cannot guess the password. */
+/** Why a strike waiting to hit a country that deleted its account failed (the attacker reads it in its strike list). */
+export const STRIKE_TARGET_DELETED = "The target country no longer exists";
+
 const PASSWORD_CHECK_LIMIT = { name: "account:password", points: 5, durationSeconds: 15 * 60 };
 
 async function requireUser(ctx: ServiceContext, userId: number): Promise<UserRow> {
@@ -205,9 +208,10 @@ export async function accountStats(ctx: ServiceContext, userId: number, now = ne
  *    country, so it leaves the world with the country: the audit's documented sink is the
  *    country's holdings plus its escrow, nothing else moves; trades keep the
  *    counterparty's history under the names they carry, with this side's id cleared (the
- *    country's own store trades go); then the user row is deleted, which removes the country
- *    and everything keyed to them (ON DELETE CASCADE), freeing the email, username and
- *    country name;
+ *    country's own store trades go); wars and strikes likewise (migration 024: running wars
+ *    end, strikes still waiting to hit the country fail); then the user row is deleted,
+ *    which removes the country and everything keyed to them (ON DELETE CASCADE), freeing
+ *    the email, username and country name;
  * 3. after commit every token of the user is refused in every process and their room
  *    sessions close (TokenService.forgetUser).
  */
@@ -241,6 +245,27 @@ export async function deleteAccount(ctx: ServiceContext, claims: TokenClaims, re
           await tx.client.query("UPDATE market_trades SET buyer_id = NULL WHERE buyer_id = $1", [id]);
           await tx.client.query("UPDATE market_trades SET seller_id = NULL WHERE seller_id = $1", [id]);
           await tx.client.query("UPDATE standing_orders SET renewed_from = NULL WHERE renewed_from IN (SELECT id FROM standing_orders WHERE buyer_id = $1)", [id]);
+          // Wars and strikes keep the other side's history (migration 024): the rows carry this
+          // country's name, its id is cleared by the delete; a running war ends now (its
+          // declarer would otherwise pay for, and count, a war on nobody), and a strike still
+          // waiting to hit this country fails.
+          await tx.client.query(
+            `UPDATE war_declarations SET
+               declarer_former_name = CASE WHEN declarer_id = $1 THEN $2 ELSE declarer_former_name END,
+               target_former_name = CASE WHEN target_id = $1 THEN $2 ELSE target_former_name END,
+               end_reason = CASE WHEN ended_at IS NULL THEN 'country_deleted' ELSE end_reason END,
+               ended_at = coalesce(ended_at, $3)
+             WHERE declarer_id = $1 OR target_id = $1`,
+            [id, country!.name, tx.now],
+          );
+          await tx.client.query(
+            `UPDATE strikes SET target_former_name = $2,
+               state = CASE WHEN state = 'pending' THEN 'failed' ELSE state END,
+               failure = CASE WHEN state = 'pending' THEN $4 ELSE failure END,
+               finished_at = CASE WHEN state = 'pending' THEN $3 ELSE finished_at END
+             WHERE target_id = $1`,
+            [id, country!.name, tx.now, STRIKE_TARGET_DELETED],
+          );
           await tx.client.query("DELETE FROM market_listings WHERE seller_id = $1", [id]);
           await tx.client.query("DELETE FROM standing_orders WHERE buyer_id = $1", [id]);
           await tx.client.query("DELETE FROM users WHERE id = $1", [user.id]);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELETE_ACCOUNT_CONFIRMATION, type BattleReportJson, type IntelligenceReportJson } from "@game/schema/api";
+import { DELETE_ACCOUNT_CONFIRMATION, type BattleReportJson, type IntelligenceReportJson, type StrikeJson, type WarDeclarationJson } from "@game/schema/api";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
+import { STRIKE_TARGET_DELETED } from "./account.js";
 
 /**
  * Issue 28: when a defender deleted its account, the attacker's battle reports against it
@@ -68,5 +69,54 @@ describe("issue 28: a deleted account keeps the other side's history", () => {
     expect(list.body.reports.find((r: IntelligenceReportJson) => r.id === reportId)).toMatchObject({ targetCountryId: null, targetCountryName: target.body.countryName });
     const missions = await sql("SELECT target_id, target_name FROM spy_missions WHERE country_id = $1", [spy.countryId]);
     expect(missions.rows).toEqual([{ target_id: null, target_name: target.body.countryName }]);
+  });
+
+  it("wars keep the other side's history: a war declared on a deleted country stays in its declarer's list (ended), and one declared by it stays in its target's", async () => {
+    const keeper = await registerPlayer(t, "warkeep");
+    const leaver = await registerPlayer(t, "wargone");
+    for (const p of [keeper, leaver]) await setCountry(t.server.database.pool, p.countryId, { cash: 5_000_000, land: 800, population: 8_000 });
+    const onLeaver = await t.api("POST", "/war/declare", { targetCountryId: leaver.countryId }, keeper.token);
+    expect(onLeaver.status).toBe(200);
+    const byLeaver = await t.api("POST", "/war/declare", { targetCountryId: keeper.countryId }, leaver.token);
+    expect(byLeaver.status).toBe(200);
+    const ids = [onLeaver.body.declaration.id as number, byLeaver.body.declaration.id as number];
+
+    expect((await deleteAccount(leaver.token)).status).toBe(200);
+
+    const list = await t.api("GET", "/war/declarations", undefined, keeper.token);
+    expect(list.status).toBe(200);
+    const wars = new Map((list.body.declarations as WarDeclarationJson[]).map((w) => [w.id, w]));
+    expect(wars.get(ids[0]!)).toMatchObject({ declarerId: keeper.countryId, targetId: null, targetName: leaver.body.countryName, isDeclarer: true, status: "cooldown", endReason: "country_deleted", canEnd: false });
+    expect(wars.get(ids[1]!)).toMatchObject({ declarerId: null, declarerName: leaver.body.countryName, targetId: keeper.countryId, isDeclarer: false, status: "cooldown", endReason: "country_deleted" });
+    // the ended war no longer counts against the declarer's active wars, nor is it charged
+    const active = await sql("SELECT count(*)::int AS n FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL", [keeper.countryId]);
+    expect(active.rows[0].n).toBe(0);
+  });
+
+  it("an attacker's strikes against a deleted country stay in its list; one still waiting fails with the reason", async () => {
+    const attacker = await registerPlayer(t, "stkeep");
+    const target = await registerPlayer(t, "stgone");
+    await setCountry(t.server.database.pool, attacker.countryId, { troops: 5_000, tanks: 300, jets: 100, cash: 5_000_000, turns: 150, land: 800, population: 8_000 });
+    await setCountry(t.server.database.pool, target.countryId, { troops: 1_000, land: 800, population: 8_000 });
+    const planned = await t.api(
+      "POST",
+      "/attack/launch",
+      { countryId: attacker.countryId, targetCountryId: target.countryId, attackType: "standard_strike", units: { troops: 2_000 }, scheduledFor: new Date(Date.now() + 3_600_000).toISOString() },
+      attacker.token,
+    );
+    expect(planned.status).toBe(200);
+    const strike: StrikeJson = planned.body.strike;
+    expect(strike).toMatchObject({ state: "pending", targetCountryId: target.countryId });
+
+    expect((await deleteAccount(target.token)).status).toBe(200);
+
+    const list = await t.api("GET", "/attack/strikes", undefined, attacker.token);
+    expect(list.status).toBe(200);
+    expect((list.body.strikes as StrikeJson[]).find((s) => s.id === strike.id)).toMatchObject({
+      targetCountryId: null,
+      targetName: target.body.countryName,
+      state: "failed",
+      failure: STRIKE_TARGET_DELETED,
+    });
   });
 });

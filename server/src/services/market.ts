@@ -338,13 +338,16 @@ export async function getListings(ctx: ServiceContext, viewerCountryId: number |
  * Listings a user may create or cancel per minute, together (issue 28): each one is pushed to
  * every client watching the market, and one player ran 97 a second. 30 a minute is a listing
  * every 2 s, more than a player managing a market by hand makes; docs/reliability.md.
+ * Standing orders take from the same budget (creating one, and pausing, activating or
+ * cancelling it): each changes the public order book, pushed to the same clients, so a
+ * player refused for listings could otherwise churn the market through orders.
  */
 export const LISTING_CHURN_LIMIT = { name: "market-listing-churn", points: 30, durationSeconds: 60 } as const;
 
-/** Takes one of the user's listing changes of this minute, or answers 429 with Retry-After. */
+/** Takes one of the user's market changes (listings and standing orders) of this minute, or answers 429 with Retry-After. */
 async function takeListingChange(ctx: ServiceContext, userId: number): Promise<void> {
   const refused = await ctx.limiter.define(LISTING_CHURN_LIMIT).tryTake(String(userId));
-  if (refused) throw tooManyRequests("Too many listing changes, wait a moment", "market/rate_limited", refused.retryAfterSeconds);
+  if (refused) throw tooManyRequests("Too many market changes, wait a moment", "market/rate_limited", refused.retryAfterSeconds);
 }
 
 export async function createListing(ctx: ServiceContext, userId: number, body: CreateListingRequest): Promise<{ listing: ListingJson; fills: TransactionJson[]; country: ReturnType<typeof toOwnCountryJson> }> {
@@ -624,6 +627,7 @@ async function orderJson(ctx: ServiceContext, orderId: number): Promise<Standing
 
 /** Places a buy order: its budget (and a high priority's fee) leaves the buyer at once; pending for 2 hours. */
 export async function createStandingOrder(ctx: ServiceContext, userId: number, body: CreateStandingOrderBody) {
+  await takeListingChange(ctx, userId);
   const buyerId = body.countryId;
   const { result, rows } = await runCountriesAction(ctx, {
     name: "market_order_create",
@@ -662,6 +666,7 @@ export type OrderControl = "pause" | "activate" | "cancel";
  * matched at once), Cancel (any open order; the unused budget goes back).
  */
 export async function controlOrder(ctx: ServiceContext, userId: number, orderId: number, control: OrderControl, countryId?: number) {
+  await takeListingChange(ctx, userId);
   const own = await callerCountry(ctx, userId, countryId);
   const seen = await findOrder(ctx.db, orderId);
   if (!seen) throw notFound("Standing order not found", "market/order_not_found");

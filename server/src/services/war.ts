@@ -1,7 +1,7 @@
 import type { WarDeclarationJson } from "@game/schema/api";
 import { checkDeclareWar, checkEndWar, computeWarCost, reject, warRemainingSeconds, warStatus } from "@game/schema/rules";
 import { toOwnCountryJson } from "../db/countries.js";
-import { findWar, findWarsBetween, listWars, toWarJson, warFacts, type WarRow } from "../db/military.js";
+import { bothSides, findWar, findWarsBetween, listWars, toWarJson, warFacts, type WarBetweenCountries, type WarRow } from "../db/military.js";
 import { notFound } from "../errors.js";
 import { countryTopic, WORLD_TOPIC, type PublicWarEvent } from "../events.js";
 import { tickNumberAt } from "../turnClock.js";
@@ -28,7 +28,7 @@ export function warJson(row: WarRow, viewerCountryId: number, now: number): WarD
   });
 }
 
-function publicWar(row: Pick<WarRow, "id" | "declarer_id" | "declarer_name" | "target_id" | "target_name">, at: number): PublicWarEvent {
+function publicWar(row: Pick<WarBetweenCountries, "id" | "declarer_id" | "declarer_name" | "target_id" | "target_name">, at: number): PublicWarEvent {
   return { declarationId: row.id, declarerId: row.declarer_id, declarerName: row.declarer_name, targetId: row.target_id, targetName: row.target_name, at };
 }
 
@@ -70,7 +70,7 @@ export async function declareWar(ctx: ServiceContext, userId: number, declarerId
          VALUES ($1, $2, $3, $4, $4) RETURNING *, $5::text AS declarer_name, $6::text AS target_name, $7::bigint AS target_land`,
         [declarerId, targetId, tx.now, tick, declarer.name, target.name, target.land],
       );
-      const war = inserted[0]!;
+      const war = bothSides(inserted[0]!);
       tx.emit(countryTopic(targetId), {
         type: "notice",
         countryId: targetId,
@@ -120,7 +120,8 @@ export async function endWar(ctx: ServiceContext, userId: number, countryId: num
         "UPDATE war_declarations SET ended_at = $2, end_reason = 'declared_peace' WHERE id = $1 RETURNING *",
         [declarationId, tx.now],
       );
-      const row = { ...locked, ...ended[0]! };
+      // checkEndWar let only a running war through, and a running war has both sides
+      const row = bothSides({ ...locked, ...ended[0]! });
       tx.emit(countryTopic(row.target_id), {
         type: "notice",
         countryId: row.target_id,

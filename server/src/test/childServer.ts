@@ -40,7 +40,10 @@ export function spawnServer(env: Record<string, string>, port: number, options: 
   let output = "";
   // built: the compiled entry point (`npm run build` first), as production runs it, without tsx's start-up compile
   const entry = options.built ? ["--enable-source-maps", "server/dist/main.js"] : ["--import", "tsx", "--conditions", "development", "server/src/main.ts"];
-  const child = spawn(process.execPath, entry, {
+  // e.g. CHILD_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the drills'
+  // server processes (Node refuses --cpu-prof in NODE_OPTIONS)
+  const nodeArgs = (process.env.CHILD_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -28,11 +28,12 @@ export const allianceBenefits = () => [
  * The countries of alliance `allianceId` the player is at war with (either side declared), by
  * name: joining that alliance ends those wars (docs/rules.md, "Allies make peace").
  */
-export function warsWithAlliance(wars: ReadonlyArray<{ declarerId: number; declarerName: string; targetId: number; targetName: string; status: string; isDeclarer: boolean }>, allianceOf: ReadonlyMap<number, number | null>, allianceId: number): string[] {
+export function warsWithAlliance(wars: ReadonlyArray<{ declarerId: number | null; declarerName: string; targetId: number | null; targetName: string; status: string; isDeclarer: boolean }>, allianceOf: ReadonlyMap<number, number | null>, allianceId: number): string[] {
   return wars
     .filter((w) => w.status === "active")
     .map((w) => (w.isDeclarer ? { id: w.targetId, name: w.targetName } : { id: w.declarerId, name: w.declarerName }))
-    .filter((other) => allianceOf.get(other.id) === allianceId)
+    // a former country (null id: its account was deleted) is in no alliance
+    .filter((other) => other.id !== null && allianceOf.get(other.id) === allianceId)
     .map((other) => other.name);
 }
 

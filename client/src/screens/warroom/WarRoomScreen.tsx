@@ -42,7 +42,7 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
   const [tab, setTab] = useState<RoomTab>("targets");
   const wars = useWarDeclarations(Boolean(country));
   const brigades = useBrigades(country?.id);
-  const active = useMemo(() => new Set((wars.data ?? []).filter((w) => w.isDeclarer && w.status === "active").map((w) => w.targetId)), [wars.data]);
+  const active = useMemo(() => new Set((wars.data ?? []).flatMap((w) => (w.isDeclarer && w.status === "active" && w.targetId !== null ? [w.targetId] : []))), [wars.data]);
   const { rows, query } = useTargets(country, active);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading war data..." />;
   // the server's checkAttackTarget on each: protection, the networth band, alliance and GDI
@@ -187,7 +187,7 @@ function DeclarationsTab({ wars }: { wars: ReturnType<typeof useWarDeclarations>
               </div>
               <div className="small muted">
                 Declared {new Date(w.declaredAt).toLocaleString("en-US")} · {money(w.totalCost)} paid · {money(w.costPerTurn)} per turn
-                {w.endReason === "bankrupt" ? " · ended: could not pay" : w.endReason === "season_end" ? " · ended with the season" : ""}
+                {w.endReason === "bankrupt" ? " · ended: could not pay" : w.endReason === "season_end" ? " · ended with the season" : w.endReason === "country_deleted" ? " · ended: the other country left" : ""}
               </div>
               {w.status !== "ended" && w.remainingTime > 0 && (
                 <div className="small">{w.status === "active" ? `Minimum duration: ${durationText(w.remainingTime * 1000)} left` : `Cooldown: ${durationText(w.remainingTime * 1000)} left`}</div>

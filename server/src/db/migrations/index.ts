@@ -21,6 +21,7 @@ import { sql as bonusInputsTouch } from "./020_bonus_inputs_touch.js";
 import { sql as worldIdentity } from "./021_world_identity.js";
 import { sql as formerCountries } from "./022_former_countries.js";
 import { sql as battleReplay } from "./023_battle_replay.js";
+import { sql as formerCountriesWarsStrikes } from "./024_former_countries_wars_strikes.js";
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: "world_identity", sql: worldIdentity },
   { version: 22, name: "former_countries", sql: formerCountries },
   { version: 23, name: "battle_replay", sql: battleReplay },
+  { version: 24, name: "former_countries_wars_strikes", sql: formerCountriesWarsStrikes },
 ];
