@@ -58,6 +58,8 @@ describe("alliance lock order (issue 27)", () => {
   it("a trade between members of two alliances credits them in ascending alliance id order, whatever the countries' order", async () => {
     const listing = await list(low, 1_000, 100);
     expect(listing.status).toBe(200);
+    // the buyer's row written last: a read of both rows in table order meets the seller first
+    await sql("UPDATE countries SET cash = cash + 1 WHERE id = $1", [high.countryId]);
     expect((await buy(high, listing.body.listing.id, 1_000)).status).toBe(200);
     const { rows } = await sql("SELECT alliance_id FROM alliance_point_ledger WHERE source = 'trade' AND alliance_id = ANY($1::bigint[]) ORDER BY id", [[first.id, second.id]]);
     expect(rows.map((r) => Number(r.alliance_id))).toEqual([first.id, second.id]);
