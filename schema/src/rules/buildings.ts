@@ -2,6 +2,21 @@ import type { BuildingCounts, BuildingType, CountryState, GovernmentType, RuleRe
 import { BUILDING_TYPES, reject } from "./country.js";
 import { GOVERNMENTS, ceilPct } from "./governments.js";
 
+/**
+ * Business income per enterprise zone per turn (dollars; designed, issue 27: was 200). With the
+ * farm's spec figures (5.3 bushels sold at 29 for 50 of maintenance on 1,500) a farm returned
+ * 6.9% of its price a turn and an enterprise zone 4.0% (200 - 100 on 2,500), so the cheapest
+ * building per acre was also the best investment and the farm-heavy style led every season by
+ * 27-46%. At 300 a zone returns 8.0% (docs/balance.md "Issue 27, second stop").
+ */
+export const ENTERPRISE_ZONE_INCOME = 300;
+/**
+ * Extra people housed per residence (designed, issue 27: was 200). At 200 a full residence
+ * returned 3.3% of its price a turn after feeding its people (200 tax - 75 - 2 bushels at the
+ * store's 29), and only once filled; at 300, 6.9% (300 - 75 - 87 on 2,000), level with a farm.
+ */
+export const HOUSING_PER_RESIDENCE = 300;
+
 /** Building categories of the spec's table. */
 export type BuildingCategory = "Commercial" | "Residential" | "Industrial" | "Military" | "Research" | "Food Production" | "Infrastructure";
 
@@ -36,7 +51,7 @@ export const BUILDING_DEFINITIONS: Readonly<Record<BuildingType, BuildingDefinit
     land: 1,
     turns: 1,
     maintenance: 100,
-    effect: "+200 dollars of business income per turn",
+    effect: `+${ENTERPRISE_ZONE_INCOME} dollars of business income per turn`,
   },
   residences: {
     id: "residences",
@@ -46,7 +61,7 @@ export const BUILDING_DEFINITIONS: Readonly<Record<BuildingType, BuildingDefinit
     land: 1,
     turns: 1,
     maintenance: 75,
-    effect: "Houses 200 more people",
+    effect: `Houses ${HOUSING_PER_RESIDENCE} more people`,
   },
   industrial_complexes: {
     id: "industrial_complexes",

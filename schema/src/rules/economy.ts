@@ -1,7 +1,7 @@
 import type { CountryState, RuleRejection, UnitType } from "./country.js";
 import { UNIT_TYPES } from "./country.js";
 import { GOVERNMENTS, floorPct } from "./governments.js";
-import { computeBuildingMaintenance, applyConstruction } from "./buildings.js";
+import { ENTERPRISE_ZONE_INCOME, HOUSING_PER_RESIDENCE, computeBuildingMaintenance, applyConstruction } from "./buildings.js";
 import type { ConstructionOrder, ConstructionQuote } from "./buildings.js";
 import { applyExploration } from "./exploration.js";
 import type { ExplorationQuote } from "./exploration.js";
@@ -27,12 +27,10 @@ import { checkTurnQuantity } from "./turns.js";
 
 /** Tax paid per housed person per turn (dollars). */
 export const TAX_PER_PERSON = 1;
-/** Business income per enterprise zone per turn (dollars). */
-export const ENTERPRISE_ZONE_INCOME = 200;
+// ENTERPRISE_ZONE_INCOME and HOUSING_PER_RESIDENCE are defined beside the building table
+// (buildings.ts), whose effect text renders them.
 /** People housed per acre owned (people). */
 export const HOUSING_PER_ACRE = 10;
-/** Extra people housed per residence (people). */
-export const HOUSING_PER_RESIDENCE = 200;
 /** Population moves 1/this of the gap to the housing cap each turn. */
 export const POPULATION_GROWTH_DIVISOR = 20;
 /** Farm output per farm per turn, in tenths of a bushel (5.3 bushels). */

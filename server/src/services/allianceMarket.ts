@@ -58,7 +58,10 @@ export async function creditTrade(
 ): Promise<void> {
   const ids = [trade.buyerId, trade.sellerId].filter((id): id is number => id !== null);
   if (ids.length === 0) return;
-  const { rows } = await tx.client.query<{ id: number; alliance_id: number | null }>("SELECT id, alliance_id FROM countries WHERE id = ANY($1::bigint[])", [ids]);
+  // Credited in ascending alliance id order, as every path that writes alliance rows takes them
+  // (docs/architecture.md "Lock order"): two trades between members of the same two alliances,
+  // one each way, credited each side's alliance in country order and deadlocked (issue 27).
+  const { rows } = await tx.client.query<{ id: number; alliance_id: number | null }>("SELECT id, alliance_id FROM countries WHERE id = ANY($1::bigint[]) ORDER BY alliance_id, id", [ids]);
   const points = computeTradePoints(trade.total);
   for (const row of rows) {
     if (row.alliance_id === null || points <= 0) continue;
