@@ -62,7 +62,7 @@ describe("the REST catalogue", () => {
   });
 
   it("no answer of a public view describes another country's private numbers", () => {
-    const privateColumns = COUNTRY_FIELDS.filter((field) => field.view !== "public").map((field) => field.key);
+    const privateColumns: readonly string[] = COUNTRY_FIELDS.filter((field) => field.view !== "public").map((field) => field.key);
     const publicViews = [
       routes.countries,
       routes.aiCountries,
