@@ -66,7 +66,7 @@ describe("first load", () => {
     expect(names.some((n) => n.includes("ResearchScreen"))).toBe(false);
     // The game calls the API through the route table (client/vite.config.ts, routeTable), not the
     // catalogue that builds every call's zod schemas (an entry's summary is only in the catalogue).
-    const bodies = await Promise.all(names.map(async (n) => (await fetch(`${server.baseUrl}${n}`)).text()));
+    const bodies = await Promise.all(names.map(async (n) => (await fetch(`${e2e.server.baseUrl}${n}`)).text()));
     expect(bodies.some((b) => b.includes("/exploration/explore"))).toBe(true);
     expect(names.filter((_, i) => bodies[i]!.includes("Spend turns exploring new land"))).toEqual([]);
     const later = await scriptsOf(page, async () => {

@@ -3,6 +3,7 @@ import { ATTACK_TYPE_IDS, type AllyContribution, type AttackPreview, type Battle
 import { UNIT_TYPES } from "../rules/country.js";
 import { ALERT_LEVELS, BRIGADE_COUNT, type DefenseAllocation, type Deployment, type MilitaryStatus } from "../rules/military.js";
 import type { DefenseReview, DefenseSystem, StrategicObjective, ThreatAssessment } from "../rules/defense.js";
+import type { WarEndReason } from "../rules/war.js";
 import { idParamSchema, idSchema, limitSchema, offsetSchema } from "./common.js";
 import { ownCountryJsonSchema } from "./countryViews.js";
 import { buildingCountsSchema, num } from "./rulesJson.js";
@@ -493,7 +494,7 @@ export const warDeclarationJsonSchema = z.object({
   declaredAt: z.string(),
   remainingTime: num,
   endedAt: z.string().nullable(),
-  endReason: z.enum(["declared_peace", "bankrupt", "season_end"]).nullable(),
+  endReason: z.enum(["declared_peace", "bankrupt", "season_end", "country_deleted"] as const satisfies readonly WarEndReason[]).nullable(),
   /** dollars charged so far */
   totalCost: num,
   /** dollars per turn at the target's land now */

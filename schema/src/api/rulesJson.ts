@@ -115,4 +115,4 @@ export const researchStatusSchema = z.object({
 export const bonusPurchaseJsonSchema = z.object({ bonusId: z.string(), level: num, purchasedAt: num, expiresAt: num.nullable() }) satisfies z.ZodType<BonusPurchase>;
 
 /** The seller's half of a public trade's fee inputs (`computeMarketFeeModifiers`). */
-export const marketFeeInputsSchema = z.object({ sellerDiscountPurchases: z.array(bonusPurchaseJsonSchema), tradeAgreement: z.boolean() }) satisfies z.ZodType<MarketFeeInputs>;
+export const marketFeeInputsSchema = z.object({ sellerDiscountPurchases: z.array(bonusPurchaseJsonSchema).readonly(), tradeAgreement: z.boolean() }) satisfies z.ZodType<MarketFeeInputs>;
