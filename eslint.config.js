@@ -38,8 +38,7 @@ const SERVER_IMPORTS = [
 ];
 
 /** Relative imports across packages are refused everywhere: packages meet through their names. */
-const crossPackage = (...pkgs) =>
-  pkgs.map((pkg) => ({ regex: intoPackage(pkg), message: `No relative imports into ${pkg}/: import the package by its name.` }));
+const crossPackage = (...pkgs) => pkgs.map((pkg) => ({ regex: intoPackage(pkg), message: `No relative imports into ${pkg}/: import the package by its name.` }));
 
 /** A relative import, from anywhere inside server/src, into the server folder `layer`. */
 const intoLayer = (layer) => `^(\\.\\./)+${layer}/`;
@@ -51,7 +50,7 @@ const intoLayer = (layer) => `^(\\.\\./)+${layer}/`;
 /** The escaping of SQL values is db/'s alone: a SQL template with values lives in db/. */
 const SQL_BUILDING = {
   regex: "^(\\.\\./)+db/(sqlLiteral|statement)\\.js$",
-  why: "SQL with values in its text is built in db/ only: add a query or a statement function there (docs/architecture.md, \"SQL\").",
+  why: 'SQL with values in its text is built in db/ only: add a query or a statement function there (docs/architecture.md, "SQL").',
 };
 
 const SERVER_LAYERS = [
@@ -75,7 +74,7 @@ const SERVER_LAYERS = [
   {
     folder: "http",
     refused: [
-      { layer: "db", allowTypeImports: true, why: "Routes only translate to and from a service call: read models are service functions too (docs/architecture.md, \"Layers\"). Types may pass." },
+      { layer: "db", allowTypeImports: true, why: 'Routes only translate to and from a service call: read models are service functions too (docs/architecture.md, "Layers"). Types may pass.' },
       ...["rooms", "tick"].map((layer) => ({ layer, why: `http is an entry point like ${layer}/: entry points meet in services, never import each other.` })),
       SQL_BUILDING,
     ],
@@ -123,10 +122,7 @@ export default tseslint.config(
     files: [`server/src/${folder}/**/*.ts`, `server/lint-fixtures/${folder}/**/*.ts`],
     ignores: ["**/*.test.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: refused.map(({ layer, regex = intoLayer(layer), why, allowTypeImports = false }) => ({ regex, message: why, allowTypeImports })) },
-      ],
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: refused.map(({ layer, regex = intoLayer(layer), why, allowTypeImports = false }) => ({ regex, message: why, allowTypeImports })) }],
     },
   })),
   {

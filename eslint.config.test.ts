@@ -129,9 +129,6 @@ describe("lint: promises in server code", () => {
 
 describe("lint: the rules of hooks in the client", () => {
   it("refuses a conditional hook and an effect missing a dependency", async () => {
-    expect(await findings("client/lint-fixtures/hooks.tsx", ["react-hooks/rules-of-hooks", "react-hooks/exhaustive-deps"])).toEqual([
-      "6: react-hooks/rules-of-hooks",
-      "11: react-hooks/exhaustive-deps",
-    ]);
+    expect(await findings("client/lint-fixtures/hooks.tsx", ["react-hooks/rules-of-hooks", "react-hooks/exhaustive-deps"])).toEqual(["6: react-hooks/rules-of-hooks", "11: react-hooks/exhaustive-deps"]);
   });
 });

@@ -41,11 +41,7 @@ function routeTable(): Plugin {
         ...(entry.body ? { body: true } : {}),
       });
       const table = (entries: Record<string, RouteLike>) => JSON.stringify(Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, light(entry)])));
-      return [
-        `export { routeParts, routeUrl } from "@game/schema/routes/url";`,
-        `export const routes = ${table(catalogue.routes)};`,
-        `export const METRIC_RANKING_ROUTES = ${table(catalogue.METRIC_RANKING_ROUTES)};`,
-      ].join("\n");
+      return [`export { routeParts, routeUrl } from "@game/schema/routes/url";`, `export const routes = ${table(catalogue.routes)};`, `export const METRIC_RANKING_ROUTES = ${table(catalogue.METRIC_RANKING_ROUTES)};`].join("\n");
     },
   };
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   // AI rounds every 400 ms so "the first simulated day" fits in a test; no new-player protection
   // AI_SESSIONS_PER_DAY 0: every AI country plays every round (the live default is 4 sessions a day, issue 27)
   server = await startServer({ TICK_ENABLED: "true", AI_COUNTRIES: "4", AI_INTERVAL_MS: "400", AI_ACTIONS_PER_COUNTRY: "3", AI_SESSIONS_PER_DAY: "0", NEW_PLAYER_PROTECTION_HOURS: "0" });
-  for (const until = Date.now() + 20_000; (await server.sql("SELECT count(*)::int AS n FROM ai_countries"))[0].n < 4; ) {
+  for (const until = Date.now() + 20_000; (await server.sql("SELECT count(*)::int AS n FROM ai_countries"))[0].n < 4;) {
     if (Date.now() > until) throw new Error(`the AI countries were not created: ${server.logs()}`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -14,7 +14,10 @@ const e2e = serverAndBrowser();
 describe("the API reference page", () => {
   it("opens at /api-docs, reads the OpenAPI document and shows the operations, all from the game's origin", async () => {
     const shot = screenshotter("api-reference");
-    for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1366, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       const context = await e2e.browser.newContext({ viewport });
       const page = await context.newPage();
       const requests: string[] = [];

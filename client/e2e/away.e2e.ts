@@ -83,7 +83,10 @@ describe("away from the game", () => {
     const origin = new URL(server.baseUrl).origin;
     const back = await browser.newContext({
       viewport,
-      storageState: { cookies: storage.cookies, origins: storage.origins.map((o) => (o.origin === origin ? { ...o, localStorage: o.localStorage.map((e) => (e.name === `last_seen_at:${d.user.id}` ? { ...e, value: String(hourAgo) } : e)) } : o)) },
+      storageState: {
+        cookies: storage.cookies,
+        origins: storage.origins.map((o) => (o.origin === origin ? { ...o, localStorage: o.localStorage.map((e) => (e.name === `last_seen_at:${d.user.id}` ? { ...e, value: String(hourAgo) } : e)) } : o)),
+      },
     });
     contexts.push(back);
     const page = await back.newPage();

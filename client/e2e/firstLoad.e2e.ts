@@ -71,7 +71,10 @@ describe("first load", () => {
     expect(names.filter((_, i) => bodies[i]!.includes("Spend turns exploring new land"))).toEqual([]);
     const later = await scriptsOf(page, async () => {
       await page.goto(`${e2e.server.baseUrl}/#/research`);
-      await page.getByRole("heading", { level: 1 }).filter({ hasText: /research/i }).waitFor({ timeout: 20_000 });
+      await page
+        .getByRole("heading", { level: 1 })
+        .filter({ hasText: /research/i })
+        .waitFor({ timeout: 20_000 });
     });
     expect(later.map((s) => s.name).some((n) => n.includes("ResearchScreen"))).toBe(true);
     await context.close();

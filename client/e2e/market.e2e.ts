@@ -130,7 +130,10 @@ describe("market in the browser", () => {
     await buyerPage.getByRole("button", { name: "Export CSV" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe("market-transactions-7d.csv");
-    const csv = fs.readFileSync((await file.path())!, "utf8").trim().split("\r\n");
+    const csv = fs
+      .readFileSync((await file.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(csv[0]).toBe("Date,Type,Item,Quantity,Price,Total,Fees,Net,Market,Counterparty");
     expect(csv[1]).toMatch(new RegExp(`,Buy,Troops,40,150,6000,0,6000,Public Market,${seller.body.countryName}$`));
     await buyerPage.getByLabel("Type").selectOption("sell");
@@ -187,7 +190,10 @@ describe("market in the browser", () => {
     await expect.poll(() => buyerPage.getByTestId("market-message").textContent(), { timeout: 15_000 }).toContain("Standing order placed");
     expect(await buyerPage.getByLabel("Quantity", { exact: true }).inputValue()).toBe("");
     await expect.poll(() => buyerPage.getByTestId("status-money").textContent()).toBe("$76,120");
-    const card = buyerPage.locator("[data-testid^=order-]").filter({ has: buyerPage.getByTestId("order-status") }).first();
+    const card = buyerPage
+      .locator("[data-testid^=order-]")
+      .filter({ has: buyerPage.getByTestId("order-status") })
+      .first();
     await expect.poll(() => card.getByTestId("order-countdown").textContent()).toMatch(/^Active in: (2h 0m|1h 59m)$/);
     expect(await card.getByRole("button", { name: "Activate" }).isDisabled()).toBe(true);
     expect(await buyerPage.getByRole("tab", { name: "Pending (1)" }).isVisible()).toBe(true);

@@ -63,7 +63,13 @@ describe("what a player ran into", () => {
   it("#2 the defender's Happenings fill live with each attack; #17 a notice's View opens that battle's report", async () => {
     const page = await pageOf(b, "overview");
     await page.getByTestId("overview").waitFor({ timeout: 20_000 });
-    const happenings = () => page.getByTestId("happenings").locator("li").filter({ hasText: a.body.countryName }).count().catch(() => 0);
+    const happenings = () =>
+      page
+        .getByTestId("happenings")
+        .locator("li")
+        .filter({ hasText: a.body.countryName })
+        .count()
+        .catch(() => 0);
     await expect.poll(() => page.getByText(/Loading happenings/).count(), { timeout: 15_000 }).toBe(0);
     expect(await happenings()).toBe(0);
     await attackB();

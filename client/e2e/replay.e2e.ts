@@ -43,7 +43,13 @@ async function signedIn(player: Player, viewport: { width: number; height: numbe
   return context.newPage();
 }
 
-const UNIT_WORDS = [["troops", "troop"], ["jets", "jet"], ["turrets", "turret"], ["tanks", "tank"], ["spies", "spy"]] as const;
+const UNIT_WORDS = [
+  ["troops", "troop"],
+  ["jets", "jet"],
+  ["turrets", "turret"],
+  ["tanks", "tank"],
+  ["spies", "spy"],
+] as const;
 
 /** The losses line as the replay writes it: "Lost: 22 troops, 1 tank". */
 function lossesText(t: UnitTally): string {

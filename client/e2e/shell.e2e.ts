@@ -153,9 +153,7 @@ describe("seasons and administration in the browser", () => {
     expect(Number(reset[0].land)).toBe(100);
 
     // Season 2 lasts about 40 s; the tick (every 5 s) ends it and starts Season 3
-    await expect
-      .poll(async () => (await server.api("GET", "/season/current", undefined, player.token)).body.data.name, { timeout: 90_000, interval: 2_000 })
-      .toBe("Season 3");
+    await expect.poll(async () => (await server.api("GET", "/season/current", undefined, player.token)).body.data.name, { timeout: 90_000, interval: 2_000 }).toBe("Season 3");
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 3");
 
     await openMenu(playerPage, "Scores");

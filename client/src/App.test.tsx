@@ -22,7 +22,10 @@ describe("start-up gating", () => {
   it("loading screen: elapsed seconds, status line, debug log; slow-load options after 15 s", async () => {
     vi.useFakeTimers();
     localStorage.setItem(TOKEN_KEY, "t");
-    vi.stubGlobal("fetch", vi.fn(() => new Promise(() => undefined)));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise(() => undefined)),
+    );
     renderWithProviders(<App />);
     expect(screen.getByTestId("loading-screen")).toBeTruthy();
     expect(screen.getByTestId("status-line").textContent).toMatch(/session/i);
@@ -43,7 +46,10 @@ describe("start-up gating", () => {
 
   it("a server failure shows the Authentication Error screen with its message", async () => {
     localStorage.setItem(TOKEN_KEY, "t");
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("", { status: 500 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("", { status: 500 })),
+    );
     renderWithProviders(<App />);
     expect(await screen.findByText("Authentication Error")).toBeTruthy();
     expect(screen.getByText("Failed to get user data")).toBeTruthy();
@@ -53,7 +59,10 @@ describe("start-up gating", () => {
 
   it("a 401 clears the token and shows login", async () => {
     localStorage.setItem(TOKEN_KEY, "stale");
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: false, error: "Token expired" }, 401)));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: false, error: "Token expired" }, 401)),
+    );
     renderWithProviders(<App />);
     expect(await screen.findByText("Correct Login to Your Empire")).toBeTruthy();
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
@@ -61,7 +70,10 @@ describe("start-up gating", () => {
 
   it("an account without a country waits on the Empire Creation screen", async () => {
     localStorage.setItem(TOKEN_KEY, "t");
-    vi.stubGlobal("fetch", vi.fn(async () => json({ success: true, user: { id: 1, username: "u", email: "u@example.com", hasCountry: false, country: null } })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json({ success: true, user: { id: 1, username: "u", email: "u@example.com", hasCountry: false, country: null } })),
+    );
     renderWithProviders(<App />);
     expect(await screen.findByText("Empire Creation")).toBeTruthy();
     expect(screen.getByText("Your empire is being created. This may take a few moments...")).toBeTruthy();

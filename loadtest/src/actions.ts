@@ -1,11 +1,4 @@
-import {
-  constructRequestSchema,
-  exploreRequestSchema,
-  rankingsQuerySchema,
-  researchAllocateRequestSchema,
-  researchGenerateRequestSchema,
-  sendChatRequestSchema,
-} from "@game/schema/api";
+import { constructRequestSchema, exploreRequestSchema, rankingsQuerySchema, researchAllocateRequestSchema, researchGenerateRequestSchema, sendChatRequestSchema } from "@game/schema/api";
 import { WorldMessage, sendChatSchema } from "@game/schema/messages";
 import { computeTechnologyCost, isGovernmentType, STARTING_GOVERNMENT } from "@game/schema/rules";
 import { learnCountry, type Bot } from "./bots.js";

@@ -1,4 +1,15 @@
-import { ALLIANCE_ROOM, AllianceMessage, allianceSendChatSchema, planOperationSchema, respondOperationSchema, type ActionDoneMessage, type AllianceSendChatMessage, type PlanOperationMessage, type RespondOperationMessage, type RoomErrorPayload } from "@game/schema/messages";
+import {
+  ALLIANCE_ROOM,
+  AllianceMessage,
+  allianceSendChatSchema,
+  planOperationSchema,
+  respondOperationSchema,
+  type ActionDoneMessage,
+  type AllianceSendChatMessage,
+  type PlanOperationMessage,
+  type RespondOperationMessage,
+  type RoomErrorPayload,
+} from "@game/schema/messages";
 import {
   AI_MIN_HOME_TROOPS,
   checkPlanOperation,
@@ -49,10 +60,7 @@ export const ROOM_INTENTS = {
 } as const satisfies Record<string, { type: string; metric: string; labels: Record<string, string> }>;
 export type RoomIntentKind = keyof typeof ROOM_INTENTS;
 
-export type RoomIntent =
-  | { kind: "alliance_chat"; message: AllianceSendChatMessage }
-  | { kind: "operation_plan"; message: PlanOperationMessage }
-  | { kind: "operation_respond"; message: RespondOperationMessage };
+export type RoomIntent = { kind: "alliance_chat"; message: AllianceSendChatMessage } | { kind: "operation_plan"; message: PlanOperationMessage } | { kind: "operation_respond"; message: RespondOperationMessage };
 
 /** An operation as the bot reads it from the room's state. */
 export interface RoomOperation {

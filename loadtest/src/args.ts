@@ -112,7 +112,10 @@ export function parseCliArgs(argv: string[], env: Record<string, string | undefi
   const rates = values.rates === undefined ? [] : values.rates.split(",").map((r) => positiveNumber("rates", r.trim(), 0, false));
   if (values.rates !== undefined && rates.length === 0) throw new Error("--rates needs at least one rate");
   if (rates.length && values.rate !== undefined) throw new Error("--rate and --rates do not go together: the last of --rates is the main phase");
-  const watch = (values.watch ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const watch = (values.watch ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const topic of watch) if (!(WATCH_TOPICS as readonly string[]).includes(topic)) throw new Error(`--watch takes ${WATCH_TOPICS.join(", ")}, got "${topic}"`);
   return {
     url: values.url ?? "http://127.0.0.1:3000",

@@ -175,11 +175,7 @@ async function checkToken(http: JsonHttpClient, token: string, stats: SetupStats
  * costs the server ~50-100 ms of CPU per call, hence the bounded concurrency.
  * Bots that fail setup are left out (and counted in `stats`).
  */
-export async function prepareBots(
-  http: JsonHttpClient,
-  credentials: readonly BotCredentials[],
-  options: { concurrency: number; stats: SetupStats; onReady?: (ready: number) => void },
-): Promise<Bot[]> {
+export async function prepareBots(http: JsonHttpClient, credentials: readonly BotCredentials[], options: { concurrency: number; stats: SetupStats; onReady?: (ready: number) => void }): Promise<Bot[]> {
   let ready = 0;
   const results = await mapLimit(credentials, options.concurrency, async (creds, index): Promise<Bot | undefined> => {
     let session: { token: string; countryId: number } | undefined;

@@ -13,7 +13,10 @@ import { loadReuseFile, runLoadTest } from "./runner.js";
 const REPORTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../reports");
 
 function timestampDir(): string {
-  return new Date().toISOString().replace(/[:]/g, "-").replace(/\.\d+Z$/, "Z");
+  return new Date()
+    .toISOString()
+    .replace(/[:]/g, "-")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 async function main(): Promise<number> {

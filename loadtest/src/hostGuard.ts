@@ -63,10 +63,7 @@ export function checkTarget(rawUrl: string, allowHosts: readonly string[] = []):
   const host = bareHost(url.hostname);
   const allowed = allowHosts.map(bareHost);
   if (!isLoopbackHost(host) && !allowed.includes(host)) {
-    throw new TargetRefusedError(
-      `Refusing to load ${url.host}: it is not a loopback address (127.0.0.0/8, localhost, ::1). ` +
-        `If you operate that server, name it explicitly: --allow-host ${host}`,
-    );
+    throw new TargetRefusedError(`Refusing to load ${url.host}: it is not a loopback address (127.0.0.0/8, localhost, ::1). ` + `If you operate that server, name it explicitly: --allow-host ${host}`);
   }
   return new URL(url.origin);
 }

@@ -86,7 +86,9 @@ export function renderHtml(report: LoadTestReport): string {
     ),
     ...(report.strategy
       ? [
-          `<h2>Strategy (play)</h2><p>Personalities: ${Object.entries(report.strategy.personalities).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")}; ${report.strategy.idle} idle looks; ${report.strategy.viewFailures} failed view reads.</p>`,
+          `<h2>Strategy (play)</h2><p>Personalities: ${Object.entries(report.strategy.personalities)
+            .map(([k, v]) => `${escapeHtml(k)} ${v}`)
+            .join(", ")}; ${report.strategy.idle} idle looks; ${report.strategy.viewFailures} failed view reads.</p>`,
           table(
             ["intent", "route", "ok", "refused", "errors", "request p50 ms", "request p95 ms", "server action", "server count"],
             Object.entries(report.strategy.kinds).map(([kind, k]) => [kind, k.route, k.ok, k.refused, k.errors, k.requestLatencyMs.p50, k.requestLatencyMs.p95, k.serverAction, k.serverCount]),
@@ -95,7 +97,9 @@ export function renderHtml(report: LoadTestReport): string {
             ["view read", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"],
             Object.entries(report.strategy.viewReadsMs).map(([name, l]) => [name, l.count, l.p50, l.p95, l.p99, l.max]),
           ),
-          `<p>${report.strategy.decisions} decisions read the optional concerns: ${Object.entries(report.strategy.concernReads).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")}. Alliance rooms joined: ${report.strategy.room.joins} (${report.strategy.room.joinFailures} joins failed).</p>`,
+          `<p>${report.strategy.decisions} decisions read the optional concerns: ${Object.entries(report.strategy.concernReads)
+            .map(([k, v]) => `${escapeHtml(k)} ${v}`)
+            .join(", ")}. Alliance rooms joined: ${report.strategy.room.joins} (${report.strategy.room.joinFailures} joins failed).</p>`,
           table(
             ["room message", "type", "ok", "refused", "errors", "answer p50 ms", "answer p95 ms", "server counter", "server count", "room ok"],
             Object.entries(report.strategy.room.kinds).map(([kind, k]) => [kind, k.messageType, k.ok, k.refused, k.errors, k.answerLatencyMs.p50, k.answerLatencyMs.p95, k.serverMetric, k.serverCount ?? "n/a", k.serverRoomOk ?? "n/a"]),
@@ -105,7 +109,12 @@ export function renderHtml(report: LoadTestReport): string {
     `<p class="note">Latency runs from the moment an action was due (open-loop schedule) to its answer; chat runs to the first other client seeing the line. Generator lag p99 ${t.dispatchLagMs.p99} ms.</p>`,
     ...charts.map((c) => `<div class="chart">${c}</div>`),
     `<h2>Errors</h2>`,
-    report.errors.length ? table(["count", "action", "status", "message"], report.errors.map((e) => [e.count, e.action, e.status, e.message])) : "<p>None.</p>",
+    report.errors.length
+      ? table(
+          ["count", "action", "status", "message"],
+          report.errors.map((e) => [e.count, e.action, e.status, e.message]),
+        )
+      : "<p>None.</p>",
     `<h2>Statuses</h2>`,
     table(["status", "count"], Object.entries(t.statuses)),
     `<h2>Setup</h2>`,
@@ -114,7 +123,12 @@ export function renderHtml(report: LoadTestReport): string {
       Object.entries(report.setup.latencyMs).map(([step, l]) => [step, l.count, ...lat(l)]),
     ),
     `<p>${report.setup.countriesReady}/${report.setup.countriesRequested} countries ready in ${report.setup.durationSec} s (registered ${report.setup.registered}, logged in ${report.setup.loggedIn}, reused tokens ${report.setup.reusedTokens}); ${report.setup.joined} joined the world room.</p>`,
-    report.setup.errors.length ? table(["count", "setup error"], report.setup.errors.map((e) => [e.count, e.message])) : "",
+    report.setup.errors.length
+      ? table(
+          ["count", "setup error"],
+          report.setup.errors.map((e) => [e.count, e.message]),
+        )
+      : "",
     `<h2>Real time</h2>`,
     table(
       ["measure", "value"],
@@ -122,7 +136,10 @@ export function renderHtml(report: LoadTestReport): string {
         ["clients joined / failed", `${report.websocket.joined} / ${report.websocket.joinFailed}`],
         ["connected at start / end of actions", `${report.websocket.connectedAtStart} / ${report.websocket.connectedAtEnd}`],
         ["disconnects during the run", report.websocket.disconnectsDuringRun],
-        ["state decode errors: frames / clients", `${report.websocket.decodeErrors.frames} / ${report.websocket.decodeErrors.clients}${report.websocket.decodeErrors.samples.length ? ` (${report.websocket.decodeErrors.samples.join(" | ")})` : ""}`],
+        [
+          "state decode errors: frames / clients",
+          `${report.websocket.decodeErrors.frames} / ${report.websocket.decodeErrors.clients}${report.websocket.decodeErrors.samples.length ? ` (${report.websocket.decodeErrors.samples.join(" | ")})` : ""}`,
+        ],
         ["server: max clients / rooms", `${report.websocket.serverClientsMax ?? "n/a"} / ${report.websocket.serverRoomsMax ?? "n/a"}`],
         ["chat sent / delivered / undelivered", `${report.chat.sent} / ${report.chat.delivered} / ${report.chat.undelivered}`],
         ["chat fan-out p50 / p95 / p99 / max ms", lat(report.chat.fanoutMs).join(" / ")],
@@ -141,8 +158,11 @@ export function renderHtml(report: LoadTestReport): string {
       ["method", "route", "tester", "server", "match"],
       report.consistency.routes.map((r) => [r.method, r.route, r.tester, r.server, r.match === null ? "n/a" : r.match ? "yes" : "NO"]),
     ),
-    `<p>Server game actions: ${escapeHtml(Object.entries(report.consistency.serverGameActions).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}; ` +
-      `chat: tester ${report.consistency.chat.testerDelivered} delivered, server ${report.consistency.chat.serverChatMessages ?? "n/a"} persisted; turns consumed (tester) ${report.consistency.turnsConsumedByTester}.</p>`,
+    `<p>Server game actions: ${escapeHtml(
+      Object.entries(report.consistency.serverGameActions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none",
+    )}; ` + `chat: tester ${report.consistency.chat.testerDelivered} delivered, server ${report.consistency.chat.serverChatMessages ?? "n/a"} persisted; turns consumed (tester) ${report.consistency.turnsConsumedByTester}.</p>`,
     report.server.unavailableReason ? `<p class="warn">Server metrics: ${escapeHtml(report.server.unavailableReason)}</p>` : "",
   ];
   return `<!doctype html>

@@ -27,7 +27,10 @@ export function resolveMix(spec?: string, file?: string): Mix {
   }
   if (spec) {
     const mix: Mix = {};
-    for (const part of spec.split(",").map((p) => p.trim()).filter(Boolean)) {
+    for (const part of spec
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const match = /^([a-z_]+)\s*[=:]\s*([0-9.]+)$/.exec(part);
       if (!match) throw new Error(`Bad --mix entry "${part}": expected name=weight`);
       mix[match[1]!] = Number(match[2]);
@@ -40,5 +43,9 @@ export function resolveMix(spec?: string, file?: string): Mix {
 /** Weights as percentages of the total, for the report. */
 export function mixPercentages(mix: Mix): Record<string, number> {
   const total = Object.values(mix).reduce((a, b) => a + b, 0);
-  return Object.fromEntries(Object.entries(mix).filter(([, w]) => w > 0).map(([name, w]) => [name, Math.round((w / total) * 1000) / 10]));
+  return Object.fromEntries(
+    Object.entries(mix)
+      .filter(([, w]) => w > 0)
+      .map(([name, w]) => [name, Math.round((w / total) * 1000) / 10]),
+  );
 }

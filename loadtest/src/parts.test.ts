@@ -104,7 +104,22 @@ describe("RunStats", () => {
 
 describe("report drawing", () => {
   it("draws a self-contained SVG chart, escaping names", () => {
-    const svg = lineChart({ title: "p99 <ms>", xLabel: "s", yLabel: "ms", series: [{ name: "a&b", color: "#000", points: [[0, 1], [1, null], [2, 3]] }] });
+    const svg = lineChart({
+      title: "p99 <ms>",
+      xLabel: "s",
+      yLabel: "ms",
+      series: [
+        {
+          name: "a&b",
+          color: "#000",
+          points: [
+            [0, 1],
+            [1, null],
+            [2, 3],
+          ],
+        },
+      ],
+    });
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain("p99 &lt;ms&gt;");
     expect(svg).toContain("a&amp;b");

@@ -196,7 +196,11 @@ export function renderText(report: LoadTestReport): string {
   const o = report.options;
   const t = report.totals;
   lines.push(`Load test ${report.runId} against ${report.target}`);
-  lines.push(`  ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered; mix ${Object.entries(report.options.mixPercent).map(([k, v]) => `${k} ${v}%`).join(", ")}`);
+  lines.push(
+    `  ${o.countries} countries, ${o.durationSec} s at ${o.rate}/s offered; mix ${Object.entries(report.options.mixPercent)
+      .map(([k, v]) => `${k} ${v}%`)
+      .join(", ")}`,
+  );
   lines.push(
     `  machine: ${report.machine.cpus} cores (${report.machine.cpuModel}), ${report.machine.totalMemoryGiB} GiB, Node ${report.machine.node}; ` +
       `load average ${report.machine.loadAverage.start} at start, ${report.machine.loadAverage.end} at end`,
@@ -227,9 +231,15 @@ export function renderText(report: LoadTestReport): string {
   lines.push(`  ${padEnd("action", 24)}${pad("count", 7)}${pad("ok", 7)}${pad("ref", 6)}${pad("err", 6)}${pad("/s", 7)}${pad("p50 ms", 10)}${pad("p95 ms", 10)}${pad("p99 ms", 10)}${pad("max ms", 10)}`);
   for (const [name, a] of [...Object.entries(report.actions), ["all", { ...t, count: t.completed, throughputPerSec: t.achievedRate, latencyMs: t.latencyMs }] as const]) {
     const l = a.latencyMs;
-    lines.push(`  ${padEnd(name, 24)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.refused, 6)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`);
+    lines.push(
+      `  ${padEnd(name, 24)}${pad(a.count, 7)}${pad(a.ok, 7)}${pad(a.refused, 6)}${pad(a.errors, 6)}${pad(fmt(a.throughputPerSec), 7)}${pad(fmt(l.p50, 2), 10)}${pad(fmt(l.p95, 2), 10)}${pad(fmt(l.p99, 2), 10)}${pad(fmt(l.max, 2), 10)}`,
+    );
   }
-  lines.push(`  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; stale keep-alive retries ${t.staleSocketRetries}; statuses ${Object.entries(t.statuses).map(([k, v]) => `${k}:${v}`).join(" ")}`);
+  lines.push(
+    `  generator lag p99 ${fmt(t.dispatchLagMs.p99, 2)} ms, max ${fmt(t.dispatchLagMs.max, 2)} ms; stale keep-alive retries ${t.staleSocketRetries}; statuses ${Object.entries(t.statuses)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(" ")}`,
+  );
   if (report.errors.length) {
     lines.push("Errors by action, status and message:");
     for (const e of report.errors.slice(0, 15)) lines.push(`  ${pad(e.count, 6)}  ${e.action} ${e.status} ${e.message}`);
@@ -237,14 +247,29 @@ export function renderText(report: LoadTestReport): string {
   const st = report.strategy;
   if (st) {
     lines.push("");
-    lines.push(`Strategy: personalities ${Object.entries(st.personalities).map(([k, v]) => `${k} ${v}`).join(", ")}; ${st.idle} idle looks, ${st.viewFailures} failed view reads`);
+    lines.push(
+      `Strategy: personalities ${Object.entries(st.personalities)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}; ${st.idle} idle looks, ${st.viewFailures} failed view reads`,
+    );
     lines.push(`  ${padEnd("intent", 19)}${padEnd("route", 34)}${pad("ok", 7)}${pad("ref", 6)}${pad("err", 6)}${pad("req p50", 9)}${pad("req p95", 9)}  server game_actions_total`);
     for (const [kind, k] of Object.entries(st.kinds)) {
       if (!(k.ok + k.refused + k.errors)) continue;
-      lines.push(`  ${padEnd(kind, 19)}${padEnd(k.route, 34)}${pad(k.ok, 7)}${pad(k.refused, 6)}${pad(k.errors, 6)}${pad(fmt(k.requestLatencyMs.p50, 1), 9)}${pad(fmt(k.requestLatencyMs.p95, 1), 9)}  ${k.serverAction} ${k.serverCount}${k.serverCount === k.ok ? "" : " (differs)"}`);
+      lines.push(
+        `  ${padEnd(kind, 19)}${padEnd(k.route, 34)}${pad(k.ok, 7)}${pad(k.refused, 6)}${pad(k.errors, 6)}${pad(fmt(k.requestLatencyMs.p50, 1), 9)}${pad(fmt(k.requestLatencyMs.p95, 1), 9)}  ${k.serverAction} ${k.serverCount}${k.serverCount === k.ok ? "" : " (differs)"}`,
+      );
     }
-    lines.push(`  view reads: ${Object.entries(st.viewReadsMs).filter(([, l]) => l.count).map(([name, l]) => `${name} n=${l.count} p50 ${fmt(l.p50, 1)} p95 ${fmt(l.p95, 1)} ms`).join("; ")}`);
-    lines.push(`  ${st.decisions} decisions read the concerns ${Object.entries(st.concernReads).map(([k, v]) => `${k} ${v}`).join(", ")} times; ${st.room.joins} alliance rooms joined (${st.room.joinFailures} failed)`);
+    lines.push(
+      `  view reads: ${Object.entries(st.viewReadsMs)
+        .filter(([, l]) => l.count)
+        .map(([name, l]) => `${name} n=${l.count} p50 ${fmt(l.p50, 1)} p95 ${fmt(l.p95, 1)} ms`)
+        .join("; ")}`,
+    );
+    lines.push(
+      `  ${st.decisions} decisions read the concerns ${Object.entries(st.concernReads)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")} times; ${st.room.joins} alliance rooms joined (${st.room.joinFailures} failed)`,
+    );
     for (const [kind, k] of Object.entries(st.room.kinds)) {
       if (!(k.ok + k.refused + k.errors)) continue;
       lines.push(
@@ -255,14 +280,20 @@ export function renderText(report: LoadTestReport): string {
   }
   lines.push("");
   const w = report.websocket;
-  lines.push(`WebSocket: ${w.joined} joined (${w.joinFailed} failed), connected at start ${w.connectedAtStart}, at end ${w.connectedAtEnd}, ${w.disconnectsDuringRun} dropped during the run; server reports max ${w.serverClientsMax ?? "n/a"} clients in ${w.serverRoomsMax ?? "n/a"} rooms`);
+  lines.push(
+    `WebSocket: ${w.joined} joined (${w.joinFailed} failed), connected at start ${w.connectedAtStart}, at end ${w.connectedAtEnd}, ${w.disconnectsDuringRun} dropped during the run; server reports max ${w.serverClientsMax ?? "n/a"} clients in ${w.serverRoomsMax ?? "n/a"} rooms`,
+  );
   if (w.drops.total > 0) {
-    const causes = Object.entries(w.drops.byCause).map(([cause, n]) => `${n} x ${cause}`).join(", ");
+    const causes = Object.entries(w.drops.byCause)
+      .map(([cause, n]) => `${n} x ${cause}`)
+      .join(", ");
     lines.push(`  drops: ${w.drops.total} (${causes}); ${w.drops.back} back in a room (p50 ${w.drops.backWithinMs.p50 ?? "-"} ms, max ${w.drops.backWithinMs.max ?? "-"} ms after the socket closed), ${w.drops.notBack} not back`);
   }
   if (w.decodeErrors.frames) lines.push(`  DECODE ERRORS: ${w.decodeErrors.frames} frames on ${w.decodeErrors.clients} clients, e.g. ${w.decodeErrors.samples.join(" | ")}`);
   const c = report.chat;
-  lines.push(`Chat fan-out: ${c.sent} sent, ${c.delivered} delivered, ${c.undelivered} undelivered, ${c.receipts} receipts on ${c.observers} observers; p50 ${fmt(c.fanoutMs.p50, 2)} ms, p99 ${fmt(c.fanoutMs.p99, 2)} ms, max ${fmt(c.fanoutMs.max, 2)} ms`);
+  lines.push(
+    `Chat fan-out: ${c.sent} sent, ${c.delivered} delivered, ${c.undelivered} undelivered, ${c.receipts} receipts on ${c.observers} observers; p50 ${fmt(c.fanoutMs.p50, 2)} ms, p99 ${fmt(c.fanoutMs.p99, 2)} ms, max ${fmt(c.fanoutMs.max, 2)} ms`,
+  );
   const r = report.room;
   lines.push(
     `Room traffic per client: ${fmt(r.patchesPerClientPerSec, 2)} patches/s, ${fmt(r.bytesPerClientPerSec.mean, 0)} B/s mean (min ${fmt(r.bytesPerClientPerSec.min, 0)}, max ${fmt(r.bytesPerClientPerSec.max, 0)}), ` +

@@ -550,8 +550,7 @@ function buildReport(input: ReportInput): LoadTestReport {
       if (s.value - prev !== 0) serverGameActions[s.labels.action] = s.value - prev;
     }
   }
-  const serverDelta = (name: string, labels: Record<string, string>): number | null =>
-    input.before && input.after ? sumSamples(input.after, name, labels) - sumSamples(input.before, name, labels) : null;
+  const serverDelta = (name: string, labels: Record<string, string>): number | null => (input.before && input.after ? sumSamples(input.after, name, labels) - sumSamples(input.before, name, labels) : null);
   const serverChat = serverDelta("chat_messages_total", {});
   const turnsConsumedByTester = [...stats.actions.values()].reduce((n, a) => n + a.turnsConsumed, 0);
 
@@ -707,12 +706,7 @@ function buildReport(input: ReportInput): LoadTestReport {
  * the latency of its own request and the server's count of the game action it becomes, the
  * reads the views needed, and the alliance-room messages with the server's counts of them.
  */
-function strategyReport(
-  strategy: StrategyStats,
-  stats: RunStats,
-  serverGameActions: Record<string, number>,
-  serverDelta: (name: string, labels: Record<string, string>) => number | null,
-): NonNullable<LoadTestReport["strategy"]> {
+function strategyReport(strategy: StrategyStats, stats: RunStats, serverGameActions: Record<string, number>, serverDelta: (name: string, labels: Record<string, string>) => number | null): NonNullable<LoadTestReport["strategy"]> {
   const kinds: NonNullable<LoadTestReport["strategy"]>["kinds"] = {};
   for (const [kind, mapping] of Object.entries(INTENT_ROUTES)) {
     const a = stats.actions.get(`play:${kind}`);
@@ -735,7 +729,9 @@ function strategyReport(
       refused: a?.refused ?? 0,
       errors: a?.errors ?? 0,
       answerLatencyMs: strategy.roomLatency[kind].summary(),
-      serverMetric: `${mapping.metric}{${Object.entries(mapping.labels).map(([k, v]) => `${k}="${v}"`).join(",")}}`,
+      serverMetric: `${mapping.metric}{${Object.entries(mapping.labels)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join(",")}}`,
       serverCount: serverDelta(mapping.metric, mapping.labels),
       serverRoomOk: serverDelta("room_message_duration_seconds_count", { room: "alliance", type: mapping.type, outcome: "ok" }),
     };

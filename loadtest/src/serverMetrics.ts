@@ -112,8 +112,7 @@ export class ServerMetricsSampler {
       const uptimeSeconds = findSample(samples, "process_uptime_seconds");
       let cpuPercent: number | null = null;
       if (cpuSeconds !== undefined && this.previous) {
-        const elapsed =
-          uptimeSeconds !== undefined && this.previous.uptimeSeconds !== undefined ? uptimeSeconds - this.previous.uptimeSeconds : (wallMs - this.previous.wallMs) / 1000;
+        const elapsed = uptimeSeconds !== undefined && this.previous.uptimeSeconds !== undefined ? uptimeSeconds - this.previous.uptimeSeconds : (wallMs - this.previous.wallMs) / 1000;
         if (elapsed > 0) cpuPercent = Math.round(((cpuSeconds - this.previous.cpuSeconds) / elapsed) * 1000) / 10;
       }
       if (cpuSeconds !== undefined) this.previous = { wallMs, uptimeSeconds, cpuSeconds };

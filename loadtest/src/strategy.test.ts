@@ -34,7 +34,22 @@ function ownJson(id: number, state: CountryState, networth: number): OwnCountryJ
 }
 
 function war(targetId: number, isDeclarer: boolean, endedAt: string | null): WarDeclarationJson {
-  return { id: targetId, declarerId: 1, declarerName: "a", targetId, targetName: "b", status: endedAt ? "ended" : "active", declaredAt: "", remainingTime: 0, endedAt, endReason: null, totalCost: 0, costPerTurn: 0, isDeclarer, canEnd: false } as unknown as WarDeclarationJson;
+  return {
+    id: targetId,
+    declarerId: 1,
+    declarerName: "a",
+    targetId,
+    targetName: "b",
+    status: endedAt ? "ended" : "active",
+    declaredAt: "",
+    remainingTime: 0,
+    endedAt,
+    endReason: null,
+    totalCost: 0,
+    costPerTurn: 0,
+    isDeclarer,
+    canEnd: false,
+  } as unknown as WarDeclarationJson;
 }
 
 describe("intentRequest: every AI intent kind as the browser's request", () => {
@@ -62,11 +77,7 @@ describe("intentRequest: every AI intent kind as the browser's request", () => {
     [{ kind: "alliance_reject", applicationId: 4 }, "/api/alliance/applications/:id/reject", {}],
     [{ kind: "market_cancel_order", orderId: 6 }, "/api/market/standing-orders/:id/:control", { countryId }],
     [{ kind: "alliance_bonus", bonusId: "military_support" }, "/api/alliance/bonuses/purchase", { bonusId: "military_support" }],
-    [
-      { kind: "attack", targetId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } },
-      "/api/attack/launch",
-      { countryId, targetCountryId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } },
-    ],
+    [{ kind: "attack", targetId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } }, "/api/attack/launch", { countryId, targetCountryId: 7, attackType: "standard_strike", units: { troops: 300, tanks: 3 } }],
   ];
 
   it("covers every kind the strategy can name", () => {

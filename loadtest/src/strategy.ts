@@ -240,13 +240,7 @@ export function listingOffset(rank: number, page = VIEW_PAGE): number {
  * /api/market/store/:countryId). The land targets lost today is not read (the server's view
  * has it from battles); a bot may pick a capped target, which the combat rules then answer.
  */
-export function buildAiView(input: {
-  own: OwnCountryJson;
-  listed: readonly PublicCountryJson[];
-  wars: readonly WarDeclarationJson[];
-  store: readonly StoreItemJson[];
-  now: number;
-}): AiView {
+export function buildAiView(input: { own: OwnCountryJson; listed: readonly PublicCountryJson[]; wars: readonly WarDeclarationJson[]; store: readonly StoreItemJson[]; now: number }): AiView {
   const stockOf = (item: AiArmyUnit) => input.store.find((i) => i.id === item)?.stock ?? 0;
   const self = targetFactsOf(input.own);
   const low = self.networth * VIEW_BAND.low;
@@ -379,9 +373,7 @@ export function allianceFields(status: AllianceStatusJson, applications: Applica
   const a = status.alliance;
   return {
     alliance: a ? { id: a.id, role: status.role ?? "member", memberCount: a.memberCount, applications: applications.received.map((r) => ({ id: r.id, applicantId: r.applicantId })) } : null,
-    openAlliances: (list ?? [])
-      .filter((l) => l.requirements.acceptApplications)
-      .map((l) => ({ id: l.id, memberCount: l.memberCount, minNetworth: l.requirements.minNetworth, minLand: l.requirements.minLand })),
+    openAlliances: (list ?? []).filter((l) => l.requirements.acceptApplications).map((l) => ({ id: l.id, memberCount: l.memberCount, minNetworth: l.requirements.minNetworth, minLand: l.requirements.minLand })),
     appliedTo: new Set(applications.mine.map((m) => m.allianceId)),
   };
 }

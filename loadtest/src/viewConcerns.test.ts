@@ -3,20 +3,7 @@ import type { AllianceJson, AllianceStatusJson, ApplicationJson, BrigadesRespons
 import { AI_PERSONALITIES, AI_PROFILES, nextAiIntent, pickAttackBrigade, Rng, startingCountry, type AiPersonality, type AiTarget, type AiView, type CountryState } from "@game/schema/rules";
 import { noticeArrived } from "./play.js";
 import type { Bot } from "./bots.js";
-import {
-  allianceFields,
-  CONCERN_FIELDS,
-  concernsOf,
-  decideOnDemand,
-  diplomacyFields,
-  espionageFields,
-  marketFields,
-  marketItemsOf,
-  militaryFields,
-  viewOnDemand,
-  type ConcernFields,
-  type ViewConcern,
-} from "./strategy.js";
+import { allianceFields, CONCERN_FIELDS, concernsOf, decideOnDemand, diplomacyFields, espionageFields, marketFields, marketItemsOf, militaryFields, viewOnDemand, type ConcernFields, type ViewConcern } from "./strategy.js";
 
 const NOW = Date.parse("2030-01-01T12:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -195,10 +195,16 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     aiActionsPerRound: countFromEnv("AI_ACTIONS_PER_ROUND", 200),
     aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", AI_ACTIONS_PER_SESSION),
     aiSessionsPerDay: countFromEnv("AI_SESSIONS_PER_DAY", AI_SESSIONS_PER_DAY),
-    cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    cspConnectSources: (optional("CSP_CONNECT_SOURCES") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     roomSessionsPerUser: countFromEnv("ROOM_SESSIONS_PER_USER", 8),
     seasonLengthDays: positiveNumberFromEnv("SEASON_LENGTH_DAYS", SEASON_DEFAULT_LENGTH_DAYS),
-    adminEmails: (optional("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    adminEmails: (optional("ADMIN_EMAILS") ?? "")
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     backupIntervalMinutes: countFromEnv("BACKUP_INTERVAL_MINUTES", 0),
     backupDir: path.resolve(optional("BACKUP_DIR") ?? path.join(optional("DATA_DIR") ?? "./data", "backups")),
     backupKeep: intFromEnv("BACKUP_KEEP", 7),

@@ -91,7 +91,10 @@ describe("issue 28: a drain finishes its events before exit, and exits 0 with Re
       // each registration's countryChanged event reached Redis
       for (const answer of answers) {
         const countryId = answer.body.user.countryId as number;
-        expect(heard.some((m) => m.includes('"countryChanged"') && m.includes(`"countryId":${countryId},`)), `the event of country ${countryId}`).toBe(true);
+        expect(
+          heard.some((m) => m.includes('"countryChanged"') && m.includes(`"countryId":${countryId},`)),
+          `the event of country ${countryId}`,
+        ).toBe(true);
       }
       expect(child.log()).not.toMatch(/event publish failed/);
     } finally {

@@ -20,11 +20,7 @@ describe("embedded default (PGlite, local presence)", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-embedded-"));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  const start = () =>
-    startGameServer(
-      loadConfig({ port: 0, dataDir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dataDir, "none") }),
-      { logger: pino({ level: "silent" }) },
-    );
+  const start = () => startGameServer(loadConfig({ port: 0, dataDir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dataDir, "none") }), { logger: pino({ level: "silent" }) });
 
   it("registers, restarts and logs in again with the data kept", async () => {
     const player = newPlayer("embedded");
@@ -138,6 +134,8 @@ describe("embedded default with a released migration changed", () => {
     } finally {
       await database.close();
     }
-    await expect(startGameServer(config, { logger })).rejects.toThrow(/^Refusing to start: .*7 \(platform, server\/src\/db\/migrations\/007_platform\.ts: applied with sha256 ffffffffffff, now [0-9a-f]{12}\)\. A released migration is never edited/);
+    await expect(startGameServer(config, { logger })).rejects.toThrow(
+      /^Refusing to start: .*7 \(platform, server\/src\/db\/migrations\/007_platform\.ts: applied with sha256 ffffffffffff, now [0-9a-f]{12}\)\. A released migration is never edited/,
+    );
   });
 });

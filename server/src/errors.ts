@@ -35,7 +35,8 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
 /** Postgres SQLSTATEs of a server going away or not accepting connections (class 08, 57P0x). */
 const UNAVAILABLE_SQLSTATES = /^(08\d{3}|57P0[1-4]|53300)$/;
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down|in recovery)|Reached the max retries per request limit|Command timed out|Stream isn't writeable|Redis connection is not ready/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection is closed|the database system is (starting up|shutting down|in recovery)|Reached the max retries per request limit|Command timed out|Stream isn't writeable|Redis connection is not ready/i;
 
 /**
  * Whether an error says a store (Postgres, Redis) is unreachable rather than that our code is

@@ -24,10 +24,13 @@ afterAll(async () => {
 });
 
 describe.each([
-  ["one process, local presence", () => {
-    const shared = new LocalPresence();
-    return [shared, shared] as const;
-  }],
+  [
+    "one process, local presence",
+    () => {
+      const shared = new LocalPresence();
+      return [shared, shared] as const;
+    },
+  ],
   ["two processes on one Redis", () => [new RedisPresence(`${TEST_REDIS_URL}/14`), new RedisPresence(`${TEST_REDIS_URL}/14`)] as const],
 ])("event topics: %s", (_name, makePresences) => {
   it("an event on alliance:{id} reaches only that alliance's subscribers", async () => {

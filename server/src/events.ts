@@ -296,9 +296,7 @@ export class PresenceEventBus implements EventBus {
       current.listeners.delete(listener as EventListener<GameEvent>);
       if (current.listeners.size === 0 && this.topics.get(topic.name) === current) {
         this.topics.delete(topic.name);
-        Promise.resolve(this.presence.unsubscribe(worldChannel(this.worldId, topic.name), current.callback)).catch((err) =>
-          this.logger.error({ err, topic: topic.name }, "event unsubscribe failed"),
-        );
+        Promise.resolve(this.presence.unsubscribe(worldChannel(this.worldId, topic.name), current.callback)).catch((err) => this.logger.error({ err, topic: topic.name }, "event unsubscribe failed"));
       }
     };
   }

@@ -82,12 +82,7 @@ export class GameMetrics {
   readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action", ["action"], this.registry);
   readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS, [], this.registry);
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process", [], this.registry);
-  readonly authTokenLookups = new Counter(
-    "auth_token_lookups_total",
-    "Token verdicts asked of Postgres: a token's first use here, or a verdict gone stale (the authentication epoch moved) or dropped by a revocation",
-    [],
-    this.registry,
-  );
+  readonly authTokenLookups = new Counter("auth_token_lookups_total", "Token verdicts asked of Postgres: a token's first use here, or a verdict gone stale (the authentication epoch moved) or dropped by a revocation", [], this.registry);
   readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out", ["channel"], this.registry);
   readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason", ["reason"], this.registry);
   readonly aiActions = new Counter("ai_actions_total", "Actions AI countries took through the services, by kind and outcome (done, refused)", ["kind", "outcome"], this.registry);

@@ -123,6 +123,11 @@ describe("issue 28: a Redis outage is answered within 2 s everywhere, and logged
     } finally {
       redis.kill("SIGCONT");
     }
-    expect(lines.slice(before).filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([expect.stringMatching(/^redis unavailable/)]);
+    expect(
+      lines
+        .slice(before)
+        .filter((l) => l.level >= 40)
+        .map((l) => l.msg),
+    ).toEqual([expect.stringMatching(/^redis unavailable/)]);
   });
 });

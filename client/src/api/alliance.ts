@@ -92,8 +92,7 @@ export const allianceApi = {
   async propose(body: ProposalRequest): Promise<ProposalResultJson> {
     return (await callRoute(routes.propose, body, { fallback: ALLIANCE_FALLBACK.diplomacy })).data;
   },
-  answerProposal: (id: number, answer: "accept" | "reject" | "cancel") =>
-    callRoute(answer === "accept" ? routes.acceptProposal : answer === "reject" ? routes.rejectProposal : routes.withdrawProposal, { params: { id } }, action),
+  answerProposal: (id: number, answer: "accept" | "reject" | "cancel") => callRoute(answer === "accept" ? routes.acceptProposal : answer === "reject" ? routes.rejectProposal : routes.withdrawProposal, { params: { id } }, action),
   cancelRelation: (id: number) => callRoute(routes.cancelRelation, { params: { id } }, action),
 };
 

@@ -1,13 +1,4 @@
-import type {
-  BuildingProductionJson,
-  ConstructResponse,
-  CountryListResponse,
-  CountryResponse,
-  ExploreResponse,
-  PublicCountryJson,
-  TurnHistoryResponse,
-  TurnResultJson,
-} from "@game/schema/api";
+import type { BuildingProductionJson, ConstructResponse, CountryListResponse, CountryResponse, ExploreResponse, PublicCountryJson, TurnHistoryResponse, TurnResultJson } from "@game/schema/api";
 import { toTurnResultJson } from "@game/schema/api";
 import type { BuildingType, EconomyBonuses, ProductionPerTurn } from "@game/schema/rules";
 import { routes } from "@game/schema/routes";
@@ -73,11 +64,7 @@ export const api = {
       if (!(err instanceof ApiError) || err.status !== 404 || !/Unknown API route/.test(err.message)) throw err;
     }
     const entries = Object.entries(orders).filter(([, q]) => q > 0);
-    const results = await Promise.all(
-      entries.map(([buildingType, quantity]) =>
-        callRoute(routes.construct, { countryId, buildingType: buildingType as BuildingType, quantity }),
-      ),
-    );
+    const results = await Promise.all(entries.map(([buildingType, quantity]) => callRoute(routes.construct, { countryId, buildingType: buildingType as BuildingType, quantity })));
     return outcome(results[results.length - 1] ?? {});
   },
 

@@ -4,11 +4,7 @@
  * realtime/market.ts.
  */
 import { useQuery } from "@tanstack/react-query";
-import {
-  MARKET_FALLBACK,
-  type CreateStandingOrderRequest,
-  type TransactionsQuery,
-} from "@game/schema/api";
+import { MARKET_FALLBACK, type CreateStandingOrderRequest, type TransactionsQuery } from "@game/schema/api";
 import type { MarketItemType } from "@game/schema/rules";
 import { routes, routeUrl } from "@game/schema/routes";
 import { callRoute, getToken, API_BASE, ApiError, HTTP_TIMEOUT_MS } from "./http";

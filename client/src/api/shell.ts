@@ -1,19 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSeason } from "../realtime/hooks";
-import type {
-  AchievementsJson,
-  AdminLogEntryJson,
-  AdminMeJson,
-  AdminUserJson,
-  AiCountryJson,
-  ArchivedSeasonJson,
-  GameSettings,
-  MetricRankingJson,
-  OwnCountryJson,
-  PastSeasonJson,
-  SettingsJson,
-} from "@game/schema/api";
+import type { AchievementsJson, AdminLogEntryJson, AdminMeJson, AdminUserJson, AiCountryJson, ArchivedSeasonJson, GameSettings, MetricRankingJson, OwnCountryJson, PastSeasonJson, SettingsJson } from "@game/schema/api";
 import type { RankingMetricId, RankingPeriod } from "@game/schema/rules";
 import { METRIC_RANKING_ROUTES, routes } from "@game/schema/routes";
 import { callRoute } from "./http";

@@ -106,8 +106,8 @@ export function AwaySummary({ userId }: { userId: number }) {
           <ul className="away-battles">
             {summary.battles.map((b) => (
               <li key={b.battleId} data-testid={`away-battle-${b.battleId}`}>
-                <span className={b.won ? "ok" : "bad"}>{b.won ? "Won" : "Lost"}</span>{" "}
-                {b.role === "defender" ? `${b.opponentName} attacked you` : `You attacked ${b.opponentName}`} ({ATTACK_TYPES[b.attackType as AttackTypeId]?.name ?? b.attackType}
+                <span className={b.won ? "ok" : "bad"}>{b.won ? "Won" : "Lost"}</span> {b.role === "defender" ? `${b.opponentName} attacked you` : `You attacked ${b.opponentName}`} (
+                {ATTACK_TYPES[b.attackType as AttackTypeId]?.name ?? b.attackType}
                 {b.land > 0 ? `, ${plural(b.land, "acre")}` : ""})
                 <ReplayToggle battleId={b.battleId} />
               </li>

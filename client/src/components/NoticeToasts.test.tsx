@@ -11,7 +11,17 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const notice = (id: string, patch: Partial<NoticePayload> = {}): NoticePayload => ({ id, kind: "attacked", severity: "danger", title: `Raider ${id} attacked you`, body: "Standard Strike: your defence held.", at: 0, view: "military", refId: 42, ...patch });
+const notice = (id: string, patch: Partial<NoticePayload> = {}): NoticePayload => ({
+  id,
+  kind: "attacked",
+  severity: "danger",
+  title: `Raider ${id} attacked you`,
+  body: "Standard Strike: your defence held.",
+  at: 0,
+  view: "military",
+  refId: 42,
+  ...patch,
+});
 
 function renderToasts() {
   const onOpen = vi.fn();

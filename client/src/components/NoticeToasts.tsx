@@ -99,7 +99,6 @@ export function NoticeToasts({ onOpen }: { onOpen(route: Route): void }) {
     });
   }, [notices, forget, expireLater]);
 
-
   if (shown.length === 0) return null;
   return (
     <div className="notice-stack" role="status" aria-live="assertive" data-testid="notices">

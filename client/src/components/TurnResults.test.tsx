@@ -37,13 +37,7 @@ describe("TURN RESULTS REPORT", () => {
   });
 
   it("shows oil only when produced or consumed, population loss, and research level-ups", () => {
-    render(
-      <TurnResultsReport
-        result={result({ oilConsumed: 3, populationChange: -20 }, { researchResults: [{ id: "x", researchType: "agricultural", pointsGained: 100, description: "Labs", levelUp: true }] })}
-        open
-        onClose={vi.fn()}
-      />,
-    );
+    render(<TurnResultsReport result={result({ oilConsumed: 3, populationChange: -20 }, { researchResults: [{ id: "x", researchType: "agricultural", pointsGained: 100, description: "Labs", levelUp: true }] })} open onClose={vi.fn()} />);
     expect(screen.getByTestId("oil-block")).toBeTruthy();
     expect(screen.getByText("Population loss: 20 people.")).toBeTruthy();
     expect(screen.getByText("RESEARCH PROGRESS")).toBeTruthy();

@@ -21,17 +21,7 @@ const ICON_GLYPH: Record<ActionResultIcon, string> = {
 };
 
 /** The TURN RESULTS REPORT modal (military styling by default, as the fixed theme). */
-export function TurnResultsReport({
-  result,
-  open,
-  onClose,
-  variant = "military",
-}: {
-  result: TurnResultJson | null;
-  open: boolean;
-  onClose(): void;
-  variant?: "military" | "normal";
-}) {
+export function TurnResultsReport({ result, open, onClose, variant = "military" }: { result: TurnResultJson | null; open: boolean; onClose(): void; variant?: "military" | "normal" }) {
   const continueRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -48,14 +38,7 @@ export function TurnResultsReport({
   const title = variant === "military" ? "TURN RESULTS REPORT" : "Turn Results";
   return (
     <div className="modal-backdrop" onClick={onClose}>
-      <div
-        className={`modal ${variant}`}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="turn-report-title"
-        onClick={(ev) => ev.stopPropagation()}
-        data-testid="turn-report"
-      >
+      <div className={`modal ${variant}`} role="dialog" aria-modal="true" aria-labelledby="turn-report-title" onClick={(ev) => ev.stopPropagation()} data-testid="turn-report">
         <header>
           <div>
             <h2 id="turn-report-title">{title}</h2>
@@ -93,28 +76,53 @@ export function TurnResultsReport({
           <h3>ECONOMIC REPORT</h3>
           <div className="grid" style={{ gap: "0.5rem 1.25rem", gridTemplateColumns: "repeat(auto-fit, minmax(200px, 1fr))" }}>
             <div>
-              <div className="stat"><span className="k">Tax revenue</span><span className="v ok">{signedMoney(e.taxRevenue)}</span></div>
-              <div className="stat"><span className="k">Expenses</span><span className="v bad">{money(-Math.abs(e.expenses))}</span></div>
-              <div className="stat"><span className="k">Net change</span><span className={`v ${e.netCashChange >= 0 ? "ok" : "bad"}`}>{signedMoney(e.netCashChange)}</span></div>
+              <div className="stat">
+                <span className="k">Tax revenue</span>
+                <span className="v ok">{signedMoney(e.taxRevenue)}</span>
+              </div>
+              <div className="stat">
+                <span className="k">Expenses</span>
+                <span className="v bad">{money(-Math.abs(e.expenses))}</span>
+              </div>
+              <div className="stat">
+                <span className="k">Net change</span>
+                <span className={`v ${e.netCashChange >= 0 ? "ok" : "bad"}`}>{signedMoney(e.netCashChange)}</span>
+              </div>
             </div>
             <div>
-              <div className="stat"><span className="k">Food produced</span><span className="v ok">{signed(e.foodProduced)}</span></div>
-              <div className="stat"><span className="k">Food consumed</span><span className="v bad">{fmt(-Math.abs(e.foodConsumed))}</span></div>
-              <div className="stat"><span className="k">Net change</span><span className={`v ${e.netFoodChange >= 0 ? "ok" : "bad"}`}>{signed(e.netFoodChange)}</span></div>
+              <div className="stat">
+                <span className="k">Food produced</span>
+                <span className="v ok">{signed(e.foodProduced)}</span>
+              </div>
+              <div className="stat">
+                <span className="k">Food consumed</span>
+                <span className="v bad">{fmt(-Math.abs(e.foodConsumed))}</span>
+              </div>
+              <div className="stat">
+                <span className="k">Net change</span>
+                <span className={`v ${e.netFoodChange >= 0 ? "ok" : "bad"}`}>{signed(e.netFoodChange)}</span>
+              </div>
             </div>
             {showOil && (
               <div data-testid="oil-block">
-                <div className="stat"><span className="k">Oil produced</span><span className="v ok">{signed(e.oilProduced)}</span></div>
-                <div className="stat"><span className="k">Oil consumed</span><span className="v bad">{fmt(-Math.abs(e.oilConsumed))}</span></div>
-                <div className="stat"><span className="k">Net change</span><span className={`v ${e.netOilChange >= 0 ? "ok" : "bad"}`}>{signed(e.netOilChange)}</span></div>
+                <div className="stat">
+                  <span className="k">Oil produced</span>
+                  <span className="v ok">{signed(e.oilProduced)}</span>
+                </div>
+                <div className="stat">
+                  <span className="k">Oil consumed</span>
+                  <span className="v bad">{fmt(-Math.abs(e.oilConsumed))}</span>
+                </div>
+                <div className="stat">
+                  <span className="k">Net change</span>
+                  <span className={`v ${e.netOilChange >= 0 ? "ok" : "bad"}`}>{signed(e.netOilChange)}</span>
+                </div>
               </div>
             )}
           </div>
           {e.populationChange !== 0 && (
             <p className={e.populationChange > 0 ? "ok" : "bad"} style={{ marginTop: "0.6rem" }}>
-              {e.populationChange > 0
-                ? `Population gain: ${fmt(e.populationChange)} people.`
-                : `Population loss: ${fmt(-e.populationChange)} people.`}
+              {e.populationChange > 0 ? `Population gain: ${fmt(e.populationChange)} people.` : `Population loss: ${fmt(-e.populationChange)} people.`}
             </p>
           )}
           {milTotal > 0 && mil && (
@@ -142,7 +150,9 @@ export function TurnResultsReport({
 
         <section>
           <h3>TURN CONSUMPTION</h3>
-          <p>These actions consumed {result.turnsConsumed} {result.turnsConsumed === 1 ? "turn" : "turns"}.</p>
+          <p>
+            These actions consumed {result.turnsConsumed} {result.turnsConsumed === 1 ? "turn" : "turns"}.
+          </p>
           <p className="muted">Remaining: {result.turnsRemaining}</p>
         </section>
 

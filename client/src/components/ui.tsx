@@ -63,30 +63,11 @@ export function ActionButton({ disabledReason, busy, busyLabel, variant = "prima
   );
 }
 
-export function Tabs<T extends string>({
-  tabs,
-  value,
-  onChange,
-  label,
-}: {
-  tabs: { id: T; label: ReactNode; disabledReason?: string }[];
-  value: T;
-  onChange: (id: T) => void;
-  label: string;
-}) {
+export function Tabs<T extends string>({ tabs, value, onChange, label }: { tabs: { id: T; label: ReactNode; disabledReason?: string }[]; value: T; onChange: (id: T) => void; label: string }) {
   return (
     <div className="tabs" role="tablist" aria-label={label}>
       {tabs.map((t) => (
-        <button
-          key={t.id}
-          type="button"
-          role="tab"
-          className="tab"
-          aria-selected={value === t.id}
-          disabled={Boolean(t.disabledReason)}
-          title={t.disabledReason}
-          onClick={() => onChange(t.id)}
-        >
+        <button key={t.id} type="button" role="tab" className="tab" aria-selected={value === t.id} disabled={Boolean(t.disabledReason)} title={t.disabledReason} onClick={() => onChange(t.id)}>
           {t.label}
         </button>
       ))}

@@ -184,22 +184,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
       openReport,
       closeReport,
     }),
-    [
-      countryId,
-      country,
-      countryState,
-      countryQuery,
-      explore,
-      exploreMutation.isPending,
-      construct,
-      constructMutation.isPending,
-      cards,
-      dismissCard,
-      report,
-      reportOpen,
-      openReport,
-      closeReport,
-    ],
+    [countryId, country, countryState, countryQuery, explore, exploreMutation.isPending, construct, constructMutation.isPending, cards, dismissCard, report, reportOpen, openReport, closeReport],
   );
   return <GameContext.Provider value={value}>{children}</GameContext.Provider>;
 }

@@ -27,7 +27,20 @@ function serve(bonuses: EconomyBonuses) {
       if (path.endsWith("/user/me"))
         return json({
           success: true,
-          user: { id: 1, username: "u", email: "u@example.com", hasCountry: true, countryId: 7, countryName: "Testland", government: "monarchy", country: { id: 7, name: "Testland", government: "monarchy" }, createdAt: "", lastLogin: null, isActive: true, tutorialCompleted: true },
+          user: {
+            id: 1,
+            username: "u",
+            email: "u@example.com",
+            hasCountry: true,
+            countryId: 7,
+            countryName: "Testland",
+            government: "monarchy",
+            country: { id: 7, name: "Testland", government: "monarchy" },
+            createdAt: "",
+            lastLogin: null,
+            isActive: true,
+            tutorialCompleted: true,
+          },
         });
       if (path.endsWith("/country/7")) return json({ success: true, country, message: "Own country" });
       if (path.includes("/production/status/7")) return json({ success: true, productionPerTurn: {}, allocation: country.unit_allocation, bonuses });

@@ -133,4 +133,3 @@ describe("alliance connection", () => {
     connection.disconnect();
   });
 });
-

@@ -32,13 +32,10 @@ export async function setBrowserNotifications(on: boolean): Promise<boolean> {
 
 /** Whether browser notifications are on (re-renders when the setting changes). */
 export function useBrowserNotificationsOn(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    browserNotificationsOn,
-  );
+  return useSyncExternalStore((l) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  }, browserNotificationsOn);
 }
 
 /** Shows the calling notices as browser notifications while the page is hidden. */

@@ -96,8 +96,36 @@ class WireWorldRoom extends TestRoom {
 }
 
 const OWN = { countryId: 1, name: "Land 1", turns: 100, storedTurns: 0, cash: 100_000, food: 10, oil: 1, networth: 900, population: 1000, land: 100, ignoredUserIds: [], unreadNews: 0 };
-const row = (id: number, value: number) => ({ id: String(id), rank: id, countryId: id, countryName: `Land ${id}`, playerName: "", governmentType: "monarchy", allianceName: "", allianceTag: "", value, land: 100, change: 0, trend: "same", lastActive: 0, isOnline: false });
-const line = (id: number, channel: string, content: string): ChatMessagePayload => ({ id: String(id), channel, type: "message", senderId: 2, senderName: "bo", senderRole: "member", allianceTag: "", isOnline: true, timestamp: id * 10, isEdited: false, content, mentions: [] });
+const row = (id: number, value: number) => ({
+  id: String(id),
+  rank: id,
+  countryId: id,
+  countryName: `Land ${id}`,
+  playerName: "",
+  governmentType: "monarchy",
+  allianceName: "",
+  allianceTag: "",
+  value,
+  land: 100,
+  change: 0,
+  trend: "same",
+  lastActive: 0,
+  isOnline: false,
+});
+const line = (id: number, channel: string, content: string): ChatMessagePayload => ({
+  id: String(id),
+  channel,
+  type: "message",
+  senderId: 2,
+  senderName: "bo",
+  senderRole: "member",
+  allianceTag: "",
+  isOnline: true,
+  timestamp: id * 10,
+  isEdited: false,
+  content,
+  mentions: [],
+});
 
 function worldRoom(): WireWorldRoom {
   const room = new WireWorldRoom((state) => {
@@ -132,7 +160,15 @@ describe("the world room connection", () => {
     const stopChat = world.watch("chat");
     const stopOnline = world.watch("online");
     expect(room.sent.at(-1)).toEqual([WorldMessage.watch, { topics: ["chat", "online", "rankings"] }]);
-    act(() => room.message("rankings", { length: 2, rows: [{ at: 0, row: row(1, 900) }, { at: 1, row: row(2, 500) }] }));
+    act(() =>
+      room.message("rankings", {
+        length: 2,
+        rows: [
+          { at: 0, row: row(1, 900) },
+          { at: 1, row: row(2, 500) },
+        ],
+      }),
+    );
     act(() => room.message("chatChannels", { channels: [{ id: "general", userCount: 2, messages: [line(10, "general", "hi")] }] }));
     act(() => room.message("onlineUsers", { full: true, total: 1, removed: [], users: [{ id: "2", name: "bo", role: "member", allianceName: "", allianceTag: "", government: "monarchy", networth: 500, isOnline: true }] }));
     act(() => room.message("own", { cash: 90_000 }));
@@ -169,7 +205,15 @@ describe("the world room connection", () => {
     const room = worldRoom();
     const world = await joined(createWorldConnection({ join: async () => room }), room);
     const stops = [world.watch("rankings"), world.watch("chat")];
-    act(() => room.message("rankings", { length: 2, rows: [{ at: 0, row: row(1, 900) }, { at: 1, row: row(2, 500) }] }));
+    act(() =>
+      room.message("rankings", {
+        length: 2,
+        rows: [
+          { at: 0, row: row(1, 900) },
+          { at: 1, row: row(2, 500) },
+        ],
+      }),
+    );
     act(() => room.message("chatChannels", { channels: [] }));
     const renders = { season: 0, rankings: 0, channels: 0 };
     function Probe({ slice }: { slice: keyof typeof renders }) {
@@ -360,12 +404,15 @@ describe("the generic room connection (reused by another room kind)", () => {
     const joinedAt: number[] = [];
     const clients = randoms.map((r) => {
       const rooms: TestRoom[] = [];
-      const connection = alliance(async () => {
-        joinedAt.push(Date.now());
-        const room = new TestRoom(() => ({ members: ["m"] }));
-        rooms.push(room);
-        return room;
-      }, () => r);
+      const connection = alliance(
+        async () => {
+          joinedAt.push(Date.now());
+          const room = new TestRoom(() => ({ members: ["m"] }));
+          rooms.push(room);
+          return room;
+        },
+        () => r,
+      );
       return { connection, rooms };
     });
     for (const c of clients) await act(async () => c.connection.connect("token-1"));
@@ -387,10 +434,13 @@ describe("the generic room connection (reused by another room kind)", () => {
   it("re-join attempts that fail keep doubling with jitter up to 8 s", async () => {
     vi.useFakeTimers();
     const attemptsAt: number[] = [];
-    const connection = alliance(async () => {
-      attemptsAt.push(Date.now());
-      throw new Error("server restarting");
-    }, () => 0);
+    const connection = alliance(
+      async () => {
+        attemptsAt.push(Date.now());
+        throw new Error("server restarting");
+      },
+      () => 0,
+    );
     const start = Date.now();
     await act(async () => connection.connect("token-1"));
     await act(async () => void (await vi.advanceTimersByTimeAsync(60_000)));

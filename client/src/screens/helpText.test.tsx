@@ -118,8 +118,6 @@ describe("help text follows the constants", () => {
   });
   it("brigades (Military Command)", () => {
     render(<BrigadeHelp />);
-    expect(screen.getByTestId("help-brigades").textContent).toBe(
-      "A brigade leads each attack (it costs 35 readiness; readiness recovers 8 points an hour). On defensive duty a brigade adds 7% defence for 6 hours.",
-    );
+    expect(screen.getByTestId("help-brigades").textContent).toBe("A brigade leads each attack (it costs 35 readiness; readiness recovers 8 points an hour). On defensive duty a brigade adds 7% defence for 6 hours.");
   });
 });

@@ -40,11 +40,7 @@ export type ApiSuccess<T extends object = object> = { success: true } & T;
  * A positive integer id in a JSON body: a JSON number, never a string, array or float
  * (`"3"`, `[3]` and `3.5` are refused with "Invalid id").
  */
-export const idSchema = z
-  .number({ error: "Invalid id" })
-  .int("Invalid id")
-  .positive("Invalid id")
-  .max(Number.MAX_SAFE_INTEGER, "Invalid id");
+export const idSchema = z.number({ error: "Invalid id" }).int("Invalid id").positive("Invalid id").max(Number.MAX_SAFE_INTEGER, "Invalid id");
 
 /**
  * A positive integer id in a path or query parameter: ASCII digits only, then a number.
@@ -53,7 +49,16 @@ export const idSchema = z
  * A number is taken as it is (a client validating the query it builds; Express never makes one).
  */
 export const idParamSchema = z
-  .union([z.string().regex(/^[0-9]{1,16}$/).transform(Number), z.number()], { error: "Invalid id" })
+  .union(
+    [
+      z
+        .string()
+        .regex(/^[0-9]{1,16}$/)
+        .transform(Number),
+      z.number(),
+    ],
+    { error: "Invalid id" },
+  )
   .pipe(idSchema);
 
 /**
@@ -64,7 +69,16 @@ export const idParamSchema = z
 export function queryInteger(name: string, min: number, max: number, defaultValue: number) {
   const wholeNumber = `${name} must be a whole number`;
   return z
-    .union([z.string().regex(/^[0-9]{1,9}$/).transform(Number), z.number()], { error: wholeNumber })
+    .union(
+      [
+        z
+          .string()
+          .regex(/^[0-9]{1,9}$/)
+          .transform(Number),
+        z.number(),
+      ],
+      { error: wholeNumber },
+    )
     .pipe(z.number().int(wholeNumber).min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`))
     .default(defaultValue);
 }

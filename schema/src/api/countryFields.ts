@@ -36,12 +36,7 @@ export interface CountryField {
   readonly state?: string;
 }
 
-function f<const K extends string, const F extends CountryFieldFormat, const V extends CountryFieldView, const S extends string | undefined = undefined>(
-  key: K,
-  format: F,
-  view: V,
-  state?: S,
-) {
+function f<const K extends string, const F extends CountryFieldFormat, const V extends CountryFieldView, const S extends string | undefined = undefined>(key: K, format: F, view: V, state?: S) {
   return { key, format, view, state } as { readonly key: K; readonly format: F; readonly view: V; readonly state: S };
 }
 
@@ -116,24 +111,8 @@ type Fields = (typeof COUNTRY_FIELDS)[number];
 export const NULLABLE_COUNTRY_COLUMNS = ["user_id", "alliance_id"] as const;
 type Nullable = (typeof NULLABLE_COUNTRY_COLUMNS)[number];
 
-type JsonValue<F extends CountryFieldFormat> = F extends "numeric"
-  ? string
-  : F extends "int"
-    ? number
-    : F extends "bool"
-      ? boolean
-      : F extends "government"
-        ? GovernmentType
-        : string;
-type RowValue<F extends CountryFieldFormat> = F extends "numeric" | "int"
-  ? number
-  : F extends "bool"
-    ? boolean
-    : F extends "time"
-      ? Date
-      : F extends "government"
-        ? GovernmentType
-        : string;
+type JsonValue<F extends CountryFieldFormat> = F extends "numeric" ? string : F extends "int" ? number : F extends "bool" ? boolean : F extends "government" ? GovernmentType : string;
+type RowValue<F extends CountryFieldFormat> = F extends "numeric" | "int" ? number : F extends "bool" ? boolean : F extends "time" ? Date : F extends "government" ? GovernmentType : string;
 type WithNull<K extends string, T> = K extends Nullable ? T | null : T;
 
 /** The fields of one view as JSON. */

@@ -27,9 +27,7 @@ function viewShape(views: readonly CountryFieldView[]): Record<string, z.ZodType
 }
 
 /** What anybody may see of a country (PublicCountryJson). */
-export const publicCountryJsonSchema = z
-  .object({ ...viewShape(["public"]), protection_status: z.enum(PROTECTION_STATUSES) })
-  .meta({ id: "PublicCountry" }) as unknown as z.ZodType<PublicCountryJson>;
+export const publicCountryJsonSchema = z.object({ ...viewShape(["public"]), protection_status: z.enum(PROTECTION_STATUSES) }).meta({ id: "PublicCountry" }) as unknown as z.ZodType<PublicCountryJson>;
 
 /** Everything the owner sees of their own country (OwnCountryJson). */
 export const ownCountryJsonSchema = z

@@ -3,24 +3,10 @@ import type { ToJSON } from "@colyseus/schema";
 import { idSchema } from "../api/common.js";
 import { lineText, plainText } from "../api/text.js";
 import { CHAT_MAX_LENGTH, CHAT_MESSAGES } from "../rules/chat.js";
-import {
-  ALLIANCE_CHANNEL_IDS,
-  DEFENSE_RESPONSE_TYPES,
-  DEFENSE_URGENCIES,
-  OPERATION_LIMITS,
-  OPERATION_TYPES,
-} from "../rules/alliance.js";
+import { ALLIANCE_CHANNEL_IDS, DEFENSE_RESPONSE_TYPES, DEFENSE_URGENCIES, OPERATION_LIMITS, OPERATION_TYPES } from "../rules/alliance.js";
 import { clientMessage, ROOM_ERROR_MESSAGE, roomErrorSchema, serverMessage, type PayloadsOf } from "./room.js";
 import type { ChatMessagePayload } from "./world.js";
-import type {
-  AllianceBonusState,
-  AllianceChannelState,
-  AllianceHeaderState,
-  AllianceMemberState,
-  AllianceState,
-  DefenseRequestState,
-  OperationState,
-} from "../state/index.js";
+import type { AllianceBonusState, AllianceChannelState, AllianceHeaderState, AllianceMemberState, AllianceState, DefenseRequestState, OperationState } from "../state/index.js";
 
 /** Name the alliance room is registered under: `joinOrCreate(ALLIANCE_ROOM, { allianceId })`. */
 export const ALLIANCE_ROOM = "alliance";
@@ -47,7 +33,10 @@ export const contributionSchema = z.object({
 
 /** "planOperation": the spec's operation fields a leader chooses. */
 export const planOperationSchema = z.object({
-  name: lineText(z.string({ error: "Operation name is required" }), "Operation name").trim().min(1, "Operation name is required").max(OPERATION_LIMITS.nameMaxLength, `Operation name must be at most ${OPERATION_LIMITS.nameMaxLength} characters`),
+  name: lineText(z.string({ error: "Operation name is required" }), "Operation name")
+    .trim()
+    .min(1, "Operation name is required")
+    .max(OPERATION_LIMITS.nameMaxLength, `Operation name must be at most ${OPERATION_LIMITS.nameMaxLength} characters`),
   description: plainText(z.string(), "Description").trim().max(OPERATION_LIMITS.descriptionMaxLength, `Description must be at most ${OPERATION_LIMITS.descriptionMaxLength} characters`).default(""),
   operationType: z.enum(OPERATION_TYPES, { error: "Unknown operation type" }),
   targetCountryId: idSchema,
@@ -108,7 +97,10 @@ export type ParsedRespondDefenseMessage = z.output<typeof respondDefenseSchema>;
 /** "sendChat" in the alliance room: an alliance channel and 1-500 characters; leaders may announce. */
 export const allianceSendChatSchema = z.object({
   channel: z.string({ error: CHAT_MESSAGES.unknownChannel }).refine((id) => ALLIANCE_CHANNEL_IDS.includes(id), CHAT_MESSAGES.unknownChannel),
-  content: plainText(z.string({ error: CHAT_MESSAGES.empty }), "Message").trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  content: plainText(z.string({ error: CHAT_MESSAGES.empty }), "Message")
+    .trim()
+    .min(1, CHAT_MESSAGES.empty)
+    .max(CHAT_MAX_LENGTH, CHAT_MESSAGES.tooLong),
   announcement: z.boolean().default(false),
 });
 export type AllianceSendChatMessage = z.input<typeof allianceSendChatSchema>;

@@ -4,12 +4,35 @@ import { addLineToChannels, applyChatCounts, applyOnlineUsers, applyOwnPatch, ap
 import type { ChatMessagePayload, OnlineUserSnapshot, RankingRowSnapshot } from "./world.js";
 
 const row = (rank: number, value: number): RankingRowSnapshot => ({
-  id: String(rank), rank, countryId: rank, countryName: `C${rank}`, playerName: "", governmentType: "monarchy", allianceName: "", allianceTag: "",
-  value, land: 100, change: 0, trend: "same", lastActive: 0, isOnline: false,
+  id: String(rank),
+  rank,
+  countryId: rank,
+  countryName: `C${rank}`,
+  playerName: "",
+  governmentType: "monarchy",
+  allianceName: "",
+  allianceTag: "",
+  value,
+  land: 100,
+  change: 0,
+  trend: "same",
+  lastActive: 0,
+  isOnline: false,
 });
 const user = (id: number, networth: number): OnlineUserSnapshot => ({ id: String(id), name: `u${id}`, role: "member", allianceName: "", allianceTag: "", government: "monarchy", networth, isOnline: true });
 const line = (id: number, channel = "general", timestamp = id): ChatMessagePayload => ({
-  id: String(id), channel, type: "message", senderId: 1, senderName: "a", senderRole: "member", allianceTag: "", isOnline: true, timestamp, isEdited: false, content: `line ${id}`, mentions: [],
+  id: String(id),
+  channel,
+  type: "message",
+  senderId: 1,
+  senderName: "a",
+  senderRole: "member",
+  allianceTag: "",
+  isOnline: true,
+  timestamp,
+  isEdited: false,
+  content: `line ${id}`,
+  mentions: [],
 });
 
 describe("world feed messages, as a receiver keeps them", () => {

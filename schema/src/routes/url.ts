@@ -35,4 +35,3 @@ export function routeUrl(entry: RouteShape, parts: { params?: Record<string, unk
   const search = query.toString();
   return search ? `${path}?${search}` : path;
 }
-

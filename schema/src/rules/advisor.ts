@@ -32,10 +32,7 @@ export const ADVISOR_FREE_LAND_PCT = 20;
 
 /** What EXECUTE does: performs an action, or opens a view with the action prefilled. */
 export type AdvisorAction =
-  | { kind: "build"; building: BuildingType; quantity: number }
-  | { kind: "research"; technology: TechnologyId; points: number }
-  | { kind: "convert_turns"; quantity: number }
-  | { kind: "navigate"; view: string; intent?: string };
+  { kind: "build"; building: BuildingType; quantity: number } | { kind: "research"; technology: TechnologyId; points: number } | { kind: "convert_turns"; quantity: number } | { kind: "navigate"; view: string; intent?: string };
 
 export interface Recommendation {
   id: string;
@@ -154,9 +151,7 @@ export function computeRecommendations(country: CountryState, context: AdvisorCo
       title: "Advance technology research",
       description: "Without research labs no research points are made; each lab yields 100 points per turn.",
       priority: "low",
-      ...(buildable > 0
-        ? { action: { kind: "build", building: "research_labs", quantity: 1 }, actionLabel: "BUILD A RESEARCH LAB" }
-        : { action: { kind: "navigate", view: "build" }, actionLabel: "OPEN BUILD" }),
+      ...(buildable > 0 ? { action: { kind: "build", building: "research_labs", quantity: 1 }, actionLabel: "BUILD A RESEARCH LAB" } : { action: { kind: "navigate", view: "build" }, actionLabel: "OPEN BUILD" }),
     });
   }
 
@@ -300,9 +295,9 @@ export function computeGovernmentFit(country: CountryState): GovernmentFit[] {
   const maintenance = computeBuildingMaintenance(country.buildings, country.governmentType);
   const weights = {
     tax: 1,
-    research: country.buildings.research_labs > 0 ? clamp(country.buildings.research_labs / Math.max(1, built) * 10) + 0.3 : 0.1,
+    research: country.buildings.research_labs > 0 ? clamp((country.buildings.research_labs / Math.max(1, built)) * 10) + 0.3 : 0.1,
     military: clamp(stats.militaryLandRatio / ADVISOR_STRONG_FORCES_PER_ACRE) + 0.2,
-    production: country.buildings.industrial_complexes > 0 ? clamp(country.buildings.industrial_complexes / Math.max(1, built) * 10) + 0.2 : 0,
+    production: country.buildings.industrial_complexes > 0 ? clamp((country.buildings.industrial_complexes / Math.max(1, built)) * 10) + 0.2 : 0,
     upkeep: upkeep > 0 ? clamp(upkeep / Math.max(1, upkeep + maintenance)) + 0.2 : 0,
     maintenance: maintenance > 0 ? clamp(maintenance / Math.max(1, upkeep + maintenance)) + 0.2 : 0,
     construction: country.land > 0 ? clamp((free / country.land) * 2) + 0.2 : 0.2,
@@ -320,8 +315,8 @@ export function computeGovernmentFit(country: CountryState): GovernmentFit[] {
       { text: "unit production", value: (g.unitProductionPct - 100) * weights.production },
       { text: "military upkeep", value: (100 - g.militaryUpkeepPct) * weights.upkeep },
       { text: "building maintenance", value: (100 - g.buildingMaintenancePct) * weights.maintenance },
-      { text: "construction", value: ((100 - g.constructionCostPct) + (g.buildingsPerTurnPct - 100) / 2) * weights.construction },
-      { text: "exploration", value: ((g.explorationAcresPct - 100) + (100 - g.explorationCostPct)) * weights.exploration },
+      { text: "construction", value: (100 - g.constructionCostPct + (g.buildingsPerTurnPct - 100) / 2) * weights.construction },
+      { text: "exploration", value: (g.explorationAcresPct - 100 + (100 - g.explorationCostPct)) * weights.exploration },
       { text: "food", value: (g.foodProductionPct - 100) * weights.food },
       { text: "oil", value: ((g.oilProductionPct - 100) / 3) * weights.oil },
       { text: "population growth", value: (g.populationGrowthPct - 100) * weights.population },

@@ -1,6 +1,27 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { AI_IDLE_CASH_DRAIN_TURNS, AI_IDLE_CASH_EXPLORATIONS, AI_INTENT_KINDS, AI_MIN_NET_INCOME_PER_ACRE, AI_PERSONALITIES, AI_SOLVENCY_TURNS, AI_TURN_SPILL, aiTurnChunk, AI_PROFILES, aiAllianceFounding, aiBuildingYield, aiNetIncome, AI_FOOD_HORIZON_TURNS, AI_PRODUCE_CHUNK, aiSpyUsage, aiIntentTurns, nextAiIntent, type AiIntent, type AiPersonality, type AiView } from "./ai.js";
+import {
+  AI_IDLE_CASH_DRAIN_TURNS,
+  AI_IDLE_CASH_EXPLORATIONS,
+  AI_INTENT_KINDS,
+  AI_MIN_NET_INCOME_PER_ACRE,
+  AI_PERSONALITIES,
+  AI_SOLVENCY_TURNS,
+  AI_TURN_SPILL,
+  aiTurnChunk,
+  AI_PROFILES,
+  aiAllianceFounding,
+  aiBuildingYield,
+  aiNetIncome,
+  AI_FOOD_HORIZON_TURNS,
+  AI_PRODUCE_CHUNK,
+  aiSpyUsage,
+  aiIntentTurns,
+  nextAiIntent,
+  type AiIntent,
+  type AiPersonality,
+  type AiView,
+} from "./ai.js";
 import { startingCountry, type BuildingType, type CountryState } from "./country.js";
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
@@ -99,7 +120,11 @@ function serviceCheck(v: AiView, intent: AiIntent) {
       const partner = incoming ? incoming.fromCountryId : (intent as { toCountryId: number }).toCountryId;
       const type = incoming ? incoming.type : (intent as { relationType: (typeof RELATION_TYPES)[number] }).relationType;
       const activeBetween = d.active.filter((r) => r.partnerId === partner).map((r) => ({ type: r.type }));
-      if (incoming) return checkAnswerProposal({ status: "pending", isAddressee: true, expiresAt: incoming.expiresAt, now: v.now }) ?? checkProposal({ fromCountryId: partner, toCountryId: v.countryId, type, activeBetween, pendingBetween: [], partnerHasPlayer: true });
+      if (incoming)
+        return (
+          checkAnswerProposal({ status: "pending", isAddressee: true, expiresAt: incoming.expiresAt, now: v.now }) ??
+          checkProposal({ fromCountryId: partner, toCountryId: v.countryId, type, activeBetween, pendingBetween: [], partnerHasPlayer: true })
+        );
       const pendingBetween = [
         ...d.incoming.filter((p) => p.fromCountryId === partner).map((p) => ({ type: p.type, fromCountryId: partner })),
         ...d.outgoing.filter((p) => p.toCountryId === partner).map((p) => ({ type: p.type, fromCountryId: v.countryId })),
@@ -179,13 +204,21 @@ describe("AI strategies", () => {
         { freq: 2 }, // outside any alliance half the time
       ),
       // member counts around the AI's 12-member limit (AI_ALLIANCE_SIZE), where its choice turns
-      openAlliances: fc.array(fc.record({ id: fc.integer({ min: 1, max: 9 }), memberCount: fc.integer({ min: 1, max: 30 }), minNetworth: fc.integer({ min: 0, max: 200_000 }), minLand: fc.integer({ min: 0, max: 2_000 }) }), { maxLength: 4 }),
+      openAlliances: fc.array(fc.record({ id: fc.integer({ min: 1, max: 9 }), memberCount: fc.integer({ min: 1, max: 30 }), minNetworth: fc.integer({ min: 0, max: 200_000 }), minLand: fc.integer({ min: 0, max: 2_000 }) }), {
+        maxLength: 4,
+      }),
       appliedTo: fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { maxLength: 1 }),
       active: fc.array(fc.record({ partnerId: fc.integer({ min: 2, max: 6 }), type: relationType, pays: fc.boolean() }), { maxLength: 4 }),
       // most worlds have no proposal waiting (one waiting is answered before anything else)
       incoming: fc.oneof(
         { arbitrary: fc.constant([]), weight: 2 },
-        { arbitrary: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), fromCountryId: fc.integer({ min: 2, max: 6 }), type: relationType, expiresAt: fc.integer({ min: NOW - 1_000, max: NOW + 1_000 }) }), { selector: (p) => p.id, maxLength: 3 }), weight: 1 },
+        {
+          arbitrary: fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 100 }), fromCountryId: fc.integer({ min: 2, max: 6 }), type: relationType, expiresAt: fc.integer({ min: NOW - 1_000, max: NOW + 1_000 }) }), {
+            selector: (p) => p.id,
+            maxLength: 3,
+          }),
+          weight: 1,
+        },
       ),
       outgoing: fc.array(fc.record({ toCountryId: fc.integer({ min: 2, max: 6 }), type: relationType }), { maxLength: 3 }),
       targetIds: fc.uniqueArray(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 5 }),

@@ -22,30 +22,8 @@ import {
   type MarketItemType,
   type OrderPriority,
 } from "./market.js";
-import {
-  MISSION_TYPES,
-  SPY_OPERATIONS,
-  checkEspionageTarget,
-  checkMission,
-  checkSpyOperation,
-  checkTraining,
-  spyCapacity,
-  trainingTurns,
-  type DailyUsage,
-  type MissionTypeId,
-  type SpyOperationId,
-} from "./espionage.js";
-import {
-  ALLIANCE_BONUSES,
-  checkBonusPurchase,
-  type BonusPurchase,
-  ALLIANCE_FLAG_SYMBOLS,
-  ALLIANCE_MAX_MEMBERS,
-  checkAllianceCapacity,
-  checkAlliancePermission,
-  checkNotInAlliance,
-  meetsRequirements,
-} from "./alliance.js";
+import { MISSION_TYPES, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining, spyCapacity, trainingTurns, type DailyUsage, type MissionTypeId, type SpyOperationId } from "./espionage.js";
+import { ALLIANCE_BONUSES, checkBonusPurchase, type BonusPurchase, ALLIANCE_FLAG_SYMBOLS, ALLIANCE_MAX_MEMBERS, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance, meetsRequirements } from "./alliance.js";
 import type { AllianceRole } from "./chat.js";
 import { checkAnswerProposal, checkProposal, findRelationType, relationPayers, type RelationType } from "./diplomacy.js";
 

@@ -425,13 +425,7 @@ export function computeNextPurchase(bonus: AllianceBonusDefinition, purchases: r
  * below the maximum level, for temporary bonuses after the cooldown since the last purchase,
  * and with enough points ('Insufficient points').
  */
-export function checkBonusPurchase(input: {
-  role: AllianceRole | null;
-  bonus: AllianceBonusDefinition | undefined;
-  purchases: readonly BonusPurchase[];
-  points: number;
-  now: number;
-}): RuleRejection | null {
+export function checkBonusPurchase(input: { role: AllianceRole | null; bonus: AllianceBonusDefinition | undefined; purchases: readonly BonusPurchase[]; points: number; now: number }): RuleRejection | null {
   const permission = checkAlliancePermission(input.role, "canManageBonuses");
   if (permission) return permission;
   const { bonus, purchases, now } = input;
@@ -604,10 +598,7 @@ export interface ParticipantForReadiness {
  * Readiness (spec): 'Ready to Launch' when the confirmed participants are at least the minimum
  * and their total force is at least the minimum total force; else 'Awaiting Requirements'.
  */
-export function computeOperationReadiness(
-  participants: readonly ParticipantForReadiness[],
-  requirements: OperationRequirements,
-): { confirmed: number; totalForce: number; ready: boolean; label: string } {
+export function computeOperationReadiness(participants: readonly ParticipantForReadiness[], requirements: OperationRequirements): { confirmed: number; totalForce: number; ready: boolean; label: string } {
   const confirmed = participants.filter((p) => p.status === "confirmed");
   const totalForce = confirmed.reduce((sum, p) => sum + p.totalForce, 0);
   const ready = confirmed.length >= requirements.minParticipants && totalForce >= requirements.minTotalForce;

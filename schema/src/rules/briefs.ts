@@ -54,8 +54,7 @@ export function computeIntelligenceBriefs(input: BriefInput): IntelligenceBrief[
     const repelled = recent.filter((a) => a.repelled).length;
     const attackers = [...new Set(recent.map((a) => a.attackerName))];
     const landBefore = input.land + lost;
-    const threat: BriefThreat =
-      recent.length >= BRIEF_CRITICAL_ATTACKS || (landBefore > 0 && lost * 100 >= landBefore * BRIEF_CRITICAL_LAND_PCT) ? "critical" : lost > 0 ? "high" : "medium";
+    const threat: BriefThreat = recent.length >= BRIEF_CRITICAL_ATTACKS || (landBefore > 0 && lost * 100 >= landBefore * BRIEF_CRITICAL_LAND_PCT) ? "critical" : lost > 0 ? "high" : "medium";
     briefs.push({
       id: "attacks",
       category: "military",
@@ -73,9 +72,7 @@ export function computeIntelligenceBriefs(input: BriefInput): IntelligenceBrief[
       category: "diplomatic",
       threat: w.declaredByMe ? "medium" : "high",
       title: w.declaredByMe ? `At war with ${w.opponentName}` : `${w.opponentName} declared war on you`,
-      summary: w.declaredByMe
-        ? `Your war on ${w.opponentName} costs upkeep every turn until you make peace.`
-        : `${w.opponentName} may attack without the usual limits while the war lasts. Prepare your defenses.`,
+      summary: w.declaredByMe ? `Your war on ${w.opponentName} costs upkeep every turn until you make peace.` : `${w.opponentName} may attack without the usual limits while the war lasts. Prepare your defenses.`,
       details: [`Since ${new Date(w.since).toISOString().slice(0, 16).replace("T", " ")} UTC`],
       view: "war-room",
     });
@@ -110,5 +107,8 @@ export function computeIntelligenceBriefs(input: BriefInput): IntelligenceBrief[
         : { id: "quiet", category: "military", threat: "low", title: "All quiet", summary: "No attacks, wars or enemy spies in the last 24 hours.", details: [], view: "military" },
     );
   }
-  return briefs.map((b, i) => ({ b, i })).sort((x, y) => THREAT_ORDER[x.b.threat] - THREAT_ORDER[y.b.threat] || x.i - y.i).map(({ b }) => b);
+  return briefs
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => THREAT_ORDER[x.b.threat] - THREAT_ORDER[y.b.threat] || x.i - y.i)
+    .map(({ b }) => b);
 }

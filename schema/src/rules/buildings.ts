@@ -249,10 +249,7 @@ function quantityOf(order: ConstructionOrder, type: BuildingType): number {
 }
 
 /** Cost, land and turns of a construction order for this country (no validation). */
-export function computeConstruction(
-  country: Pick<CountryState, "governmentType" | "buildings">,
-  order: ConstructionOrder,
-): ConstructionQuote {
+export function computeConstruction(country: Pick<CountryState, "governmentType" | "buildings">, order: ConstructionOrder): ConstructionQuote {
   let cost = 0;
   let land = 0;
   let turns = 0;
@@ -283,10 +280,7 @@ export function computeConstruction(
  * capacity'), then cost within cash, land within free land and turns within available turns
  * (each 'Insufficient resources', told apart by code).
  */
-export function checkConstruction(
-  country: Pick<CountryState, "governmentType" | "buildings" | "land" | "cash" | "turns">,
-  order: Partial<Record<string, number>>,
-): RuleRejection | null {
+export function checkConstruction(country: Pick<CountryState, "governmentType" | "buildings" | "land" | "cash" | "turns">, order: Partial<Record<string, number>>): RuleRejection | null {
   for (const [type, quantity] of Object.entries(order)) {
     if (!(BUILDING_TYPES as readonly string[]).includes(type)) {
       return reject("buildings/unknown_type", `Unknown building type: ${type}`);
@@ -330,11 +324,7 @@ export function checkConstruction(
  * keeps it acceptable to checkConstruction and one more is refused. The buildings screen's
  * "Max" button.
  */
-export function computeMaxBuildable(
-  country: Pick<CountryState, "governmentType" | "buildings" | "land" | "cash" | "turns">,
-  order: Partial<Record<string, number>>,
-  type: BuildingType,
-): number {
+export function computeMaxBuildable(country: Pick<CountryState, "governmentType" | "buildings" | "land" | "cash" | "turns">, order: Partial<Record<string, number>>, type: BuildingType): number {
   const others: ConstructionOrder = {};
   for (const t of BUILDING_TYPES) {
     const q = order[t];

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  CHAT_CHANNELS,
-  CHAT_MAX_MENTIONS,
-  checkChannelAccess,
-  parseChatCommand,
-  parseMentions,
-  splitMentions,
-  visibleChannels,
-  type ChatMember,
-} from "./chat.js";
+import { CHAT_CHANNELS, CHAT_MAX_MENTIONS, checkChannelAccess, parseChatCommand, parseMentions, splitMentions, visibleChannels, type ChatMember } from "./chat.js";
 import { sendChatSchema } from "../messages/world.js";
 
 const loner: ChatMember = { allianceId: null, allianceRole: null };

@@ -350,7 +350,7 @@ describe("resolveBattle", () => {
   });
 
   it("the 15% daily cap stops land gains; a victory on an exhausted target takes none", () => {
-    const out = resolveBattle(attackerInput(big), defenderInput(small, { landLostToday: Math.ceil(1000 * 0.15 / 0.85) + 1, hitsToday: 3 }), { attackType: "standard_strike", units: { troops: 4_000, tanks: 400 } }, Rng.fromSeed(3));
+    const out = resolveBattle(attackerInput(big), defenderInput(small, { landLostToday: Math.ceil((1000 * 0.15) / 0.85) + 1, hitsToday: 3 }), { attackType: "standard_strike", units: { troops: 4_000, tanks: 400 } }, Rng.fromSeed(3));
     expect(out.result.outcome).toBe("attacker_victory");
     expect(out.result.landCaptured).toBe(0);
   });
@@ -371,29 +371,31 @@ describe("resolveBattle", () => {
 
 describe("battle invariants (property)", () => {
   const n = (max: number) => fc.integer({ min: 0, max });
-  const arbCountry: fc.Arbitrary<CountryState> = fc.record({
-    governmentType: fc.constantFrom(...GOVERNMENT_TYPES),
-    cash: n(5_000_000),
-    food: n(1_000_000),
-    oil: n(100_000),
-    land: fc.integer({ min: 1, max: 20_000 }),
-    population: n(200_000),
-    troops: n(50_000),
-    jets: n(5_000),
-    turrets: n(20_000),
-    tanks: n(5_000),
-    spies: n(2_000),
-    missiles: n(20),
-    turns: n(150),
-    storedTurns: n(180),
-    buildings: fc.record(Object.fromEntries(BUILDING_TYPES.map((t) => [t, n(300)])) as Record<(typeof BUILDING_TYPES)[number], fc.Arbitrary<number>>),
-    tech: fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, n(TECHNOLOGIES[id].maxLevel)])) as Record<TechnologyId, fc.Arbitrary<number>>),
-    researchPoints: n(1000),
-    unitAllocation: fc.constant({ troops: 25, jets: 25, turrets: 25, tanks: 25 }),
-  }).map((c) => {
-    while (used(c.buildings) > c.land) for (const t of BUILDING_TYPES) c.buildings[t] = Math.floor(c.buildings[t] / 2);
-    return c;
-  });
+  const arbCountry: fc.Arbitrary<CountryState> = fc
+    .record({
+      governmentType: fc.constantFrom(...GOVERNMENT_TYPES),
+      cash: n(5_000_000),
+      food: n(1_000_000),
+      oil: n(100_000),
+      land: fc.integer({ min: 1, max: 20_000 }),
+      population: n(200_000),
+      troops: n(50_000),
+      jets: n(5_000),
+      turrets: n(20_000),
+      tanks: n(5_000),
+      spies: n(2_000),
+      missiles: n(20),
+      turns: n(150),
+      storedTurns: n(180),
+      buildings: fc.record(Object.fromEntries(BUILDING_TYPES.map((t) => [t, n(300)])) as Record<(typeof BUILDING_TYPES)[number], fc.Arbitrary<number>>),
+      tech: fc.record(Object.fromEntries(TECHNOLOGY_IDS.map((id) => [id, n(TECHNOLOGIES[id].maxLevel)])) as Record<TechnologyId, fc.Arbitrary<number>>),
+      researchPoints: n(1000),
+      unitAllocation: fc.constant({ troops: 25, jets: 25, turrets: 25, tanks: 25 }),
+    })
+    .map((c) => {
+      while (used(c.buildings) > c.land) for (const t of BUILDING_TYPES) c.buildings[t] = Math.floor(c.buildings[t] / 2);
+      return c;
+    });
 
   function arbOrder(a: CountryState): fc.Arbitrary<{ attackType: AttackTypeId; units: Record<string, number> }> {
     return fc.constantFrom(...ATTACK_TYPE_IDS).chain((attackType) => {
@@ -408,51 +410,38 @@ describe("battle invariants (property)", () => {
 
   it("units, land, buildings, people and resources never go negative; defender's land lost = attacker's land gained + land destroyed", () => {
     fc.assert(
-      fc.property(
-        arbCountry,
-        arbCountry,
-        fc.integer({ min: 0, max: 0xffff_ffff }),
-        fc.integer({ min: 0, max: 400 }),
-        fc.integer({ min: 0, max: 6 }),
-        fc.boolean(),
-        (a, d, seed, lostToday, hits, atWar) => {
-          fc.pre(true);
-          const order = fc.sample(arbOrder(a), { seed, numRuns: 1 })[0]!;
-          const out = resolveBattle(
-            attackerInput(a, { atWar, brigadeReadiness: isMissileAttack(order.attackType) ? null : (seed % 101) }),
-            defenderInput(d, { landLostToday: lostToday, hitsToday: hits }),
-            order,
-            Rng.fromSeed(seed),
-          );
-          for (const s of [out.attacker, out.defender]) {
-            for (const k of ["cash", "food", "oil", "land", "population", "missiles", ...UNIT_TYPES] as const) {
-              expect(s[k], k).toBeGreaterThanOrEqual(0);
-              expect(Number.isSafeInteger(s[k]), k).toBe(true);
-            }
-            for (const t of BUILDING_TYPES) expect(s.buildings[t]).toBeGreaterThanOrEqual(0);
-            expect(used(s.buildings)).toBeLessThanOrEqual(s.land);
+      fc.property(arbCountry, arbCountry, fc.integer({ min: 0, max: 0xffff_ffff }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (a, d, seed, lostToday, hits, atWar) => {
+        fc.pre(true);
+        const order = fc.sample(arbOrder(a), { seed, numRuns: 1 })[0]!;
+        const out = resolveBattle(attackerInput(a, { atWar, brigadeReadiness: isMissileAttack(order.attackType) ? null : seed % 101 }), defenderInput(d, { landLostToday: lostToday, hitsToday: hits }), order, Rng.fromSeed(seed));
+        for (const s of [out.attacker, out.defender]) {
+          for (const k of ["cash", "food", "oil", "land", "population", "missiles", ...UNIT_TYPES] as const) {
+            expect(s[k], k).toBeGreaterThanOrEqual(0);
+            expect(Number.isSafeInteger(s[k]), k).toBe(true);
           }
-          const r = out.result;
-          expect(d.land - out.defender.land).toBe(out.attacker.land - a.land + r.landDestroyed);
-          expect(out.attacker.land - a.land).toBe(r.landCaptured);
-          // units die, never appear
-          for (const u of UNIT_TYPES) {
-            expect(a[u] - out.attacker[u]).toBe(r.attackerCasualties[u]);
-            expect(d[u] - out.defender[u]).toBe(r.defenderCasualties[u]);
-          }
-          // resources move, never appear
-          for (const k of ["cash", "food", "oil"] as const) {
-            expect(out.attacker[k] - a[k]).toBe(r.resourcesGained[k]);
-            expect(d[k] - out.defender[k]).toBe(r.resourcesLost[k]);
-            expect(r.resourcesGained[k]).toBe(r.resourcesLost[k]);
-          }
-          // the daily cap holds
-          expect(r.landCaptured + r.landDestroyed).toBeLessThanOrEqual(Math.max(0, computeDailyLandAllowance(d.land, lostToday)) + 2);
-          // buildings captured came from the buildings lost
-          for (const t of BUILDING_TYPES) expect(r.buildingsCaptured[t]).toBeLessThanOrEqual(r.buildingsLost[t]);
-          expect(r.outcome === "attacker_victory" || r.landCaptured === 0).toBe(true);
-        },
-      ),
+          for (const t of BUILDING_TYPES) expect(s.buildings[t]).toBeGreaterThanOrEqual(0);
+          expect(used(s.buildings)).toBeLessThanOrEqual(s.land);
+        }
+        const r = out.result;
+        expect(d.land - out.defender.land).toBe(out.attacker.land - a.land + r.landDestroyed);
+        expect(out.attacker.land - a.land).toBe(r.landCaptured);
+        // units die, never appear
+        for (const u of UNIT_TYPES) {
+          expect(a[u] - out.attacker[u]).toBe(r.attackerCasualties[u]);
+          expect(d[u] - out.defender[u]).toBe(r.defenderCasualties[u]);
+        }
+        // resources move, never appear
+        for (const k of ["cash", "food", "oil"] as const) {
+          expect(out.attacker[k] - a[k]).toBe(r.resourcesGained[k]);
+          expect(d[k] - out.defender[k]).toBe(r.resourcesLost[k]);
+          expect(r.resourcesGained[k]).toBe(r.resourcesLost[k]);
+        }
+        // the daily cap holds
+        expect(r.landCaptured + r.landDestroyed).toBeLessThanOrEqual(Math.max(0, computeDailyLandAllowance(d.land, lostToday)) + 2);
+        // buildings captured came from the buildings lost
+        for (const t of BUILDING_TYPES) expect(r.buildingsCaptured[t]).toBeLessThanOrEqual(r.buildingsLost[t]);
+        expect(r.outcome === "attacker_victory" || r.landCaptured === 0).toBe(true);
+      }),
       { numRuns: 400 },
     );
   });
@@ -478,7 +467,11 @@ describe("alliance support", () => {
   it("allied power never exceeds the side's own force", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 100_000 }), { maxLength: 6 }), fc.integer({ min: 0, max: 50_000 }), (troops, cap) => {
-        const s = computeAllySupport(troops.map((t, i) => ally(i + 1, t)), ["troops", "tanks"], cap);
+        const s = computeAllySupport(
+          troops.map((t, i) => ally(i + 1, t)),
+          ["troops", "tanks"],
+          cap,
+        );
         expect(s.power).toBeLessThanOrEqual(cap + 1e-6);
         expect(s.contributions.reduce((x, c) => x + c.power, 0)).toBeCloseTo(s.power, 3);
       }),

@@ -32,17 +32,7 @@ import {
 // ---------------------------------------------------------------------------------------
 // Attack types
 
-export const ATTACK_TYPE_IDS = [
-  "standard_strike",
-  "planned_strike",
-  "guerrilla_strike",
-  "bombing_run",
-  "artillery_barrage",
-  "missile",
-  "nuclear_missile",
-  "chemical_missile",
-  "spy",
-] as const;
+export const ATTACK_TYPE_IDS = ["standard_strike", "planned_strike", "guerrilla_strike", "bombing_run", "artillery_barrage", "missile", "nuclear_missile", "chemical_missile", "spy"] as const;
 export type AttackTypeId = (typeof ATTACK_TYPE_IDS)[number];
 /** The spec's attack categories. */
 export type AttackCategory = "ground" | "air" | "special" | "missile";
@@ -959,12 +949,7 @@ function defenseStrength(defender: DefenderInput, attackType: AttackTypeId, dp: 
   const readiness = computeReadiness(d.cash, computeMilitaryUpkeep(d));
   const categoryPct = attackType === "spy" ? dp.spyDefensePct : type.category === "air" ? dp.airDefensePct : dp.groundDefensePct;
   const power =
-    (ownDefense + allies.power + committedPower) *
-      readinessFactor(readiness) *
-      (dp.defensePct / 100) *
-      (categoryPct / 100) *
-      (1 + (BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades) / 100) *
-      defenseBonus +
+    (ownDefense + allies.power + committedPower) * readinessFactor(readiness) * (dp.defensePct / 100) * (categoryPct / 100) * (1 + (BRIGADE_DUTY_DEFENSE_PCT * defender.deployedBrigades) / 100) * defenseBonus +
     (attackType === "spy" ? 0 : d.population * MILITIA_PER_PERSON);
   if (committedPower > 0) lines.push(`Allied units answering the call for help add ${fmt(committedPower)} strength to the defence.`);
   if ((defender.bonusPct ?? 0) > 0) lines.push(`Alliance and treaty bonuses: +${defender.bonusPct}% defence strength.`);
@@ -1076,10 +1061,7 @@ function resolveUnitBattle(attacker: AttackerInput, defender: DefenderInput, ord
 
   const attack = attackStrength(attacker, order, ap, rng);
   const committed = attack.committed;
-  log.add("forces", "Forces", [
-    ...(attacker.desertedBeforeBattle ? [DESERTION_LINE] : []),
-    `${type.name}: ${attacker.name} sends ${unitList(committed)} against ${defender.name}.`,
-  ]);
+  log.add("forces", "Forces", [...(attacker.desertedBeforeBattle ? [DESERTION_LINE] : []), `${type.name}: ${attacker.name} sends ${unitList(committed)} against ${defender.name}.`]);
   log.totals.attackPower = Math.round(attack.power);
   log.add("attack", "Attack strength", attack.lines);
 
@@ -1450,12 +1432,7 @@ export const RECOMMENDED_FORCE_FACTOR = 1.2;
  * larger of the two ratios, size class, strategic value (land it holds against our own,
  * capped 100; +20 when at war), recommended units.
  */
-export function analyzeTarget(
-  own: { networth: number; land: number; units: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks"> },
-  target: PublicTarget,
-  intel: KnownIntelligence | null,
-  atWar = false,
-): TargetAnalysis {
+export function analyzeTarget(own: { networth: number; land: number; units: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks"> }, target: PublicTarget, intel: KnownIntelligence | null, atWar = false): TargetAnalysis {
   const networthRatio = own.networth > 0 ? target.networth / own.networth : Infinity;
   const ownMilitary = plainMilitary(own.units);
   const targetMilitary = intel ? plainMilitary(intel.estimatedUnits) : null;
@@ -1535,12 +1512,7 @@ export const PUBLIC_PREVIEW_NOTE = "No intelligence on this target: estimate fro
  * target: public fields, the public day's land losses, and its own intelligence. Without
  * intelligence the defence is not estimated and the success chance is the public threat band's.
  */
-export function previewAttack(
-  attacker: PreviewAttacker,
-  target: PublicTarget & { landLostToday: number; hitsToday: number },
-  order: { attackType: AttackTypeId; units: AttackUnits },
-  intel: KnownIntelligence | null,
-): AttackPreview {
+export function previewAttack(attacker: PreviewAttacker, target: PublicTarget & { landLostToday: number; hitsToday: number }, order: { attackType: AttackTypeId; units: AttackUnits }, intel: KnownIntelligence | null): AttackPreview {
   const type = ATTACK_TYPES[order.attackType];
   const notes: string[] = [];
   const analysis = analyzeTarget({ networth: computeNetworth(attacker.state), land: attacker.state.land, units: attacker.state }, target, intel, attacker.atWar);
@@ -1607,4 +1579,3 @@ export function previewAttack(
     notes,
   };
 }
-

@@ -4,29 +4,11 @@
  */
 
 /** The eight government types of the spec (fascism is kept; later shell screens list seven). */
-export const GOVERNMENT_TYPES = [
-  "democracy",
-  "republic",
-  "monarchy",
-  "dictatorship",
-  "tyranny",
-  "fascism",
-  "theocracy",
-  "communism",
-] as const;
+export const GOVERNMENT_TYPES = ["democracy", "republic", "monarchy", "dictatorship", "tyranny", "fascism", "theocracy", "communism"] as const;
 export type GovernmentType = (typeof GOVERNMENT_TYPES)[number];
 
 /** Building type ids of the spec's building table, in the table's order. */
-export const BUILDING_TYPES = [
-  "enterprise_zones",
-  "residences",
-  "industrial_complexes",
-  "military_bases",
-  "research_labs",
-  "farms",
-  "oil_rigs",
-  "construction_sites",
-] as const;
+export const BUILDING_TYPES = ["enterprise_zones", "residences", "industrial_complexes", "military_bases", "research_labs", "farms", "oil_rigs", "construction_sites"] as const;
 export type BuildingType = (typeof BUILDING_TYPES)[number];
 
 /** Owned buildings, keyed by building type id. */
@@ -36,19 +18,7 @@ export type BuildingCounts = Record<BuildingType, number>;
  * The eleven research categories of the spec (document 3, section 9), as ids, in the spec's
  * order. The country stores a level for each (column `<id>_tech`); see research.ts.
  */
-export const TECHNOLOGY_IDS = [
-  "military",
-  "medical",
-  "business",
-  "residential",
-  "agricultural",
-  "warfare",
-  "military_strategy",
-  "weapons",
-  "industrial",
-  "spy",
-  "sdi",
-] as const;
+export const TECHNOLOGY_IDS = ["military", "medical", "business", "residential", "agricultural", "warfare", "military_strategy", "weapons", "industrial", "spy", "sdi"] as const;
 export type TechnologyId = (typeof TECHNOLOGY_IDS)[number];
 
 /** The country's technology levels, one per research category (0 = not researched). */

@@ -1,14 +1,7 @@
 import type { CountryState } from "./country.js";
 import { computeTechEffects } from "./research.js";
 import { computeInterceptChance, type CombatPosture } from "./combat.js";
-import {
-  computeMilitaryBaseUpkeepPct,
-  computeMilitaryUpkeep,
-  computePostureEffects,
-  computeReadiness,
-  READINESS_LOW,
-  RECOMMENDED_MIN_COMPLEXES,
-} from "./military.js";
+import { computeMilitaryBaseUpkeepPct, computeMilitaryUpkeep, computePostureEffects, computeReadiness, READINESS_LOW, RECOMMENDED_MIN_COMPLEXES } from "./military.js";
 
 /**
  * What the Military Command, Military Strategy and Defense Configuration screens show beyond

@@ -81,9 +81,7 @@ describe("cancel lock (spec: 'Cancellation locked until {date}')", () => {
   });
   it("names the date", () => {
     const after = computeCanCancelAfter("defensive", established);
-    expect(checkCancelRelation({ status: "active", isParty: true, isHolder: true, canCancelAfter: after, now: established })?.message).toBe(
-      "Cancellation locked until 2026-05-02 12:00 UTC",
-    );
+    expect(checkCancelRelation({ status: "active", isParty: true, isHolder: true, canCancelAfter: after, now: established })?.message).toBe("Cancellation locked until 2026-05-02 12:00 UTC");
   });
   it("only a party, only active, only the holder of a one-sided agreement", () => {
     const input = { status: "active" as const, isParty: true, isHolder: true, canCancelAfter: 0, now: 1 };
@@ -97,7 +95,13 @@ describe("cancel lock (spec: 'Cancellation locked until {date}')", () => {
 
 describe("daily cost", () => {
   it("is the sum of the relations a country pays for", () => {
-    expect(computeDailyDiplomacyCost([{ type: "defensive", pays: true }, { type: "trade", pays: true }, { type: "trade", pays: false }])).toBe(150);
+    expect(
+      computeDailyDiplomacyCost([
+        { type: "defensive", pays: true },
+        { type: "trade", pays: true },
+        { type: "trade", pays: false },
+      ]),
+    ).toBe(150);
     expect(relationPayers("trade", 1, 2)).toEqual([1]);
     expect(relationPayers("research", 1, 2)).toEqual([1, 2]);
   });
@@ -109,7 +113,14 @@ describe("daily cost", () => {
       { id: 3, type: "trade" as const, payers: [20], establishedAt: 3 },
     ];
     // 10 can pay 100 but not 300; 20 and 30 are rich.
-    const { ended, charges } = settleDailyCosts(relations, new Map([[10, 150], [20, 1000], [30, 1000]]));
+    const { ended, charges } = settleDailyCosts(
+      relations,
+      new Map([
+        [10, 150],
+        [20, 1000],
+        [30, 1000],
+      ]),
+    );
     expect([...ended]).toEqual([2]);
     expect(Object.fromEntries(charges)).toEqual({ 10: 100, 20: 150 });
   });
@@ -120,7 +131,14 @@ describe("daily cost", () => {
       { id: 2, type: "defensive" as const, payers: [20, 30], establishedAt: 2 },
     ];
     // 10 is broke: relation 1 ends, so 20 can pay relation 2 with its 100.
-    const { ended, charges } = settleDailyCosts(relations, new Map([[10, 0], [20, 100], [30, 100]]));
+    const { ended, charges } = settleDailyCosts(
+      relations,
+      new Map([
+        [10, 0],
+        [20, 100],
+        [30, 100],
+      ]),
+    );
     expect([...ended]).toEqual([1]);
     expect(Object.fromEntries(charges)).toEqual({ 20: 100, 30: 100 });
   });
@@ -160,7 +178,16 @@ describe("technology transfer (research relation)", () => {
     expect(pct).toBe(10);
     expect(computeTechTransfer([{ technology: "military", level: 1, pointsSpent: 1_235 }], own, pct)).toBe(123);
     expect(computeTechTransfer([{ technology: "agricultural", level: 2, pointsSpent: 5_000 }], own, pct)).toBe(0);
-    expect(computeTechTransfer([{ technology: "agricultural", level: 3, pointsSpent: 5_000 }, { technology: "military", level: 1, pointsSpent: 1_000 }], own, pct)).toBe(600);
+    expect(
+      computeTechTransfer(
+        [
+          { technology: "agricultural", level: 3, pointsSpent: 5_000 },
+          { technology: "military", level: 1, pointsSpent: 1_000 },
+        ],
+        own,
+        pct,
+      ),
+    ).toBe(600);
     expect(computeTechTransfer([{ technology: "military", level: 1, pointsSpent: 1_000 }], own, 0)).toBe(0);
   });
 });

@@ -299,20 +299,8 @@ export function relationBenefits(type: RelationType): { combatBonus: number; mar
  * keeps active (at most +20); +15 when in the viewer's alliance; -15 per relation it let lapse
  * unpaid in the last 30 days; -10 per relation it cancelled in the last 30 days.
  */
-export function computeTrustRating(input: {
-  ageDays: number;
-  activeRelations: number;
-  sameAlliance: boolean;
-  lapsedRecently: number;
-  cancelledRecently: number;
-}): number {
-  const score =
-    50 +
-    Math.min(15, Math.floor(Math.max(0, input.ageDays) / 2)) +
-    Math.min(20, 5 * input.activeRelations) +
-    (input.sameAlliance ? 15 : 0) -
-    15 * input.lapsedRecently -
-    10 * input.cancelledRecently;
+export function computeTrustRating(input: { ageDays: number; activeRelations: number; sameAlliance: boolean; lapsedRecently: number; cancelledRecently: number }): number {
+  const score = 50 + Math.min(15, Math.floor(Math.max(0, input.ageDays) / 2)) + Math.min(20, 5 * input.activeRelations) + (input.sameAlliance ? 15 : 0) - 15 * input.lapsedRecently - 10 * input.cancelledRecently;
   return Math.max(0, Math.min(100, score));
 }
 
@@ -340,10 +328,7 @@ export function computeSectorDistance(rankA: number, rankB: number): number {
  * settled again until every remaining relation is paid.
  * @returns the ids that end and each country's charge for the day
  */
-export function settleDailyCosts(
-  relations: ReadonlyArray<{ id: number; type: RelationType; payers: readonly number[]; establishedAt: number }>,
-  cash: ReadonlyMap<number, number>,
-): { ended: Set<number>; charges: Map<number, number> } {
+export function settleDailyCosts(relations: ReadonlyArray<{ id: number; type: RelationType; payers: readonly number[]; establishedAt: number }>, cash: ReadonlyMap<number, number>): { ended: Set<number>; charges: Map<number, number> } {
   const ended = new Set<number>();
   const ordered = [...relations].sort((a, b) => a.establishedAt - b.establishedAt || a.id - b.id);
   const firstUnpayable = (): number | null => {

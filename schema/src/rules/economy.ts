@@ -159,8 +159,7 @@ export function computeFoodProduced(country: Pick<CountryState, "buildings" | "g
 
 /** Food eaten per turn, in bushels: 0.01 per person and 0.01-0.03 per unit, rounded up. */
 export function computeFoodDemand(country: Pick<CountryState, "population" | UnitType>): number {
-  const hundredths =
-    country.population * FOOD_HUNDREDTHS_PER.population + UNIT_TYPES.reduce((s, u) => s + country[u] * FOOD_HUNDREDTHS_PER[u], 0);
+  const hundredths = country.population * FOOD_HUNDREDTHS_PER.population + UNIT_TYPES.reduce((s, u) => s + country[u] * FOOD_HUNDREDTHS_PER[u], 0);
   return Math.ceil(hundredths / 100);
 }
 

@@ -26,14 +26,7 @@ import { runEconomyTurns, type EconomicEffects } from "./economy.js";
 export const INTEL_TYPES = ["general", "alliance", "market", "military"] as const;
 export type IntelType = (typeof INTEL_TYPES)[number];
 
-export const SPY_OPERATION_IDS = [
-  "general_intelligence",
-  "military_reconnaissance",
-  "economic_intelligence",
-  "technology_assessment",
-  "alliance_intelligence",
-  "sabotage",
-] as const;
+export const SPY_OPERATION_IDS = ["general_intelligence", "military_reconnaissance", "economic_intelligence", "technology_assessment", "alliance_intelligence", "sabotage"] as const;
 export type SpyOperationId = (typeof SPY_OPERATION_IDS)[number];
 
 /** A Spy Center operation (spec: id, name, description, spyCost, successBase, category). */
@@ -54,11 +47,61 @@ export interface SpyOperationDefinition {
 }
 
 export const SPY_OPERATIONS: Readonly<Record<SpyOperationId, SpyOperationDefinition>> = {
-  general_intelligence: { id: "general_intelligence", name: "General Intelligence", description: "Population, land, networth and the state of the economy", spyCost: 10, successBase: 75, category: "intelligence", intelType: "general", turnCost: 1, maxDaily: null },
-  military_reconnaissance: { id: "military_reconnaissance", name: "Military Reconnaissance", description: "Unit counts, readiness and defenses", spyCost: 25, successBase: 60, category: "intelligence", intelType: "military", turnCost: 1, maxDaily: null },
-  economic_intelligence: { id: "economic_intelligence", name: "Economic Intelligence", description: "Trading, cash flow, surpluses and needs", spyCost: 20, successBase: 65, category: "intelligence", intelType: "market", turnCost: 1, maxDaily: null },
-  technology_assessment: { id: "technology_assessment", name: "Technology Assessment", description: "Research levels and the military they support", spyCost: 30, successBase: 55, category: "intelligence", intelType: "military", turnCost: 1, maxDaily: null },
-  alliance_intelligence: { id: "alliance_intelligence", name: "Alliance Intelligence", description: "Alliance, members, relations, allies and enemies", spyCost: 35, successBase: 50, category: "intelligence", intelType: "alliance", turnCost: 1, maxDaily: null },
+  general_intelligence: {
+    id: "general_intelligence",
+    name: "General Intelligence",
+    description: "Population, land, networth and the state of the economy",
+    spyCost: 10,
+    successBase: 75,
+    category: "intelligence",
+    intelType: "general",
+    turnCost: 1,
+    maxDaily: null,
+  },
+  military_reconnaissance: {
+    id: "military_reconnaissance",
+    name: "Military Reconnaissance",
+    description: "Unit counts, readiness and defenses",
+    spyCost: 25,
+    successBase: 60,
+    category: "intelligence",
+    intelType: "military",
+    turnCost: 1,
+    maxDaily: null,
+  },
+  economic_intelligence: {
+    id: "economic_intelligence",
+    name: "Economic Intelligence",
+    description: "Trading, cash flow, surpluses and needs",
+    spyCost: 20,
+    successBase: 65,
+    category: "intelligence",
+    intelType: "market",
+    turnCost: 1,
+    maxDaily: null,
+  },
+  technology_assessment: {
+    id: "technology_assessment",
+    name: "Technology Assessment",
+    description: "Research levels and the military they support",
+    spyCost: 30,
+    successBase: 55,
+    category: "intelligence",
+    intelType: "military",
+    turnCost: 1,
+    maxDaily: null,
+  },
+  alliance_intelligence: {
+    id: "alliance_intelligence",
+    name: "Alliance Intelligence",
+    description: "Alliance, members, relations, allies and enemies",
+    spyCost: 35,
+    successBase: 50,
+    category: "intelligence",
+    intelType: "alliance",
+    turnCost: 1,
+    maxDaily: null,
+  },
   sabotage: { id: "sabotage", name: "Sabotage", description: "Destroy buildings and oil stores", spyCost: 50, successBase: 40, category: "covert", intelType: "military", turnCost: 2, maxDaily: 3 },
 };
 
@@ -293,13 +336,7 @@ export function checkDailyLimit(usage: DailyUsage, kind: string, maxDaily: numbe
 }
 
 /** Everything an Intelligence Center mission needs before the dice. */
-export function checkMission(
-  type: MissionTypeDefinition,
-  spy: Pick<CountryState, "spies" | "turns">,
-  spiesSent: number,
-  usage: DailyUsage,
-  now: number,
-): RuleRejection | null {
+export function checkMission(type: MissionTypeDefinition, spy: Pick<CountryState, "spies" | "turns">, spiesSent: number, usage: DailyUsage, now: number): RuleRejection | null {
   if (spy.spies < type.spiesRequired || spiesSent < type.spiesRequired || spiesSent > spy.spies) return reject("espionage/insufficient_spies", ESPIONAGE_MESSAGES.insufficientSpies);
   if (spiesSent > 3 * type.spiesRequired) return reject("espionage/too_many_spies", `${ESPIONAGE_MESSAGES.tooManySpies}: at most ${3 * type.spiesRequired}`);
   const limit = checkDailyLimit(usage, type.id, type.maxDaily);
@@ -325,12 +362,7 @@ export function checkSpyOperation(op: SpyOperationDefinition, spy: Pick<CountryS
  * follows the attack rules' protections: not during new-player protection, not against a
  * member of one's own alliance.
  */
-export function checkEspionageTarget(
-  spy: { id: number; allianceId: number | null },
-  target: { id: number; allianceId: number | null; protectedUntil: number; isEliminated: boolean },
-  sabotage: boolean,
-  now: number,
-): RuleRejection | null {
+export function checkEspionageTarget(spy: { id: number; allianceId: number | null }, target: { id: number; allianceId: number | null; protectedUntil: number; isEliminated: boolean }, sabotage: boolean, now: number): RuleRejection | null {
   if (spy.id === target.id) return reject("espionage/own_country", ESPIONAGE_MESSAGES.ownCountry);
   if (target.isEliminated) return reject("espionage/target_eliminated", "That country has been eliminated");
   if (!sabotage) return null;

@@ -92,9 +92,7 @@ export const STANDARD_EXPLORATION_DEFAULT = 6;
 
 /** The land-size table and its default for a government. */
 export function explorationTable(governmentType: GovernmentType): { bands: readonly ExplorationBand[]; fallback: number } {
-  return governmentType === "republic"
-    ? { bands: REPUBLIC_EXPLORATION_BANDS, fallback: REPUBLIC_EXPLORATION_DEFAULT }
-    : { bands: STANDARD_EXPLORATION_BANDS, fallback: STANDARD_EXPLORATION_DEFAULT };
+  return governmentType === "republic" ? { bands: REPUBLIC_EXPLORATION_BANDS, fallback: REPUBLIC_EXPLORATION_DEFAULT } : { bands: STANDARD_EXPLORATION_BANDS, fallback: STANDARD_EXPLORATION_DEFAULT };
 }
 
 /** Acres gained per exploration turn for a country owning `land` acres. */
@@ -157,10 +155,7 @@ export function computeExploration(country: Pick<CountryState, "land" | "cash" |
  * available turns and 50, and the total cost not above its cash ('Insufficient funds. Need
  * ${amount} more.').
  */
-export function checkExploration(
-  country: Pick<CountryState, "land" | "cash" | "governmentType" | "turns">,
-  turns: number,
-): RuleRejection | null {
+export function checkExploration(country: Pick<CountryState, "land" | "cash" | "governmentType" | "turns">, turns: number): RuleRejection | null {
   const turnsProblem = checkTurnQuantity(country.turns, turns, "exploration");
   if (turnsProblem) return turnsProblem;
   const quote = computeExploration(country, turns);

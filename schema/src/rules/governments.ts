@@ -150,14 +150,7 @@ export const GOVERNMENTS: Readonly<Record<GovernmentType, GovernmentDefinition>>
       spy: 1,
       sdi: 1.1,
     },
-    bonusText: [
-      "Tax +12%",
-      "Construction cost -10%",
-      "Exploration +20% acres",
-      "Exploration cost -10%",
-      "Military upkeep +5%",
-      "Spy operations x0.9",
-    ],
+    bonusText: ["Tax +12%", "Construction cost -10%", "Exploration +20% acres", "Exploration cost -10%", "Military upkeep +5%", "Spy operations x0.9"],
   },
   monarchy: {
     ...NEUTRAL,
@@ -196,14 +189,7 @@ export const GOVERNMENTS: Readonly<Record<GovernmentType, GovernmentDefinition>>
     strengthPct: 150, // strength 1 + 0.5
     spyPct: 130, // spy multiplier 1.3
     techBonuses: NEUTRAL_TECH_BONUSES,
-    bonusText: [
-      "Military production +15%",
-      "Military upkeep -10%",
-      "Construction -30% (buildings per turn x0.7)",
-      "Building maintenance +5%",
-      "Military strength +50%",
-      "Spy operations x1.3",
-    ],
+    bonusText: ["Military production +15%", "Military upkeep -10%", "Construction -30% (buildings per turn x0.7)", "Building maintenance +5%", "Military strength +50%", "Spy operations x1.3"],
   },
   tyranny: {
     ...NEUTRAL,
@@ -216,13 +202,7 @@ export const GOVERNMENTS: Readonly<Record<GovernmentType, GovernmentDefinition>>
     strengthPct: 180, // strength 1 + 0.8
     spyPct: 150, // spy multiplier 1.5
     techBonuses: NEUTRAL_TECH_BONUSES,
-    bonusText: [
-      "Military production +20%",
-      "Military upkeep -15%",
-      "Building maintenance -10%",
-      "Military strength +80%",
-      "Spy operations x1.5",
-    ],
+    bonusText: ["Military production +20%", "Military upkeep -15%", "Building maintenance -10%", "Military strength +80%", "Spy operations x1.5"],
   },
   fascism: {
     ...NEUTRAL,
@@ -261,14 +241,7 @@ export const GOVERNMENTS: Readonly<Record<GovernmentType, GovernmentDefinition>>
       spy: 1.3,
       sdi: 1,
     },
-    bonusText: [
-      "Construction +40% (buildings per turn x1.4)",
-      "Research +12%",
-      "Building maintenance -15%",
-      "Military upkeep +5%",
-      "Military unit purchases -20%",
-      "Spy operations x1.1",
-    ],
+    bonusText: ["Construction +40% (buildings per turn x1.4)", "Research +12%", "Building maintenance -15%", "Military upkeep +5%", "Military unit purchases -20%", "Spy operations x1.1"],
   },
   communism: {
     ...NEUTRAL,

@@ -193,7 +193,12 @@ describe("public market", () => {
 
   it("fee modifiers lower the rate (a 2% diplomacy reduction: 3%) and never below 0", () => {
     expect(computeMarketFee(1_000, [{ source: "trade_relation", reductionBps: 200 }])).toBe(30);
-    expect(computeMarketFee(1_000, [{ source: "a", reductionBps: 300 }, { source: "b", reductionBps: 300 }])).toBe(0);
+    expect(
+      computeMarketFee(1_000, [
+        { source: "a", reductionBps: 300 },
+        { source: "b", reductionBps: 300 },
+      ]),
+    ).toBe(0);
   });
 
   it.each([
@@ -378,15 +383,17 @@ describe("standing orders", () => {
   });
 
   it("planned fills never exceed the listing, an order's wish or its budget (property)", () => {
-    const arbOrder = fc.record({
-      id: fc.integer({ min: 1, max: 1_000 }),
-      buyerId: fc.integer({ min: 1, max: 6 }),
-      priority: fc.constantFrom("low", "medium", "high" as const),
-      createdAt: fc.nat(1_000),
-      quantityWanted: fc.integer({ min: 1, max: 500 }),
-      quantityFilled: fc.constant(0),
-      maxPrice: fc.integer({ min: 29, max: 360 }),
-    }).map((o) => ({ ...o, heldCash: o.quantityWanted * o.maxPrice }) as BookOrder);
+    const arbOrder = fc
+      .record({
+        id: fc.integer({ min: 1, max: 1_000 }),
+        buyerId: fc.integer({ min: 1, max: 6 }),
+        priority: fc.constantFrom("low", "medium", "high" as const),
+        createdAt: fc.nat(1_000),
+        quantityWanted: fc.integer({ min: 1, max: 500 }),
+        quantityFilled: fc.constant(0),
+        maxPrice: fc.integer({ min: 29, max: 360 }),
+      })
+      .map((o) => ({ ...o, heldCash: o.quantityWanted * o.maxPrice }) as BookOrder);
     fc.assert(
       fc.property(fc.uniqueArray(arbOrder, { selector: (o) => o.id, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 3_000 }), fc.integer({ min: 29, max: 360 }), (orders, sellerId, quantity, price) => {
         const fills = planListingFills({ sellerId, quantity, pricePerUnit: price }, orders);
@@ -444,7 +451,14 @@ describe("analytics", () => {
   });
 
   it("averages, change, high and low, volume change and volatility from the day's trades", () => {
-    const buckets = [bucket(0, [[10, 110], [30, 100]]), bucket(5, [[20, 90]]), bucket(30, [[40, 80]])];
+    const buckets = [
+      bucket(0, [
+        [10, 110],
+        [30, 100],
+      ]),
+      bucket(5, [[20, 90]]),
+      bucket(30, [[40, 80]]),
+    ];
     const a = computeMarketAnalytics({ item: "troops", now, buckets, lastPrice: 110, priceDayAgo: 80, book: emptyBook });
     // VWAP over the day: (1100 + 3000 + 1800) / 60 = 98.33
     expect(a.averagePrice).toBe(98.3);

@@ -395,14 +395,7 @@ export function checkBuyListing(buyer: CountryState, buyerId: number, listing: L
  * A public purchase: the buyer pays the total from cash and receives the goods from escrow;
  * the seller receives total - fee; the fee is destroyed. Returns both next states.
  */
-export function applyPublicTrade<T extends CountryState>(
-  buyer: T,
-  seller: T,
-  item: MarketItemType,
-  quantity: number,
-  pricePerUnit: number,
-  modifiers: readonly FeeModifier[] = [],
-): { buyer: T; seller: T; amounts: TradeAmounts } {
+export function applyPublicTrade<T extends CountryState>(buyer: T, seller: T, item: MarketItemType, quantity: number, pricePerUnit: number, modifiers: readonly FeeModifier[] = []): { buyer: T; seller: T; amounts: TradeAmounts } {
   const amounts = computeTradeAmounts(quantity, pricePerUnit, modifiers);
   return {
     buyer: { ...withHolding(buyer, item, quantity), cash: buyer.cash - amounts.total },
@@ -670,18 +663,7 @@ export function toTransactionsCsv(rows: readonly CsvTransaction[]): string {
   const lines = [CSV_COLUMNS.join(",")];
   for (const r of rows) {
     lines.push(
-      [
-        new Date(r.timestamp).toISOString(),
-        r.transactionType === "buy" ? "Buy" : "Sell",
-        MARKET_ITEM_NAMES[r.itemType],
-        r.quantity,
-        r.pricePerUnit,
-        r.totalAmount,
-        r.marketFee,
-        r.netAmount,
-        MARKET_TYPE_NAMES[r.marketType],
-        r.counterparty,
-      ]
+      [new Date(r.timestamp).toISOString(), r.transactionType === "buy" ? "Buy" : "Sell", MARKET_ITEM_NAMES[r.itemType], r.quantity, r.pricePerUnit, r.totalAmount, r.marketFee, r.netAmount, MARKET_TYPE_NAMES[r.marketType], r.counterparty]
         .map(csvCell)
         .join(","),
     );
@@ -898,15 +880,7 @@ export function computeMarketAnalytics(input: AnalyticsInput): MarketAnalytics {
   };
 }
 
-function computeTrend(
-  item: MarketItemType,
-  dayAverage: number | null,
-  weekAverage: number | null,
-  week: readonly HourBucket[],
-  book: BookSummary,
-  w: Aggregate,
-  currentHour: number,
-): MarketTrend {
+function computeTrend(item: MarketItemType, dayAverage: number | null, weekAverage: number | null, week: readonly HourBucket[], book: BookSummary, w: Aggregate, currentHour: number): MarketTrend {
   let trend: TrendDirection = "sideways";
   let strength = 0;
   const factors: string[] = [];
@@ -949,11 +923,7 @@ function computeTrend(
   return { itemType: item, trend, strength, support, resistance, prediction7d, factors };
 }
 
-function computeOpportunities(
-  item: MarketItemType,
-  stats: { current: number | null; weekAverage: number | null; volume24h: number; trades7d: number },
-  book: BookSummary,
-): MarketOpportunity[] {
+function computeOpportunities(item: MarketItemType, stats: { current: number | null; weekAverage: number | null; volume24h: number; trades7d: number }, book: BookSummary): MarketOpportunity[] {
   const out: MarketOpportunity[] = [];
   const name = MARKET_ITEM_NAMES[item];
   const confidence = Math.min(95, 40 + 5 * stats.trades7d);
@@ -977,7 +947,13 @@ function computeOpportunities(
     }
   }
   if (book.buyVolume > 0 && book.buyVolume > 2 * book.sellVolume) {
-    add("high_demand", "sell", (book.bestBid ?? 0) - (book.bestAsk ?? store.basePrice.sell), `Standing orders want ${book.buyVolume.toLocaleString("en-US")} ${name.toLowerCase()}, listings offer ${book.sellVolume.toLocaleString("en-US")}`, "24h");
+    add(
+      "high_demand",
+      "sell",
+      (book.bestBid ?? 0) - (book.bestAsk ?? store.basePrice.sell),
+      `Standing orders want ${book.buyVolume.toLocaleString("en-US")} ${name.toLowerCase()}, listings offer ${book.sellVolume.toLocaleString("en-US")}`,
+      "24h",
+    );
   }
   if (book.sellOrders === 0 && stats.volume24h > 0) {
     add("low_supply", "sell", 0, `No ${name.toLowerCase()} listed after ${stats.volume24h.toLocaleString("en-US")} traded in 24 hours`, "24h");

@@ -188,8 +188,14 @@ describe("strength", () => {
     [{}, { troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 }],
     [{ weapons: 15 }, { troops: 130, jets: 130, turrets: 130, tanks: 130, spies: 130 }],
     [{ warfare: 10 }, { troops: 130, jets: 130, turrets: 100, tanks: 130, spies: 100 }],
-    [{ weapons: 5, warfare: 4 }, { troops: 122, jets: 122, turrets: 110, tanks: 122, spies: 110 }],
-    [{ military_strategy: 10, military: 20 }, { troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 }], // these multiply the total
+    [
+      { weapons: 5, warfare: 4 },
+      { troops: 122, jets: 122, turrets: 110, tanks: 122, spies: 110 },
+    ],
+    [
+      { military_strategy: 10, military: 20 },
+      { troops: 100, jets: 100, turrets: 100, tanks: 100, spies: 100 },
+    ], // these multiply the total
   ])("unit strength percents with %o", (levels, pcts) => {
     const tech = { ...emptyTechLevels(), ...levels };
     expect(Object.fromEntries(UNIT_TYPES.map((u) => [u, computeUnitStrengthPct(tech, u)]))).toEqual(pcts);
@@ -271,18 +277,13 @@ describe("readiness, offense, defense", () => {
 
   it("upkeep and strength are non-negative integers", () => {
     fc.assert(
-      fc.property(
-        fc.record({ troops: fc.nat(1e7), jets: fc.nat(1e7), turrets: fc.nat(1e7), tanks: fc.nat(1e7), spies: fc.nat(1e7) }),
-        fc.constantFrom(...GOVERNMENT_TYPES),
-        fc.nat(50),
-        (units, governmentType, bases) => {
-          const c = army({ ...units, governmentType, buildings: { ...emptyBuildings(), military_bases: bases } });
-          for (const v of [computeMilitaryUpkeep(c), computeMilitaryStrength(c)]) {
-            expect(Number.isSafeInteger(v)).toBe(true);
-            expect(v).toBeGreaterThanOrEqual(0);
-          }
-        },
-      ),
+      fc.property(fc.record({ troops: fc.nat(1e7), jets: fc.nat(1e7), turrets: fc.nat(1e7), tanks: fc.nat(1e7), spies: fc.nat(1e7) }), fc.constantFrom(...GOVERNMENT_TYPES), fc.nat(50), (units, governmentType, bases) => {
+        const c = army({ ...units, governmentType, buildings: { ...emptyBuildings(), military_bases: bases } });
+        for (const v of [computeMilitaryUpkeep(c), computeMilitaryStrength(c)]) {
+          expect(Number.isSafeInteger(v)).toBe(true);
+          expect(v).toBeGreaterThanOrEqual(0);
+        }
+      }),
     );
   });
 });
@@ -421,7 +422,7 @@ describe("deployment, defense allocation, alert level", () => {
     const e = computePostureEffects(DEFAULT_DEPLOYMENT, DEFAULT_DEFENSE_ALLOCATION, "medium");
     expect(e).toMatchObject({ defensePct: 110, attackPct: 102.5, landLossPct: 92.5, casualtiesPct: 95, defendingCasualtiesPct: 90, groundDefensePct: 107.5, airDefensePct: 105, spyDefensePct: 105, missileInterceptPct: 5 });
     const critical = computePostureEffects(DEFAULT_DEPLOYMENT, DEFAULT_DEFENSE_ALLOCATION, "critical");
-    expect(critical.defensePct).toBeCloseTo(110 * ALERT_EFFECTS.critical.defensePct / 100);
+    expect(critical.defensePct).toBeCloseTo((110 * ALERT_EFFECTS.critical.defensePct) / 100);
     expect(critical.attackPct).toBeCloseTo(102.5 * 0.75);
   });
 

@@ -136,10 +136,7 @@ export function computeProductionBonusPct(country: Pick<CountryState, "governmen
  * floor(complexes x 25 x allocation% / 100 x government% x industrial-tech% / complexity).
  * With `fuel` false (no oil this turn) jets and tanks are not produced.
  */
-export function computeUnitProduction(
-  country: Pick<CountryState, "governmentType" | "tech" | "buildings" | "unitAllocation">,
-  fuel = true,
-): UnitCounts {
+export function computeUnitProduction(country: Pick<CountryState, "governmentType" | "tech" | "buildings" | "unitAllocation">, fuel = true): UnitCounts {
   const complexes = country.buildings.industrial_complexes;
   const alloc = effectiveAllocation(country.unitAllocation);
   const gov = GOVERNMENTS[country.governmentType].unitProductionPct;
@@ -147,12 +144,7 @@ export function computeUnitProduction(
   const out = {} as UnitCounts;
   for (const unit of PRODUCED_UNIT_TYPES) {
     const needsFuel = unit === "jets" || unit === "tanks";
-    out[unit] =
-      needsFuel && !fuel
-        ? 0
-        : Math.floor(
-            (complexes * UNIT_CAPACITY_PER_COMPLEX * alloc[unit] * gov * tech * 10) / (100 * 100 * 100 * COMPLEXITY_TENTHS[unit]),
-          );
+    out[unit] = needsFuel && !fuel ? 0 : Math.floor((complexes * UNIT_CAPACITY_PER_COMPLEX * alloc[unit] * gov * tech * 10) / (100 * 100 * 100 * COMPLEXITY_TENTHS[unit]));
   }
   return out;
 }
@@ -200,10 +192,7 @@ export function computeUnitStrengthPct(tech: TechLevels, unit: UnitType): number
  * for any army.
  */
 export function computeMilitaryStrength(country: Pick<CountryState, UnitType | "governmentType" | "tech">): number {
-  const weighted = UNIT_TYPES.reduce(
-    (s, u) => s + BigInt(country[u]) * BigInt(STRENGTH_TENTHS[u] * computeUnitStrengthPct(country.tech, u)),
-    0n,
-  );
+  const weighted = UNIT_TYPES.reduce((s, u) => s + BigInt(country[u]) * BigInt(STRENGTH_TENTHS[u] * computeUnitStrengthPct(country.tech, u)), 0n);
   const effects = computeTechEffects(country.tech);
   const gov = BigInt(GOVERNMENTS[country.governmentType].strengthPct);
   const military = BigInt(effects.strengthPermille);

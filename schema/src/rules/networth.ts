@@ -28,10 +28,7 @@ export const NETWORTH_WEIGHTS = {
   oil: 1 / 100,
 } as const;
 
-export type NetworthInput = Pick<
-  CountryState,
-  "troops" | "jets" | "turrets" | "tanks" | "spies" | "land" | "cash" | "food" | "missiles" | "population" | "oil" | "buildings" | "tech"
->;
+export type NetworthInput = Pick<CountryState, "troops" | "jets" | "turrets" | "tanks" | "spies" | "land" | "cash" | "food" | "missiles" | "population" | "oil" | "buildings" | "tech">;
 
 /**
  * Networth by the spec's formula, floored to an integer so it can be stored and ranked.

@@ -181,9 +181,7 @@ export const NEWS_CATALOGUE = {
     impact: (p) => battleImpact(p.landLost, p.landBefore),
     title: (p) => (p.role === "defender" ? `Attacked by ${p.attacker.name}` : `Defeat at ${p.defender.name}`),
     description: (p) =>
-      p.role === "defender"
-        ? `${p.attacker.name} attacked and took ${plural(p.landLost, "acre")} of your land.`
-        : `Your attack on ${p.defender.name} was repelled${p.landLost > 0 ? ` and ${plural(p.landLost, "acre")} were lost` : ""}.`,
+      p.role === "defender" ? `${p.attacker.name} attacked and took ${plural(p.landLost, "acre")} of your land.` : `Your attack on ${p.defender.name} was repelled${p.landLost > 0 ? ` and ${plural(p.landLost, "acre")} were lost` : ""}.`,
     tags: ["battle", "defeat"],
   }),
   battle_repelled: news<{ attacker: Named; defender: Named; battleId?: number }>({
@@ -211,8 +209,7 @@ export const NEWS_CATALOGUE = {
     priority: "high",
     impact: (p) => (p.caught >= 10 ? "moderate" : "minor"),
     title: (p) => (p.spy ? `Spies of ${p.spy.name} detected` : "Foreign spies detected"),
-    description: (p) =>
-      `Your counter-intelligence uncovered a ${p.operation} operation${p.spy ? ` by ${p.spy.name}` : ""}${p.caught > 0 ? ` and caught ${plural(p.caught, "spy", "spies")}` : ""}.`,
+    description: (p) => `Your counter-intelligence uncovered a ${p.operation} operation${p.spy ? ` by ${p.spy.name}` : ""}${p.caught > 0 ? ` and caught ${plural(p.caught, "spy", "spies")}` : ""}.`,
     tags: ["espionage"],
   }),
   /** spies destroyed part of a country (espionage's sabotage); the saboteur named only when detected */
@@ -222,8 +219,7 @@ export const NEWS_CATALOGUE = {
     priority: "high",
     impact: (p) => (p.buildingsDestroyed >= 20 ? "moderate" : "minor"),
     title: (p) => (p.spy ? `${p.spy.name} sabotaged your country` : "Sabotage!"),
-    description: (p) =>
-      `Saboteurs${p.spy ? ` of ${p.spy.name}` : ""} destroyed ${plural(p.buildingsDestroyed, "building")} and ${plural(p.oilDestroyed, "barrel")} of oil.`,
+    description: (p) => `Saboteurs${p.spy ? ` of ${p.spy.name}` : ""} destroyed ${plural(p.buildingsDestroyed, "building")} and ${plural(p.oilDestroyed, "barrel")} of oil.`,
     tags: ["espionage", "sabotage"],
   }),
   war_declared: news<{ aggressor: Named; target: Named; kind: "country" | "alliance" }>({
@@ -309,8 +305,7 @@ export const NEWS_CATALOGUE = {
     priority: "medium",
     impact: (p) => (p.participants >= 5 ? "moderate" : "minor"),
     title: (p) => `Operation ${p.operation} launched against ${p.target.name}`,
-    description: (p) =>
-      `${plural(p.participants, "member")} of ${p.alliance.name} carried out the ${p.operationType} "${p.operation}" against ${p.target.name}, earning ${plural(p.bonusPoints, "bonus point")}.`,
+    description: (p) => `${plural(p.participants, "member")} of ${p.alliance.name} carried out the ${p.operationType} "${p.operation}" against ${p.target.name}, earning ${plural(p.bonusPoints, "bonus point")}.`,
     tags: (p) => ["alliance", "operation", p.operationType],
   }),
   /** the owner bought a bonus for the alliance (alliances) */
@@ -331,8 +326,7 @@ export const NEWS_CATALOGUE = {
     priority: (p) => (p.totalValue >= 1_000_000 ? "high" : "medium"),
     impact: (p) => tradeImpact(p.totalValue),
     title: (p) => `Large trade: ${itemQuantity(p.item, p.quantity)} for ${formatMoney(p.totalValue)}`,
-    description: (p) =>
-      `${itemQuantity(p.item, p.quantity)} changed hands for ${formatMoney(p.totalValue)}${p.buyer ? `; the buyer was ${p.buyer.name}` : ""}.`,
+    description: (p) => `${itemQuantity(p.item, p.quantity)} changed hands for ${formatMoney(p.totalValue)}${p.buyer ? `; the buyer was ${p.buyer.name}` : ""}.`,
     tags: (p) => ["trade", p.item],
   }),
   price_move: news<{ item: string; fromPrice: number; toPrice: number; percent: number; periodHours: number }>({
@@ -341,8 +335,7 @@ export const NEWS_CATALOGUE = {
     priority: (p) => priceMovePriority(p.percent),
     impact: (p) => priceMoveImpact(p.percent),
     title: (p) => `${capitalized(p.item)} prices ${p.percent >= 0 ? "up" : "down"} ${Math.abs(Math.round(p.percent))}%`,
-    description: (p) =>
-      `The average price of ${p.item} moved from ${formatMoney(p.fromPrice)} to ${formatMoney(p.toPrice)} in ${plural(p.periodHours, "hour")}.`,
+    description: (p) => `The average price of ${p.item} moved from ${formatMoney(p.fromPrice)} to ${formatMoney(p.toPrice)} in ${plural(p.periodHours, "hour")}.`,
     tags: (p) => ["price", p.item],
   }),
 
@@ -382,10 +375,7 @@ export const NEWS_CATALOGUE = {
     priority: (p) => (p.level >= p.maxLevel ? "medium" : "low"),
     impact: (p) => (p.level >= p.maxLevel ? "moderate" : "minor"),
     title: (p) => (p.level >= p.maxLevel ? `${p.name} research complete` : `${p.name} research reached level ${p.level}`),
-    description: (p) =>
-      p.level >= p.maxLevel
-        ? `${p.name} technology reached its maximum level, ${p.level}.`
-        : `${p.name} technology advanced to level ${p.level} of ${p.maxLevel}.`,
+    description: (p) => (p.level >= p.maxLevel ? `${p.name} technology reached its maximum level, ${p.level}.` : `${p.name} technology advanced to level ${p.level} of ${p.maxLevel}.`),
     tags: (p) => ["research", p.technology],
   }),
   rank_overtaken: news<{ metric: string; previousRank: number; rank: number; by: Named[] }>({
@@ -394,8 +384,7 @@ export const NEWS_CATALOGUE = {
     priority: (p) => rankLossPriority(p.previousRank, p.rank),
     impact: "minor",
     title: (p) => `Overtaken in the ${p.metric} rankings`,
-    description: (p) =>
-      `You fell from #${p.previousRank} to #${p.rank}${p.by.length > 0 ? `, overtaken by ${joinNames(p.by.map((c) => c.name))}` : ""}.`,
+    description: (p) => `You fell from #${p.previousRank} to #${p.rank}${p.by.length > 0 ? `, overtaken by ${joinNames(p.by.map((c) => c.name))}` : ""}.`,
     tags: ["rankings"],
   }),
 
@@ -406,8 +395,7 @@ export const NEWS_CATALOGUE = {
     priority: "high",
     impact: (p) => (p.peopleLost >= 1_000 ? "moderate" : "minor"),
     title: () => "Famine: your people are starving",
-    description: (p) =>
-      `Food ran out in ${plural(p.turns, "turn")}; ${plural(p.peopleLost, "person", "people")} and ${plural(p.troopsLost, "troop")} died. Build farms or buy food.`,
+    description: (p) => `Food ran out in ${plural(p.turns, "turn")}; ${plural(p.peopleLost, "person", "people")} and ${plural(p.troopsLost, "troop")} died. Build farms or buy food.`,
     tags: ["economy", "food"],
   }),
   bankrupt: news<{ turns: number; unpaid: number }>({
@@ -416,8 +404,7 @@ export const NEWS_CATALOGUE = {
     priority: "critical",
     impact: "moderate",
     title: () => "Bankruptcy: the treasury is empty",
-    description: (p) =>
-      `Cash ran out in ${plural(p.turns, "turn")}; ${formatMoney(p.unpaid)} of expenses went unpaid and units deserted. Cut upkeep or raise income.`,
+    description: (p) => `Cash ran out in ${plural(p.turns, "turn")}; ${formatMoney(p.unpaid)} of expenses went unpaid and units deserted. Cut upkeep or raise income.`,
     tags: ["economy", "cash"],
   }),
   automation: news<{ action: string; detail: string }>({
@@ -464,10 +451,7 @@ export const NEWS_CATALOGUE = {
     priority: "critical",
     impact: "historic",
     title: (p) => `${p.season} has ended`,
-    description: (p) =>
-      p.winner
-        ? `${p.winner.name} won ${p.season} with a networth of ${formatCount(p.winnerNetworth)}, ahead of ${plural(Math.max(0, p.players - 1), "other country", "other countries")}.`
-        : `${p.season} has ended.`,
+    description: (p) => (p.winner ? `${p.winner.name} won ${p.season} with a networth of ${formatCount(p.winnerNetworth)}, ahead of ${plural(Math.max(0, p.players - 1), "other country", "other countries")}.` : `${p.season} has ended.`),
     tags: ["season"],
   }),
 } satisfies Record<string, NewsDefinition<never>>;

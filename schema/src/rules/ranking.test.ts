@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  RANKING_PERIODS,
-  compareRank,
-  computeRankChange,
-  estimateNextTickAt,
-  isActiveInPeriod,
-  isRankable,
-  isRankedInPeriod,
-  seasonStatus,
-} from "./ranking.js";
+import { RANKING_PERIODS, compareRank, computeRankChange, estimateNextTickAt, isActiveInPeriod, isRankable, isRankedInPeriod, seasonStatus } from "./ranking.js";
 
 describe("rank change since the snapshot", () => {
   it.each([

@@ -65,12 +65,7 @@ export function isActiveInPeriod(lastActive: number, period: RankingPeriod, now:
  * within the period. The viewer's own country is always listed when rankable, so a player
  * who idled still finds their place.
  */
-export function isRankedInPeriod(
-  row: { networth: number; lastActive: number; countryId: number },
-  period: RankingPeriod,
-  now: number,
-  ownCountryId: number | null = null,
-): boolean {
+export function isRankedInPeriod(row: { networth: number; lastActive: number; countryId: number }, period: RankingPeriod, now: number, ownCountryId: number | null = null): boolean {
   return isRankable(row) && (row.countryId === ownCountryId || isActiveInPeriod(row.lastActive, period, now));
 }
 

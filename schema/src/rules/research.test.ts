@@ -38,19 +38,7 @@ function withLabs(labs: number, patch: Partial<CountryState> = {}): CountryState
 
 describe("the eleven categories", () => {
   it("are the spec's, in its order", () => {
-    expect(TECHNOLOGY_LIST.map((t) => t.name)).toEqual([
-      "Military",
-      "Medical",
-      "Business",
-      "Residential",
-      "Agricultural",
-      "Warfare",
-      "Military Strategy",
-      "Weapons",
-      "Industrial",
-      "Spy",
-      "SDI",
-    ]);
+    expect(TECHNOLOGY_LIST.map((t) => t.name)).toEqual(["Military", "Medical", "Business", "Residential", "Agricultural", "Warfare", "Military Strategy", "Weapons", "Industrial", "Spy", "SDI"]);
   });
 
   it.each([

@@ -356,10 +356,7 @@ export type ResearchAllocation = Partial<Record<string, number>>;
  * points, and the country needs at least one research lab (spec: research starts only with
  * labs above zero).
  */
-export function checkResearchAllocation(
-  country: Pick<CountryState, "buildings" | "governmentType" | "tech" | "researchPoints">,
-  allocations: ResearchAllocation,
-): RuleRejection | null {
+export function checkResearchAllocation(country: Pick<CountryState, "buildings" | "governmentType" | "tech" | "researchPoints">, allocations: ResearchAllocation): RuleRejection | null {
   if (country.buildings.research_labs <= 0) {
     return reject("research/no_labs", "Research requires at least one research lab");
   }
@@ -434,9 +431,7 @@ export function applyResearchAllocation<T extends CountryState>(country: T, allo
     const def = TECHNOLOGIES[r.researchType];
     const nextCost = r.currentLevel >= def.maxLevel ? null : computeTechnologyCost(r.researchType, r.currentLevel, country.governmentType);
     r.progressPercent = nextCost === null ? 100 : Math.min(100, Math.floor((pool * 100) / nextCost));
-    r.description = r.levelUp
-      ? `${def.name} research advanced to level ${r.currentLevel}.`
-      : `${def.name} research progressing (level ${r.currentLevel}).`;
+    r.description = r.levelUp ? `${def.name} research advanced to level ${r.currentLevel}.` : `${def.name} research progressing (level ${r.currentLevel}).`;
   }
   return { next: { ...country, tech, researchPoints: pool }, results };
 }

@@ -12,8 +12,20 @@ describe("Rng", () => {
   });
 
   it("gives different streams for neighbouring seeds", () => {
-    const a = Array.from({ length: 8 }, ((r) => () => r.nextUint32())(Rng.fromSeed(1)));
-    const b = Array.from({ length: 8 }, ((r) => () => r.nextUint32())(Rng.fromSeed(2)));
+    const a = Array.from(
+      { length: 8 },
+      (
+        (r) => () =>
+          r.nextUint32()
+      )(Rng.fromSeed(1)),
+    );
+    const b = Array.from(
+      { length: 8 },
+      (
+        (r) => () =>
+          r.nextUint32()
+      )(Rng.fromSeed(2)),
+    );
     expect(a).not.toEqual(b);
     // No shared value at the same position: the warm-up decorrelates neighbouring seeds.
     expect(a.some((v, i) => v === b[i])).toBe(false);
@@ -44,12 +56,7 @@ describe("Rng", () => {
     expect(rng.draws).toBeGreaterThanOrEqual(3);
   });
 
-  it.each([
-    [-1],
-    [1.5],
-    [MAX_SEED + 1],
-    [Number.NaN],
-  ])("refuses seed %s", (seed) => {
+  it.each([[-1], [1.5], [MAX_SEED + 1], [Number.NaN]])("refuses seed %s", (seed) => {
     expect(() => seedState(seed)).toThrow(RangeError);
   });
 

@@ -56,13 +56,23 @@ describe("period change", () => {
 });
 
 describe("publicEstimate", () => {
-  it.each([[0, 0], [7, 7], [99, 99], [123, 120], [12_345, 12_000], [99_999, 99_000], [-5, 0]])("%i -> %i", (v, e) => {
+  it.each([
+    [0, 0],
+    [7, 7],
+    [99, 99],
+    [123, 120],
+    [12_345, 12_000],
+    [99_999, 99_000],
+    [-5, 0],
+  ])("%i -> %i", (v, e) => {
     expect(publicEstimate(v)).toBe(e);
   });
   it("never exceeds the value and keeps the order", () => {
-    fc.assert(fc.property(fc.nat(), fc.nat(), (a, b) => {
-      expect(publicEstimate(a)).toBeLessThanOrEqual(a);
-      if (a <= b) expect(publicEstimate(a)).toBeLessThanOrEqual(publicEstimate(b));
-    }));
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), (a, b) => {
+        expect(publicEstimate(a)).toBeLessThanOrEqual(a);
+        if (a <= b) expect(publicEstimate(a)).toBeLessThanOrEqual(publicEstimate(b));
+      }),
+    );
   });
 });

@@ -75,23 +75,100 @@ export function normalizeName(name: string): string {
  */
 const LOOKALIKES: Readonly<Record<string, string>> = {
   // Cyrillic capitals
-  "А": "A", "В": "B", "Е": "E", "З": "3", "І": "I", "Ј": "J", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-  "С": "C", "Ѕ": "S", "Т": "T", "У": "Y", "Х": "X", "Ү": "Y", "Ӏ": "l", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
+  А: "A",
+  В: "B",
+  Е: "E",
+  З: "3",
+  І: "I",
+  Ј: "J",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Ѕ: "S",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ү: "Y",
+  Ӏ: "l",
+  Ԁ: "D",
+  Ԛ: "Q",
+  Ԝ: "W",
   // Cyrillic small letters
-  "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "һ": "h",
-  "ӏ": "l", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ь": "b", "ү": "y", "п": "n", "г": "r",
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  у: "y",
+  х: "x",
+  ѕ: "s",
+  і: "i",
+  ј: "j",
+  һ: "h",
+  ӏ: "l",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ь: "b",
+  ү: "y",
+  п: "n",
+  г: "r",
   // Greek capitals
-  "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-  "Τ": "T", "Υ": "Y", "Χ": "X",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
   // Greek small letters
-  "α": "a", "γ": "y", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x", "ω": "w",
+  α: "a",
+  γ: "y",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  υ: "u",
+  χ: "x",
+  ω: "w",
   // Armenian
-  "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q",
+  օ: "o",
+  ս: "u",
+  հ: "h",
+  ո: "n",
+  ց: "g",
+  զ: "q",
   // Latin letters with strokes or without dots (no canonical decomposition to strip)
-  "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ħ": "h", "Ħ": "H",
-  "ø": "o", "Ø": "O", "ß": "ss", "ẞ": "SS",
+  ı: "i",
+  ȷ: "j",
+  ɑ: "a",
+  ɡ: "g",
+  ɩ: "i",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  ħ: "h",
+  Ħ: "H",
+  ø: "o",
+  Ø: "O",
+  ß: "ss",
+  ẞ: "SS",
   // symbols used as letters
-  "|": "l", "ǀ": "l", "$": "s",
+  "|": "l",
+  ǀ: "l",
+  $: "s",
 };
 
 /** After lower-casing: characters and pairs that read alike in common sans-serif fonts. */
@@ -113,11 +190,7 @@ const SAME_SHAPE: ReadonlyArray<readonly [RegExp, string]> = [
 export function foldName(name: string): string {
   let folded = "";
   for (const ch of name.normalize("NFKC")) folded += LOOKALIKES[ch] ?? ch;
-  folded = folded
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(new RegExp(INVISIBLE.source, "gu"), "")
-    .toLowerCase();
+  folded = folded.normalize("NFD").replace(/\p{M}/gu, "").replace(new RegExp(INVISIBLE.source, "gu"), "").toLowerCase();
   // Lower-casing can reveal more lookalikes (e.g. "Ł" mapped to "L" above is now "l").
   let mapped = "";
   for (const ch of folded) mapped += LOOKALIKES[ch] ?? ch;

@@ -126,11 +126,7 @@ export function computeGovernmentChangeCost(history: GovernmentChangeHistory): G
 }
 
 /** Whether the country may change to `target` now. */
-export function checkGovernmentChange(
-  country: Pick<CountryState, "governmentType" | "cash" | "turns">,
-  history: GovernmentChangeHistory,
-  target: unknown,
-): RuleRejection | null {
+export function checkGovernmentChange(country: Pick<CountryState, "governmentType" | "cash" | "turns">, history: GovernmentChangeHistory, target: unknown): RuleRejection | null {
   if (!isGovernmentType(target)) return reject("government/unknown_government", "Unknown government type");
   if (target === country.governmentType) {
     return reject("government/same_government", `Your country is already a ${GOVERNMENTS[target].name}`);
@@ -149,11 +145,7 @@ export function checkGovernmentChange(
  * Changes the government, paying the cost; returns the next country and the next history.
  * The service then runs the economy for `cost.turns` turns (none for the free change).
  */
-export function applyGovernmentChange<T extends CountryState>(
-  country: T,
-  history: GovernmentChangeHistory,
-  target: GovernmentType,
-): { next: T; history: GovernmentChangeHistory; cost: GovernmentChangeCost } {
+export function applyGovernmentChange<T extends CountryState>(country: T, history: GovernmentChangeHistory, target: GovernmentType): { next: T; history: GovernmentChangeHistory; cost: GovernmentChangeCost } {
   const cost = computeGovernmentChangeCost(history);
   return {
     next: { ...country, governmentType: target, cash: country.cash - cost.cash, turns: country.turns - cost.turns },

@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { HOUR_MS } from "./military.js";
-import {
-  MAX_ACTIVE_WARS,
-  WAR_COOLDOWN_MS,
-  WAR_MIN_DURATION_MS,
-  checkDeclareWar,
-  checkEndWar,
-  computeWarCost,
-  splitWarCost,
-  warRemainingSeconds,
-  warStatus,
-  warTurnsToCharge,
-} from "./war.js";
+import { MAX_ACTIVE_WARS, WAR_COOLDOWN_MS, WAR_MIN_DURATION_MS, checkDeclareWar, checkEndWar, computeWarCost, splitWarCost, warRemainingSeconds, warStatus, warTurnsToCharge } from "./war.js";
 
 const now = 10_000 * HOUR_MS;
 const target = { id: 2, land: 500, isEliminated: false, protectedUntil: 0, allianceId: null };
-const declare = (patch: Partial<Parameters<typeof checkDeclareWar>[0]> = {}) =>
-  checkDeclareWar({ declarerId: 1, target, declarerAllianceId: null, cash: 100_000, existing: [], activeWars: 0, now, ...patch });
+const declare = (patch: Partial<Parameters<typeof checkDeclareWar>[0]> = {}) => checkDeclareWar({ declarerId: 1, target, declarerAllianceId: null, cash: 100_000, existing: [], activeWars: 0, now, ...patch });
 
 describe("war declarations", () => {
   it("active, then 24 hours of cooldown, then ended; remainingTime in seconds", () => {
@@ -92,23 +80,38 @@ describe("war cost shared with the alliance (spec: alliance shares 50% by networ
       { countryId: 2, networth: 30_000, available: 1_000_000 },
       { countryId: 3, networth: 10_000, available: 1_000_000 },
     ];
-    expect(splitWarCost(8_000, declarer, allies)).toEqual(new Map([[2, 3_000], [3, 1_000], [1, 4_000]]));
+    expect(splitWarCost(8_000, declarer, allies)).toEqual(
+      new Map([
+        [2, 3_000],
+        [3, 1_000],
+        [1, 4_000],
+      ]),
+    );
   });
 
   it("an ally short of cash pays what it has; the declarer covers the rest", () => {
     const allies = [{ countryId: 2, networth: 30_000, available: 1_500 }];
-    expect(splitWarCost(8_000, declarer, allies)).toEqual(new Map([[2, 1_500], [1, 6_500]]));
+    expect(splitWarCost(8_000, declarer, allies)).toEqual(
+      new Map([
+        [2, 1_500],
+        [1, 6_500],
+      ]),
+    );
   });
 
   it("nobody pays when the declarer cannot pay its part", () => {
     const allies = [{ countryId: 2, networth: 30_000, available: 1_000_000 }];
     expect(splitWarCost(8_000, { ...declarer, available: 3_999 }, allies)).toBeNull();
-    expect(splitWarCost(8_000, { ...declarer, available: 4_000 }, allies)).toEqual(new Map([[2, 4_000], [1, 4_000]]));
+    expect(splitWarCost(8_000, { ...declarer, available: 4_000 }, allies)).toEqual(
+      new Map([
+        [2, 4_000],
+        [1, 4_000],
+      ]),
+    );
   });
 
   it("payments sum to the cost exactly, never exceed what a payer has, never negative", () => {
-    const payer = (countryId: number) =>
-      fc.record({ countryId: fc.constant(countryId), networth: fc.integer({ min: 0, max: 10_000_000 }), available: fc.integer({ min: 0, max: 10_000_000 }) });
+    const payer = (countryId: number) => fc.record({ countryId: fc.constant(countryId), networth: fc.integer({ min: 0, max: 10_000_000 }), available: fc.integer({ min: 0, max: 10_000_000 }) });
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 5_000_000 }), payer(1), fc.array(fc.integer({ min: 2, max: 200 }), { maxLength: 12 }), (cost, self, ids) => {
         const allies = [...new Set(ids)].map((countryId, i) => ({ countryId, networth: (i + 1) * 977, available: (i * 7_919) % 50_000 }));

@@ -39,7 +39,7 @@ export async function runBackupCommand(args: readonly string[]): Promise<{ code:
   const store = config.databaseUrl ? "Postgres" : `the embedded world in ${config.dataDir}`;
   let result: BackupResult;
   if (command === "backup") {
-    const file = (parsed.values.out ? fromTypedFolder(parsed.values.out) : path.join(config.backupDir, backupFileName(new Date(), !config.databaseUrl)));
+    const file = parsed.values.out ? fromTypedFolder(parsed.values.out) : path.join(config.backupDir, backupFileName(new Date(), !config.databaseUrl));
     result = config.databaseUrl ? await backupPostgres({ databaseUrl: config.databaseUrl, file }) : await backupEmbeddedDataDir(config.dataDir, file);
     return { code: 0, message: `backed up ${store} to ${result.file} (${result.bytes} bytes, ${(result.ms / 1000).toFixed(1)} s)` };
   }
@@ -48,7 +48,8 @@ export async function runBackupCommand(args: readonly string[]): Promise<{ code:
     if (!from) return { code: 2, message: `--from FILE is required\n${USAGE}` };
     const file = fromTypedFolder(from);
     const expected = config.databaseUrl ? POSTGRES_BACKUP_EXTENSION : EMBEDDED_BACKUP_EXTENSION;
-    if (!file.endsWith(expected)) return { code: 2, message: `${file} is not a backup of ${store} (its name ends with ${expected}); set DATABASE_URL for a ${POSTGRES_BACKUP_EXTENSION} file, unset it for a ${EMBEDDED_BACKUP_EXTENSION} one` };
+    if (!file.endsWith(expected))
+      return { code: 2, message: `${file} is not a backup of ${store} (its name ends with ${expected}); set DATABASE_URL for a ${POSTGRES_BACKUP_EXTENSION} file, unset it for a ${EMBEDDED_BACKUP_EXTENSION} one` };
     const jobs = parsed.values.jobs === undefined ? undefined : Number(parsed.values.jobs);
     if (jobs !== undefined && !(Number.isInteger(jobs) && jobs > 0)) return { code: 2, message: "--jobs must be a positive whole number" };
     if (config.databaseUrl) {
@@ -56,7 +57,10 @@ export async function runBackupCommand(args: readonly string[]): Promise<{ code:
       return { code: 0, message: `restored ${result.file} into ${store} (${(result.ms / 1000).toFixed(1)} s)` };
     }
     const restored = await restoreEmbedded({ dataDir: config.dataDir, file });
-    return { code: 0, message: `restored ${restored.file} into ${store} (${(restored.ms / 1000).toFixed(1)} s); ${SECRET_OUTCOMES[restored.secret]}${config.jwtSecret ? " (JWT_SECRET is set: the server signs with it, not with DATA_DIR/jwt-secret)" : ""}` };
+    return {
+      code: 0,
+      message: `restored ${restored.file} into ${store} (${(restored.ms / 1000).toFixed(1)} s); ${SECRET_OUTCOMES[restored.secret]}${config.jwtSecret ? " (JWT_SECRET is set: the server signs with it, not with DATA_DIR/jwt-secret)" : ""}`,
+    };
   }
   return { code: 2, message: USAGE };
 }

@@ -2,10 +2,7 @@ import type { Db, DbClient } from "./pool.js";
 
 /** Whether the user is an administrator: the stored role or an email in ADMIN_EMAILS. */
 export async function isAdministrator(db: Db, userId: number, adminEmails: readonly string[]): Promise<boolean> {
-  const { rows } = await db.query<{ admin: boolean }>(
-    "SELECT (is_admin OR lower(email) = ANY($2::text[])) AND suspended_at IS NULL AS admin FROM users WHERE id = $1",
-    [userId, adminEmails],
-  );
+  const { rows } = await db.query<{ admin: boolean }>("SELECT (is_admin OR lower(email) = ANY($2::text[])) AND suspended_at IS NULL AS admin FROM users WHERE id = $1", [userId, adminEmails]);
   return rows[0]?.admin ?? false;
 }
 
@@ -16,12 +13,7 @@ export async function setAdminByEmail(db: Db, email: string, isAdmin: boolean): 
 }
 
 export async function logAdminAction(db: Db | DbClient, entry: { adminUserId: number; action: string; targetUserId?: number | null; details?: object }): Promise<void> {
-  await db.query("INSERT INTO admin_log (admin_user_id, action, target_user_id, details) VALUES ($1, $2, $3, $4)", [
-    entry.adminUserId,
-    entry.action,
-    entry.targetUserId ?? null,
-    JSON.stringify(entry.details ?? {}),
-  ]);
+  await db.query("INSERT INTO admin_log (admin_user_id, action, target_user_id, details) VALUES ($1, $2, $3, $4)", [entry.adminUserId, entry.action, entry.targetUserId ?? null, JSON.stringify(entry.details ?? {})]);
 }
 
 export interface AdminLogRow {
@@ -61,10 +53,7 @@ const USER_SELECT = `SELECT u.id, u.username, u.email, u.is_admin, u.suspended_a
 /** Users whose username, email or country name contains `search` (case-insensitive). */
 export async function searchUsers(db: Db, search: string, limit: number): Promise<AdminUserRow[]> {
   const pattern = `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const { rows } = await db.query<AdminUserRow>(
-    `${USER_SELECT} WHERE $1 = '%%' OR u.username ILIKE $1 OR u.email ILIKE $1 OR c.name ILIKE $1 ORDER BY u.id LIMIT $2`,
-    [pattern, limit],
-  );
+  const { rows } = await db.query<AdminUserRow>(`${USER_SELECT} WHERE $1 = '%%' OR u.username ILIKE $1 OR u.email ILIKE $1 OR c.name ILIKE $1 ORDER BY u.id LIMIT $2`, [pattern, limit]);
   return rows;
 }
 
@@ -75,9 +64,6 @@ export async function findAdminUser(db: Db | DbClient, userId: number): Promise<
 
 /** Sets or clears the suspension. @returns whether it changed */
 export async function setSuspended(db: Db | DbClient, userId: number, suspended: boolean): Promise<boolean> {
-  const result = await db.query(
-    suspended ? "UPDATE users SET suspended_at = now() WHERE id = $1 AND suspended_at IS NULL" : "UPDATE users SET suspended_at = NULL WHERE id = $1 AND suspended_at IS NOT NULL",
-    [userId],
-  );
+  const result = await db.query(suspended ? "UPDATE users SET suspended_at = now() WHERE id = $1 AND suspended_at IS NULL" : "UPDATE users SET suspended_at = NULL WHERE id = $1 AND suspended_at IS NOT NULL", [userId]);
   return (result.rowCount ?? 0) > 0;
 }

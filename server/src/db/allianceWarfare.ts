@@ -1,4 +1,13 @@
-import { ALLIANCE_ROOM_CLOSED_OPERATIONS, ALLIANCE_ROOM_DEFENSE_REQUESTS, computeOperationReadiness, computeTotalForce, type OperationContribution, type OperationStatus, type OperationType, type ParticipantStatus } from "@game/schema/rules";
+import {
+  ALLIANCE_ROOM_CLOSED_OPERATIONS,
+  ALLIANCE_ROOM_DEFENSE_REQUESTS,
+  computeOperationReadiness,
+  computeTotalForce,
+  type OperationContribution,
+  type OperationStatus,
+  type OperationType,
+  type ParticipantStatus,
+} from "@game/schema/rules";
 import type { DefenseRequestJson, OperationJson, OperationOutcomeJson } from "@game/schema/api";
 import type { Db, DbClient } from "./pool.js";
 
@@ -73,7 +82,23 @@ export async function insertOperation(
     `INSERT INTO alliance_operations (alliance_id, name, description, operation_type, target_country_id, target_name, target_alliance_name,
        initiator_id, initiator_name, scheduled_for, min_participants, max_participants, min_total_force, reward_bonus_points, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-    [o.allianceId, o.name, o.description, o.operationType, o.targetCountryId, o.targetName, o.targetAllianceName, o.initiatorId, o.initiatorName, o.scheduledFor, o.minParticipants, o.maxParticipants, o.minTotalForce, o.rewardBonusPoints, o.now],
+    [
+      o.allianceId,
+      o.name,
+      o.description,
+      o.operationType,
+      o.targetCountryId,
+      o.targetName,
+      o.targetAllianceName,
+      o.initiatorId,
+      o.initiatorName,
+      o.scheduledFor,
+      o.minParticipants,
+      o.maxParticipants,
+      o.minTotalForce,
+      o.rewardBonusPoints,
+      o.now,
+    ],
   );
   return rows[0]!.id;
 }
@@ -101,10 +126,7 @@ export async function findOperation(db: Q, id: number): Promise<OperationRow | u
 
 export async function operationParticipants(db: Q, operationIds: number[]): Promise<ParticipantRow[]> {
   if (operationIds.length === 0) return [];
-  const { rows } = await db.query<ParticipantRow>(
-    "SELECT * FROM alliance_operation_participants WHERE operation_id = ANY($1::bigint[]) ORDER BY operation_id, is_commander DESC, country_name",
-    [operationIds],
-  );
+  const { rows } = await db.query<ParticipantRow>("SELECT * FROM alliance_operation_participants WHERE operation_id = ANY($1::bigint[]) ORDER BY operation_id, is_commander DESC, country_name", [operationIds]);
   return rows;
 }
 
@@ -163,8 +185,16 @@ export async function loadOperations(db: Q, select: { ids: number[] } | { allian
            ORDER BY id`,
           [select.allianceId, RECENT_CLOSED_OPERATIONS],
         );
-  const participants = await operationParticipants(db, rows.map((r) => r.id));
-  return rows.map((row) => toOperationJson(row, participants.filter((p) => p.operation_id === row.id)));
+  const participants = await operationParticipants(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) =>
+    toOperationJson(
+      row,
+      participants.filter((p) => p.operation_id === row.id),
+    ),
+  );
 }
 
 export function toOperationJson(row: OperationRow, participants: ParticipantRow[]): OperationJson {
@@ -302,15 +332,13 @@ export async function loadDefenseRequests(db: Q, select: { ids: number[] } | { a
   const { rows } =
     "ids" in select
       ? await db.query<DefenseRequestRow>("SELECT * FROM alliance_defense_requests WHERE id = ANY($1::bigint[]) ORDER BY id", [select.ids])
-      : await db.query<DefenseRequestRow>(
-          "SELECT * FROM (SELECT * FROM alliance_defense_requests WHERE alliance_id = $1 AND expires_at > $2 ORDER BY id DESC LIMIT $3) r ORDER BY id",
-          [select.allianceId, new Date(select.now.getTime() - EXPIRED_REQUESTS_SHOWN_MS), ALLIANCE_ROOM_DEFENSE_REQUESTS],
-        );
+      : await db.query<DefenseRequestRow>("SELECT * FROM (SELECT * FROM alliance_defense_requests WHERE alliance_id = $1 AND expires_at > $2 ORDER BY id DESC LIMIT $3) r ORDER BY id", [
+          select.allianceId,
+          new Date(select.now.getTime() - EXPIRED_REQUESTS_SHOWN_MS),
+          ALLIANCE_ROOM_DEFENSE_REQUESTS,
+        ]);
   if (rows.length === 0) return [];
-  const { rows: responses } = await db.query<DefenseResponseRow>(
-    "SELECT * FROM alliance_defense_responses WHERE request_id = ANY($1::bigint[]) ORDER BY response_at, responder_id",
-    [rows.map((r) => r.id)],
-  );
+  const { rows: responses } = await db.query<DefenseResponseRow>("SELECT * FROM alliance_defense_responses WHERE request_id = ANY($1::bigint[]) ORDER BY response_at, responder_id", [rows.map((r) => r.id)]);
   return rows.map((r) => ({
     id: r.id,
     allianceId: r.alliance_id,

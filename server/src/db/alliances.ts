@@ -39,10 +39,7 @@ export async function allianceRoles(db: Q, countries: Array<{ id: number; allian
   const members = countries.filter((c) => c.alliance_id !== null);
   const roles = new Map<number, AllianceRole>();
   if (members.length === 0) return roles;
-  const { rows } = await db.query<{ country_id: number; alliance_id: number; role: AllianceRole }>(
-    "SELECT country_id, alliance_id, role FROM alliance_members WHERE country_id = ANY($1::bigint[])",
-    [members.map((c) => c.id)],
-  );
+  const { rows } = await db.query<{ country_id: number; alliance_id: number; role: AllianceRole }>("SELECT country_id, alliance_id, role FROM alliance_members WHERE country_id = ANY($1::bigint[])", [members.map((c) => c.id)]);
   const byCountry = new Map(rows.map((r) => [r.country_id, r]));
   for (const c of members) {
     const row = byCountry.get(c.id);
@@ -105,10 +102,7 @@ export async function lockAllianceShared(client: DbClient, id: number): Promise<
   return rows[0];
 }
 
-export async function insertAlliance(
-  client: DbClient,
-  a: { name: string; tag: string; description: string; flag: AllianceFlagJson; requirements: AllianceRequirements; foundedBy: number },
-): Promise<AllianceRow> {
+export async function insertAlliance(client: DbClient, a: { name: string; tag: string; description: string; flag: AllianceFlagJson; requirements: AllianceRequirements; foundedBy: number }): Promise<AllianceRow> {
   const { rows } = await client.query<AllianceRow>(
     `INSERT INTO alliances (name, tag, description, flag_background, flag_symbol, flag_symbol_color, min_networth, min_land, accept_applications, founded_by, name_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
@@ -117,11 +111,7 @@ export async function insertAlliance(
   return rows[0]!;
 }
 
-export async function updateAllianceSettings(
-  client: DbClient,
-  id: number,
-  s: { description?: string; flag?: AllianceFlagJson; requirements?: AllianceRequirements },
-): Promise<void> {
+export async function updateAllianceSettings(client: DbClient, id: number, s: { description?: string; flag?: AllianceFlagJson; requirements?: AllianceRequirements }): Promise<void> {
   await client.query(
     `UPDATE alliances SET
        description = COALESCE($2, description),
@@ -163,10 +153,7 @@ export interface AllianceAggregate {
  * then the older alliance), filtered by name or tag when `search` is given. The alliances are
  * few (one per 2-200 players), so ranking all of them in one statement is cheap.
  */
-export async function rankedAlliances(
-  db: Q,
-  options: { search?: string; ids?: number[]; limit: number; offset: number },
-): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
+export async function rankedAlliances(db: Q, options: { search?: string; ids?: number[]; limit: number; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
   const { rows } = await db.query<AllianceRow & AllianceAggregate & { rank: number; total: number }>(
     `WITH agg AS (
        SELECT c.alliance_id, count(*)::int AS member_count, COALESCE(sum(c.networth), 0)::bigint AS total_networth,
@@ -227,10 +214,7 @@ export async function ensureAllianceRankSnapshot(db: Q): Promise<void> {
 /** The rank each alliance had in today's snapshot. */
 export async function snapshotRanks(db: Q, ids: number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ alliance_id: number; rank: number }>(
-    "SELECT alliance_id, rank FROM alliance_rank_snapshots WHERE day = current_date AND alliance_id = ANY($1::bigint[])",
-    [ids],
-  );
+  const { rows } = await db.query<{ alliance_id: number; rank: number }>("SELECT alliance_id, rank FROM alliance_rank_snapshots WHERE day = current_date AND alliance_id = ANY($1::bigint[])", [ids]);
   return new Map(rows.map((r) => [r.alliance_id, r.rank]));
 }
 
@@ -371,10 +355,7 @@ export interface InvitationRow {
 const INVITATION_SELECT = `SELECT i.*, a.name AS alliance_name, a.tag AS alliance_tag, c.name AS target_country_name
   FROM alliance_invitations i JOIN alliances a ON a.id = i.alliance_id JOIN countries c ON c.id = i.target_country_id`;
 
-export async function insertInvitation(
-  client: DbClient,
-  i: { allianceId: number; targetCountryId: number; invitedBy: number; invitedByName: string; message: string; expiresAt: Date },
-): Promise<number> {
+export async function insertInvitation(client: DbClient, i: { allianceId: number; targetCountryId: number; invitedBy: number; invitedByName: string; message: string; expiresAt: Date }): Promise<number> {
   const { rows } = await client.query<{ id: number }>(
     `INSERT INTO alliance_invitations (alliance_id, target_country_id, invited_by, invited_by_name, message, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -390,10 +371,7 @@ export async function findInvitation(db: Q, id: number, lock = false): Promise<I
 
 /** Pending, unexpired invitations to a country. */
 export async function invitationsFor(db: Q, countryId: number): Promise<InvitationRow[]> {
-  const { rows } = await db.query<InvitationRow>(
-    `${INVITATION_SELECT} WHERE i.target_country_id = $1 AND i.status = 'pending' AND i.expires_at > now() AND a.disbanded_at IS NULL ORDER BY i.id DESC`,
-    [countryId],
-  );
+  const { rows } = await db.query<InvitationRow>(`${INVITATION_SELECT} WHERE i.target_country_id = $1 AND i.status = 'pending' AND i.expires_at > now() AND a.disbanded_at IS NULL ORDER BY i.id DESC`, [countryId]);
   return rows;
 }
 
@@ -430,10 +408,7 @@ const APPLICATION_SELECT = `SELECT p.*, a.name AS alliance_name, a.min_networth,
   FROM alliance_applications p JOIN alliances a ON a.id = p.alliance_id JOIN countries c ON c.id = p.applicant_country_id`;
 
 export async function insertApplication(client: DbClient, a: { allianceId: number; countryId: number; message: string; expiresAt: Date }): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(
-    "INSERT INTO alliance_applications (alliance_id, applicant_country_id, message, expires_at) VALUES ($1, $2, $3, $4) RETURNING id",
-    [a.allianceId, a.countryId, a.message, a.expiresAt],
-  );
+  const { rows } = await client.query<{ id: number }>("INSERT INTO alliance_applications (alliance_id, applicant_country_id, message, expires_at) VALUES ($1, $2, $3, $4) RETURNING id", [a.allianceId, a.countryId, a.message, a.expiresAt]);
   return rows[0]!.id;
 }
 
@@ -450,10 +425,7 @@ export async function applicationsTo(db: Q, allianceId: number): Promise<Applica
 
 /** A country's own pending, unexpired applications. */
 export async function applicationsBy(db: Q, countryId: number): Promise<ApplicationRow[]> {
-  const { rows } = await db.query<ApplicationRow>(
-    `${APPLICATION_SELECT} WHERE p.applicant_country_id = $1 AND p.status = 'pending' AND p.expires_at > now() AND a.disbanded_at IS NULL ORDER BY p.id DESC`,
-    [countryId],
-  );
+  const { rows } = await db.query<ApplicationRow>(`${APPLICATION_SELECT} WHERE p.applicant_country_id = $1 AND p.status = 'pending' AND p.expires_at > now() AND a.disbanded_at IS NULL ORDER BY p.id DESC`, [countryId]);
   return rows;
 }
 
@@ -463,10 +435,7 @@ export async function setApplicationStatus(client: DbClient, id: number, status:
 
 /** A country joined an alliance: its other pending applications are withdrawn. @returns the alliances they were to */
 export async function withdrawApplicationsOf(client: DbClient, countryId: number, at: Date): Promise<number[]> {
-  const { rows } = await client.query<{ alliance_id: number }>(
-    "UPDATE alliance_applications SET status = 'withdrawn', answered_at = $2 WHERE applicant_country_id = $1 AND status = 'pending' RETURNING alliance_id",
-    [countryId, at],
-  );
+  const { rows } = await client.query<{ alliance_id: number }>("UPDATE alliance_applications SET status = 'withdrawn', answered_at = $2 WHERE applicant_country_id = $1 AND status = 'pending' RETURNING alliance_id", [countryId, at]);
   return rows.map((r) => r.alliance_id);
 }
 
@@ -543,10 +512,7 @@ export async function purchasesOfCountries(db: Q, countryIds: number[]): Promise
   return map;
 }
 
-export async function insertPurchase(
-  client: DbClient,
-  p: { allianceId: number; bonusId: string; level: number; cost: number; expiresAt: Date | null; by: number; byName: string; now: Date },
-): Promise<void> {
+export async function insertPurchase(client: DbClient, p: { allianceId: number; bonusId: string; level: number; cost: number; expiresAt: Date | null; by: number; byName: string; now: Date }): Promise<void> {
   await client.query(
     `INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_at, expires_at, purchased_by, purchased_by_name)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

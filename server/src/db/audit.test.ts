@@ -13,8 +13,18 @@ afterAll(async () => {
 
 const START = startingCountry();
 const startOf = {
-  cash: START.cash, food: START.food, oil: START.oil, troops: START.troops, jets: START.jets, turrets: START.turrets, tanks: START.tanks,
-  spies: START.spies, missiles: START.missiles, land: START.land, turns: START.turns, stored_turns: START.storedTurns,
+  cash: START.cash,
+  food: START.food,
+  oil: START.oil,
+  troops: START.troops,
+  jets: START.jets,
+  turrets: START.turrets,
+  tanks: START.tanks,
+  spies: START.spies,
+  missiles: START.missiles,
+  land: START.land,
+  turns: START.turns,
+  stored_turns: START.storedTurns,
 };
 
 describe("the conservation audit (money, goods, units, land and turns)", () => {

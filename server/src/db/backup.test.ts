@@ -26,7 +26,20 @@ describe("backups", () => {
     const dataDir = path.join(scratch, "world");
     const backupDir = path.join(scratch, "world-backups");
     const config = (dir: string) =>
-      loadConfig({ port: 0, dataDir: dir, databaseUrl: undefined, redisUrl: undefined, jwtSecret: undefined, logLevel: "silent", clientDir: path.join(dir, "none"), aiCountries: 0, tickEnabled: false, backupIntervalMinutes: 60, backupDir, backupKeep: 3 });
+      loadConfig({
+        port: 0,
+        dataDir: dir,
+        databaseUrl: undefined,
+        redisUrl: undefined,
+        jwtSecret: undefined,
+        logLevel: "silent",
+        clientDir: path.join(dir, "none"),
+        aiCountries: 0,
+        tickEnabled: false,
+        backupIntervalMinutes: 60,
+        backupDir,
+        backupKeep: 3,
+      });
     const player = newPlayer("bk");
     let server = await startGameServer(config(dataDir), { logger });
     let base = `http://127.0.0.1:${server.port}`;

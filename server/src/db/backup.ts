@@ -204,7 +204,10 @@ export async function restoreEmbedded(options: { dataDir: string; file: string }
 
 /** `backup-20261127T083000Z` plus the store's extension. */
 export function backupFileName(at: Date, embedded: boolean): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return `backup-${stamp}${embedded ? EMBEDDED_BACKUP_EXTENSION : POSTGRES_BACKUP_EXTENSION}`;
 }
 

@@ -43,10 +43,7 @@ export async function insertChatMessage(db: Db | DbClient, m: NewChatMessage): P
  * One page of a channel, newest first: messages older than `before` (a message id) when
  * given, without senders the reader ignores. Served by the chat_messages_page index.
  */
-export async function listChatMessages(
-  db: Db,
-  options: { channel: string; allianceScope: number; before?: number; limit: number; readerUserId: number },
-): Promise<ChatMessageRow[]> {
+export async function listChatMessages(db: Db, options: { channel: string; allianceScope: number; before?: number; limit: number; readerUserId: number }): Promise<ChatMessageRow[]> {
   const { rows } = await db.query<ChatMessageRow>(
     `SELECT m.* FROM chat_messages m
      WHERE m.channel = $1 AND m.alliance_scope = $2 AND ($3::bigint IS NULL OR m.id < $3)
@@ -72,28 +69,19 @@ export async function recentOpenChannelMessages(db: Db, channels: string[], perC
 
 /** User ids `userId` ignores, oldest first. */
 export async function listIgnoredUserIds(db: Db | DbClient, userId: number): Promise<number[]> {
-  const { rows } = await db.query<{ ignored_user_id: number }>(
-    "SELECT ignored_user_id FROM chat_ignores WHERE user_id = $1 ORDER BY created_at, ignored_user_id",
-    [userId],
-  );
+  const { rows } = await db.query<{ ignored_user_id: number }>("SELECT ignored_user_id FROM chat_ignores WHERE user_id = $1 ORDER BY created_at, ignored_user_id", [userId]);
   return rows.map((r) => r.ignored_user_id);
 }
 
 /** Usernames `userId` ignores, alphabetically. */
 export async function listIgnoredUsernames(db: Db, userId: number): Promise<string[]> {
-  const { rows } = await db.query<{ username: string }>(
-    "SELECT u.username FROM chat_ignores i JOIN users u ON u.id = i.ignored_user_id WHERE i.user_id = $1 ORDER BY lower(u.username)",
-    [userId],
-  );
+  const { rows } = await db.query<{ username: string }>("SELECT u.username FROM chat_ignores i JOIN users u ON u.id = i.ignored_user_id WHERE i.user_id = $1 ORDER BY lower(u.username)", [userId]);
   return rows.map((r) => r.username);
 }
 
 /** @returns false when it was already ignored */
 export async function addIgnore(db: Db, userId: number, ignoredUserId: number): Promise<boolean> {
-  const { rowCount } = await db.query(
-    "INSERT INTO chat_ignores (user_id, ignored_user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-    [userId, ignoredUserId],
-  );
+  const { rowCount } = await db.query("INSERT INTO chat_ignores (user_id, ignored_user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [userId, ignoredUserId]);
   return (rowCount ?? 0) > 0;
 }
 

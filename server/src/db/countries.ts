@@ -1,10 +1,4 @@
-import {
-  COUNTRY_FIELDS,
-  type CountryField,
-  type CountryFieldsRow,
-  type OwnCountryJson,
-  type PublicCountryJson,
-} from "@game/schema/api";
+import { COUNTRY_FIELDS, type CountryField, type CountryFieldsRow, type OwnCountryJson, type PublicCountryJson } from "@game/schema/api";
 import type { CountryState } from "@game/schema/rules";
 import { computeNetworth, computeProtectionStatus } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
@@ -46,7 +40,9 @@ const access = (source: string, path: readonly string[]) => source + path.map((k
 
 /** A nested object literal whose leaves are `leafOf(field)`, nested by each field's path. */
 function nestedLiteral<F>(fields: readonly F[], pathOf: (field: F) => readonly string[], leafOf: (field: F) => string): string {
-  interface Node { [key: string]: Node | string }
+  interface Node {
+    [key: string]: Node | string;
+  }
   const root: Node = {};
   for (const field of fields) {
     const path = pathOf(field);
@@ -54,7 +50,10 @@ function nestedLiteral<F>(fields: readonly F[], pathOf: (field: F) => readonly s
     for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Node;
     node[path[path.length - 1]!] = leafOf(field);
   }
-  const render = (node: Node): string => `{ ${Object.entries(node).map(([key, value]) => `${JSON.stringify(key)}: ${typeof value === "string" ? value : render(value)}`).join(", ")} }`;
+  const render = (node: Node): string =>
+    `{ ${Object.entries(node)
+      .map(([key, value]) => `${JSON.stringify(key)}: ${typeof value === "string" ? value : render(value)}`)
+      .join(", ")} }`;
   return render(root);
 }
 
@@ -64,7 +63,11 @@ function compile<T extends (...args: never[]) => unknown>(parameters: string[], 
 
 const compiledRowToState = compile<(row: CountryRow) => CountryState>(
   ["row"],
-  `return ${nestedLiteral(STATE_FIELDS, (field) => field.path, (field) => access("row", [field.column]))};`,
+  `return ${nestedLiteral(
+    STATE_FIELDS,
+    (field) => field.path,
+    (field) => access("row", [field.column]),
+  )};`,
 );
 const compiledStateValues = compile<(state: CountryState) => unknown[]>(["state"], `return [${STATE_FIELDS.map((field) => access("state", field.path)).join(", ")}];`);
 
@@ -102,10 +105,7 @@ export async function insertCountry(client: DbClient, userId: number, name: stri
     values.push(options.protectedUntil);
   }
   const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
-  const { rows } = await client.query<CountryRow>(
-    `INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING ${COUNTRY_COLUMNS}`,
-    values,
-  );
+  const { rows } = await client.query<CountryRow>(`INSERT INTO countries (${columns.join(", ")}) VALUES (${placeholders}) RETURNING ${COUNTRY_COLUMNS}`, values);
   return rows[0]!;
 }
 
@@ -113,11 +113,7 @@ export async function insertCountry(client: DbClient, userId: number, name: stri
  * Row-only columns an action may change beside the state (the rules do not keep them):
  * records and counters such as victories or the government change history.
  */
-const PATCHABLE_COLUMNS = new Set<string>(
-  COUNTRY_FIELDS.filter((field) => field.state === undefined && !["id", "user_id", "name", "networth", "created_at", "updated_at", "last_active"].includes(field.key)).map(
-    (field) => field.key,
-  ),
-);
+const PATCHABLE_COLUMNS = new Set<string>(COUNTRY_FIELDS.filter((field) => field.state === undefined && !["id", "user_id", "name", "networth", "created_at", "updated_at", "last_active"].includes(field.key)).map((field) => field.key));
 
 /** Values for row-only columns, written with the state (see PATCHABLE_COLUMNS). */
 export type CountryRowPatch = Partial<Omit<CountryRow, "id" | "user_id" | "name" | "networth" | "created_at" | "updated_at" | "last_active">>;
@@ -140,9 +136,11 @@ export interface LockedRead {
 export async function beginAndLockCountries(client: DbClient, ids: readonly number[], contextSql?: string): Promise<LockedRead> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const context = contextSql ? `; SELECT (${contextSql}) AS context` : "";
-  const results = (await client.query(
-    `BEGIN; SELECT ${COUNTRY_COLUMNS}, xmin::text AS row_version FROM countries WHERE id IN (${idList(sorted)}) ORDER BY id FOR UPDATE${context}`,
-  )) as unknown as [unknown, { rows: Array<CountryRow & { row_version?: string }> }, { rows: Array<{ context: string }> }?];
+  const results = (await client.query(`BEGIN; SELECT ${COUNTRY_COLUMNS}, xmin::text AS row_version FROM countries WHERE id IN (${idList(sorted)}) ORDER BY id FOR UPDATE${context}`)) as unknown as [
+    unknown,
+    { rows: Array<CountryRow & { row_version?: string }> },
+    { rows: Array<{ context: string }> }?,
+  ];
   const read: LockedRead = { rows: new Map(), versions: new Map() };
   for (const row of results[1]!.rows) {
     read.versions.set(row.id, row.row_version!);
@@ -182,13 +180,7 @@ export function countryContextQuery(functionName: string, countryId: number): st
  * @returns the statement (inline as `sql`, and with its values apart as `statement`, to run
  *   prepared) and the row as it will be after it
  */
-export function countryWriteStatement(
-  row: CountryRow,
-  state: CountryState,
-  now: Date,
-  patch?: CountryRowPatch,
-  guard?: { version: string },
-): { sql: string; statement: Statement; after: CountryRow } {
+export function countryWriteStatement(row: CountryRow, state: CountryState, now: Date, patch?: CountryRowPatch, guard?: { version: string }): { sql: string; statement: Statement; after: CountryRow } {
   const values = stateValues(state);
   // Only the columns whose value changes: the row was read under the same lock (or the guard
   // refuses the write if it changed since), so a column left out keeps what it holds. A 1-turn
@@ -240,10 +232,7 @@ export interface CountryListOptions {
 export async function listCountries(db: Db, options: CountryListOptions): Promise<{ rows: CountryRow[]; total: number }> {
   const where = options.aiOnly ? "WHERE is_ai" : "";
   const [list, count] = await Promise.all([
-    db.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2`, [
-      options.limit,
-      options.offset,
-    ]),
+    db.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2`, [options.limit, options.offset]),
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM countries ${where}`),
   ]);
   return { rows: list.rows, total: count.rows[0]!.total };
@@ -261,10 +250,7 @@ const PUBLIC_FIELDS = COUNTRY_FIELDS.filter((field) => field.view === "public");
 const OWN_FIELDS = COUNTRY_FIELDS.filter((field) => field.view === "own");
 const jsonEntries = (fields: readonly CountryField[]) => fields.map((field) => `${JSON.stringify(field.key)}: ${jsonValueOf(field)}`).join(", ");
 
-const publicView = compile<(row: CountryRow, protection: unknown) => PublicCountryJson>(
-  ["row", "protection"],
-  `return { ${jsonEntries(PUBLIC_FIELDS)}, "protection_status": protection };`,
-);
+const publicView = compile<(row: CountryRow, protection: unknown) => PublicCountryJson>(["row", "protection"], `return { ${jsonEntries(PUBLIC_FIELDS)}, "protection_status": protection };`);
 const ownView = compile<(row: CountryRow, protection: unknown) => OwnCountryJson>(
   ["row", "protection"],
   `return { ${jsonEntries(PUBLIC_FIELDS)}, "protection_status": protection, ${jsonEntries(OWN_FIELDS)}, ` +

@@ -51,10 +51,7 @@ export async function pendingBetween(db: Q, a: number, b: number, now: Date): Pr
 
 /** Pending, unexpired proposals to or from a country. */
 export async function proposalsOf(db: Q, countryId: number, now: Date): Promise<ProposalRow[]> {
-  const { rows } = await db.query<ProposalRow>(
-    `${PROPOSAL_SELECT} WHERE p.status = 'pending' AND p.expires_at > $2 AND (p.from_country_id = $1 OR p.to_country_id = $1) ORDER BY p.id DESC`,
-    [countryId, now],
-  );
+  const { rows } = await db.query<ProposalRow>(`${PROPOSAL_SELECT} WHERE p.status = 'pending' AND p.expires_at > $2 AND (p.from_country_id = $1 OR p.to_country_id = $1) ORDER BY p.id DESC`, [countryId, now]);
   return rows;
 }
 
@@ -71,10 +68,7 @@ export interface RelationRow {
   last_activity: Date;
 }
 
-export async function insertRelation(
-  client: DbClient,
-  r: { type: RelationType; from: number; to: number; proposalId: number | null; now: Date; canCancelAfter: Date; dailyCost: number },
-): Promise<number> {
+export async function insertRelation(client: DbClient, r: { type: RelationType; from: number; to: number; proposalId: number | null; now: Date; canCancelAfter: Date; dailyCost: number }): Promise<number> {
   const { rows } = await client.query<{ id: number }>(
     `INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, proposal_id, established_at, can_cancel_after, daily_cost, last_activity)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $5) RETURNING id`,

@@ -193,18 +193,18 @@ export async function insertReport(client: DbClient, r: Omit<ReportRow, "id" | "
 
 /** Successful sabotages against a target in the 24 hours before `now`. */
 export async function recentSabotages(db: Q, targetId: number, now: Date): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM spy_missions WHERE target_id = $1 AND operation_type = 'sabotage' AND success AND buildings_destroyed + oil_destroyed > 0 AND started_at > $2",
-    [targetId, new Date(now.getTime() - 86_400_000)],
-  );
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM spy_missions WHERE target_id = $1 AND operation_type = 'sabotage' AND success AND buildings_destroyed + oil_destroyed > 0 AND started_at > $2", [
+    targetId,
+    new Date(now.getTime() - 86_400_000),
+  ]);
   return rows[0]!.n;
 }
 
 export async function recentMissions(db: Q, countryId: number, limit = 20): Promise<MissionRow[]> {
-  const { rows } = await db.query<MissionRow>(
-    `SELECT ${MISSION_COLUMNS}, (SELECT r.id::int FROM spy_reports r WHERE r.mission_id = m.id) AS report_id FROM spy_missions m WHERE country_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`,
-    [countryId, limit],
-  );
+  const { rows } = await db.query<MissionRow>(`SELECT ${MISSION_COLUMNS}, (SELECT r.id::int FROM spy_reports r WHERE r.mission_id = m.id) AS report_id FROM spy_missions m WHERE country_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`, [
+    countryId,
+    limit,
+  ]);
   return rows;
 }
 
@@ -218,8 +218,7 @@ export async function findReport(db: Q, id: number): Promise<ReportRow | undefin
  * member of that alliance and neither the owner nor the target has turned allowSpyOperations
  * off (docs/rules.md, "Espionage": privacy).
  */
-const allowsSql = (countryColumn: string) =>
-  `COALESCE((SELECT (us.settings -> 'privacy' ->> 'allowSpyOperations')::boolean FROM countries sc JOIN user_settings us ON us.user_id = sc.user_id WHERE sc.id = ${countryColumn}), true)`;
+const allowsSql = (countryColumn: string) => `COALESCE((SELECT (us.settings -> 'privacy' ->> 'allowSpyOperations')::boolean FROM countries sc JOIN user_settings us ON us.user_id = sc.user_id WHERE sc.id = ${countryColumn}), true)`;
 const SHARE_VISIBLE = `r.shared_alliance_id IS NOT NULL AND o.alliance_id = r.shared_alliance_id AND ${allowsSql("r.owner_id")} AND ${allowsSql("r.target_id")}`;
 
 /** Whether `viewer` (with its alliance) may read the report. */

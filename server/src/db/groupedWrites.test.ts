@@ -20,8 +20,7 @@ afterAll(async () => {
 });
 
 /** A write that records which country wrote, in which transaction, in what order. */
-const record = (countryId: number) =>
-  new Statement().sql("INSERT INTO written (country_id, tx) VALUES (").value(sqlLiteral(countryId)).sql(", txid_current()::text) RETURNING seq::int, tx");
+const record = (countryId: number) => new Statement().sql("INSERT INTO written (country_id, tx) VALUES (").value(sqlLiteral(countryId)).sql(", txid_current()::text) RETURNING seq::int, tx");
 
 describe("GroupedWrites", () => {
   it("writes that arrive while a batch is in flight go together: one transaction, in country id order", async () => {
@@ -40,12 +39,7 @@ describe("GroupedWrites", () => {
   it("a write that fails fails alone: the others of its batch are written, once", async () => {
     await pool.query("TRUNCATE written");
     const writes = new GroupedWrites(pool, 1, 32);
-    const outcomes = await Promise.allSettled([
-      writes.write(1, record(1)),
-      writes.write(2, record(2)),
-      writes.write(3, new Statement().sql("SELECT 1 / ").value(sqlLiteral(0))),
-      writes.write(4, record(4)),
-    ]);
+    const outcomes = await Promise.allSettled([writes.write(1, record(1)), writes.write(2, record(2)), writes.write(3, new Statement().sql("SELECT 1 / ").value(sqlLiteral(0))), writes.write(4, record(4))]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
     expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: "22012" });
     const { rows } = await pool.query("SELECT country_id::int FROM written ORDER BY country_id");
@@ -73,8 +67,7 @@ describe("GroupedWrites", () => {
     afterAll(async () => {
       await single?.end();
     });
-    const preparedHere = async () =>
-      (await single.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'grouped_%'")).rows;
+    const preparedHere = async () => (await single.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'grouped_%'")).rows;
 
     it("a shape is prepared once per connection, then executed by name with each write's values", async () => {
       await single.query("TRUNCATE written");

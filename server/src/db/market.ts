@@ -1,13 +1,4 @@
-import type {
-  ListingJson,
-  OrderExecutionJson,
-  PublicListingJson,
-  PublicStandingOrderJson,
-  StandingOrderJson,
-  StoreTransactionJson,
-  TransactionJson,
-  TransactionSummaryJson,
-} from "@game/schema/api";
+import type { ListingJson, OrderExecutionJson, PublicListingJson, PublicStandingOrderJson, StandingOrderJson, StoreTransactionJson, TransactionJson, TransactionSummaryJson } from "@game/schema/api";
 import {
   EXECUTIONS_SHOWN,
   GOVERNMENT_STORE_NAME,
@@ -253,10 +244,7 @@ export async function countOpenListings(client: Queryable, sellerId: number): Pr
   return rows[0]!.n;
 }
 
-export async function insertListing(
-  client: DbClient,
-  listing: { sellerId: number; sellerName: string; item: MarketItemType; quantity: number; pricePerUnit: number; listedAt: Date; expiresAt: Date },
-): Promise<ListingRow> {
+export async function insertListing(client: DbClient, listing: { sellerId: number; sellerName: string; item: MarketItemType; quantity: number; pricePerUnit: number; listedAt: Date; expiresAt: Date }): Promise<ListingRow> {
   const { rows } = await client.query<Omit<ListingRow, "seller_name">>(
     `INSERT INTO market_listings (seller_id, item_type, quantity, listed_quantity, price_per_unit, held_quantity, listed_at, expires_at)
      VALUES ($1, $2, $3, $3, $4, $3, $5, $6)
@@ -317,10 +305,7 @@ export function orderToBook(row: OrderRow): BookOrder {
 /** Orders locked for this transaction (their buyers must be locked already), by id. */
 export async function lockOrders(client: DbClient, ids: readonly number[]): Promise<Map<number, OrderRow>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await client.query<OrderRow>(
-    `SELECT ${ORDER_COLUMNS} FROM standing_orders o JOIN countries c ON c.id = o.buyer_id WHERE o.id = ANY($1::bigint[]) ORDER BY o.id FOR UPDATE OF o`,
-    [ids],
-  );
+  const { rows } = await client.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM standing_orders o JOIN countries c ON c.id = o.buyer_id WHERE o.id = ANY($1::bigint[]) ORDER BY o.id FOR UPDATE OF o`, [ids]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -373,7 +358,10 @@ export async function saveOrder(client: DbClient, row: OrderRow): Promise<void> 
 /** A country's orders, newest first, with up to EXECUTIONS_SHOWN fills each. */
 export async function listOwnOrders(db: Queryable, buyerId: number, limit = 200): Promise<Array<{ order: OrderRow; executions: TradeRow[] }>> {
   const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM standing_orders o JOIN countries c ON c.id = o.buyer_id WHERE o.buyer_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2`, [buyerId, limit]);
-  const executions = await latestExecutions(db, rows.map((r) => r.id));
+  const executions = await latestExecutions(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((order) => ({ order, executions: executions.get(order.id) ?? [] }));
 }
 
@@ -447,8 +435,23 @@ export async function recordPurchase(client: DbClient, listing: ListingRow, trad
            INSERT INTO market_trades (item_type, quantity, price_per_unit, total, fee, market_type, buyer_id, seller_id, buyer_name, seller_name, listing_id, order_id, created_at)
            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, l.id, $12, $13 FROM l RETURNING ${TRADE_COLUMNS}`,
     values: [
-      trade.item, trade.quantity, trade.pricePerUnit, trade.total, trade.fee, trade.marketType, trade.buyerId, trade.sellerId, trade.buyerName, trade.sellerName,
-      listing.id, trade.orderId, trade.at, listing.quantity, listing.held_quantity, listing.status, listing.closed_at,
+      trade.item,
+      trade.quantity,
+      trade.pricePerUnit,
+      trade.total,
+      trade.fee,
+      trade.marketType,
+      trade.buyerId,
+      trade.sellerId,
+      trade.buyerName,
+      trade.sellerName,
+      listing.id,
+      trade.orderId,
+      trade.at,
+      listing.quantity,
+      listing.held_quantity,
+      listing.status,
+      listing.closed_at,
     ],
   });
   if (!rows[0]) throw new Error(`listing ${listing.id} vanished under its lock`);
@@ -608,9 +611,7 @@ export const MARKET_HOLDINGS: AuditHolding[] = [
 
 /** Money the market destroyed: trade fees and high-priority fees (the documented sinks). */
 export async function marketSinks(db: Queryable): Promise<{ fees: number; priorityFees: number }> {
-  const { rows } = await db.query<{ fees: number; priority_fees: number }>(
-    "SELECT (SELECT coalesce(sum(fee), 0)::bigint FROM market_trades) AS fees, (SELECT coalesce(sum(priority_fee), 0)::bigint FROM standing_orders) AS priority_fees",
-  );
+  const { rows } = await db.query<{ fees: number; priority_fees: number }>("SELECT (SELECT coalesce(sum(fee), 0)::bigint FROM market_trades) AS fees, (SELECT coalesce(sum(priority_fee), 0)::bigint FROM standing_orders) AS priority_fees");
   return { fees: rows[0]!.fees, priorityFees: rows[0]!.priority_fees };
 }
 

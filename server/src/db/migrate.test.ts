@@ -11,10 +11,7 @@ import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 /** The migrations as a later release would have them with migration `version` edited, plus a new one. */
 function withEditedMigration(version: number): Migration[] {
-  return [
-    ...MIGRATIONS.map((m) => (m.version === version ? { ...m, sql: `${m.sql}\nCREATE TABLE edited_after_release (id int);` } : m)),
-    { version: 999, name: "next", sql: "CREATE TABLE next_release_table (id int);" },
-  ];
+  return [...MIGRATIONS.map((m) => (m.version === version ? { ...m, sql: `${m.sql}\nCREATE TABLE edited_after_release (id int);` } : m)), { version: 999, name: "next", sql: "CREATE TABLE next_release_table (id int);" }];
 }
 
 describe("migrations", () => {
@@ -57,7 +54,9 @@ describe("migrations", () => {
   it("refuse a released migration that changed, naming it, and apply nothing of that run", async () => {
     const run = runMigrations(pool, withEditedMigration(12));
     await expect(run).rejects.toBeInstanceOf(ChangedMigrationError);
-    await expect(run).rejects.toThrow(/^Refusing to start: a migration this database applied has changed since: 12 \(alliances, server\/src\/db\/migrations\/012_alliances\.ts: applied with sha256 [0-9a-f]{12}, now [0-9a-f]{12}\)\. A released migration is never edited/);
+    await expect(run).rejects.toThrow(
+      /^Refusing to start: a migration this database applied has changed since: 12 \(alliances, server\/src\/db\/migrations\/012_alliances\.ts: applied with sha256 [0-9a-f]{12}, now [0-9a-f]{12}\)\. A released migration is never edited/,
+    );
     const { rows } = await pool.query("SELECT to_regclass('next_release_table') AS next, (SELECT max(version) FROM schema_migrations) AS latest");
     expect(rows[0]).toEqual({ next: null, latest: Math.max(...MIGRATIONS.map((m) => m.version)) });
   });

@@ -206,14 +206,7 @@ export interface AttackContextRow {
  * @param attackerAlliance alliance to draw attack support from (null: none asked for)
  * @param defenderAlliance the defender's alliance (null: none)
  */
-export async function loadAttackContext(
-  client: DbClient,
-  attackerId: number,
-  defenderId: number,
-  now: Date,
-  attackerAlliance: number | null,
-  defenderAlliance: number | null,
-): Promise<AttackContextRow> {
+export async function loadAttackContext(client: DbClient, attackerId: number, defenderId: number, now: Date, attackerAlliance: number | null, defenderAlliance: number | null): Promise<AttackContextRow> {
   const values: unknown[] = [attackerId, defenderId, now];
   const param = (value: unknown) => (values.push(value), `$${values.length}`);
   const attackerAllies = attackerAlliance === null ? "'[]'::json" : alliesSql(param(attackerAlliance), "$1, $2");
@@ -257,10 +250,10 @@ export async function findRecentLosses(db: Queryable, defenderId: number, now: D
 
 /** Attacks suffered in the last 7 days by category (threat assessment). */
 export async function findRecentThreats(db: Queryable, countryId: number, now: Date): Promise<Record<"missile" | "air" | "ground" | "spy", number>> {
-  const { rows } = await db.query<{ attack_type: AttackTypeId; n: number }>(
-    `SELECT attack_type, count(*)::int AS n FROM battles WHERE defender_id = $1 AND created_at > $2::timestamptz - interval '7 days' GROUP BY attack_type`,
-    [countryId, now],
-  );
+  const { rows } = await db.query<{ attack_type: AttackTypeId; n: number }>(`SELECT attack_type, count(*)::int AS n FROM battles WHERE defender_id = $1 AND created_at > $2::timestamptz - interval '7 days' GROUP BY attack_type`, [
+    countryId,
+    now,
+  ]);
   const out = { missile: 0, air: 0, ground: 0, spy: 0 };
   for (const r of rows) {
     if (r.attack_type === "spy") out.spy += r.n;
@@ -289,7 +282,10 @@ export interface BattleRow {
   land_destroyed: number;
   seed: number;
   strike_id: number | null;
-  report: Omit<BattleReportJson, "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId" | "defenderSideConfidence"> & {
+  report: Omit<
+    BattleReportJson,
+    "id" | "attackerCountryId" | "defenderCountryId" | "attackerName" | "defenderName" | "attackType" | "outcome" | "timestamp" | "isPlayerAttacker" | "isPlayerDefender" | "seed" | "strikeId" | "defenderSideConfidence"
+  > & {
     /**
      * the confidence of the attacker's freshest military intelligence on the defender when the
      * battle was fought (null: none; absent in reports older than the rule); decides how exact
@@ -619,10 +615,7 @@ export async function listStrikes(db: Queryable, countryId: number): Promise<Str
 
 /** Pending strikes due by `at` (the start-up run and the sweep). */
 export async function findDueStrikes(db: Queryable, at: Date, limit = 100): Promise<Array<{ id: number; execute_at: Date }>> {
-  const { rows } = await db.query<{ id: number; execute_at: Date }>(
-    "SELECT id, execute_at FROM strikes WHERE state = 'pending' AND execute_at <= $1 ORDER BY execute_at LIMIT $2",
-    [at, limit],
-  );
+  const { rows } = await db.query<{ id: number; execute_at: Date }>("SELECT id, execute_at FROM strikes WHERE state = 'pending' AND execute_at <= $1 ORDER BY execute_at LIMIT $2", [at, limit]);
   return rows;
 }
 
@@ -637,4 +630,3 @@ export function strikeFinishStatement(id: number, state: "executed" | "failed", 
   return `UPDATE strikes SET state = ${sqlLiteral(state)}, battle_id = ${sqlLiteral(battleId)}, failure = ${sqlLiteral(failure)}, finished_at = ${sqlLiteral(at)}
    WHERE id = ${sqlLiteral(id)} AND state = 'pending'`;
 }
-

@@ -134,7 +134,9 @@ export async function listNewsFor(
   const where = conditions.join(" AND ");
   const [page, count] = await Promise.all([
     db.query<NewsRow & { is_read: boolean }>(
-      `SELECT ${NEWS_COLUMNS.split(",").map((c) => `n.${c.trim()}`).join(", ")}, ${IS_READ} AS is_read
+      `SELECT ${NEWS_COLUMNS.split(",")
+        .map((c) => `n.${c.trim()}`)
+        .join(", ")}, ${IS_READ} AS is_read
          FROM news_items n, ${READER} WHERE ${where} ORDER BY n.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, filter.limit, filter.offset],
     ),
@@ -155,10 +157,7 @@ export async function countUnreadNews(db: Db | DbClient, reader: NewsReader): Pr
 
 /** Whether item `id` is visible to the reader; and whether it was read. undefined: not visible. */
 export async function findNewsFor(db: Db | DbClient, reader: NewsReader, id: number): Promise<{ isRead: boolean } | undefined> {
-  const { rows } = await db.query<{ is_read: boolean }>(`SELECT ${IS_READ} AS is_read FROM news_items n, ${READER} WHERE n.id = $5 AND ${VISIBLE}`, [
-    ...readerParams(reader),
-    id,
-  ]);
+  const { rows } = await db.query<{ is_read: boolean }>(`SELECT ${IS_READ} AS is_read FROM news_items n, ${READER} WHERE n.id = $5 AND ${VISIBLE}`, [...readerParams(reader), id]);
   return rows[0] ? { isRead: rows[0].is_read } : undefined;
 }
 
@@ -244,7 +243,9 @@ export async function awayCounts(db: Db, reader: NewsReader, since: Date): Promi
 /** The reader's personal and alliance items since `since`, newest first. */
 export async function awayItems(db: Db, reader: NewsReader, since: Date, limit: number): Promise<Array<NewsRow & { is_read: boolean }>> {
   const { rows } = await db.query<NewsRow & { is_read: boolean }>(
-    `SELECT ${NEWS_COLUMNS.split(",").map((c) => `n.${c.trim()}`).join(", ")}, ${IS_READ} AS is_read
+    `SELECT ${NEWS_COLUMNS.split(",")
+      .map((c) => `n.${c.trim()}`)
+      .join(", ")}, ${IS_READ} AS is_read
        FROM news_items n, ${READER}
       WHERE ((n.category = 'alliance' AND n.alliance_id = rd.alliance_id) OR (n.category = 'personal' AND n.country_id = rd.country_id))
         AND n.created_at > $5

@@ -62,16 +62,12 @@ export async function listOnlineUsers(db: Db, limit: number): Promise<OnlineUser
 }
 
 /** SQL predicate: the user `userIdColumn` has a live session (for ranking rows). */
-export const IS_ONLINE_SQL = (userIdColumn: string) =>
-  `EXISTS (SELECT 1 FROM online_sessions o WHERE o.user_id = ${userIdColumn} AND o.${FRESH})`;
+export const IS_ONLINE_SQL = (userIdColumn: string) => `EXISTS (SELECT 1 FROM online_sessions o WHERE o.user_id = ${userIdColumn} AND o.${FRESH})`;
 
 /** Which of `userIds` are online now. */
 export async function onlineAmong(db: Db, userIds: number[]): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
-  const { rows } = await db.query<{ user_id: number }>(
-    `SELECT DISTINCT user_id FROM online_sessions WHERE user_id = ANY($1::bigint[]) AND ${FRESH}`,
-    [userIds],
-  );
+  const { rows } = await db.query<{ user_id: number }>(`SELECT DISTINCT user_id FROM online_sessions WHERE user_id = ANY($1::bigint[]) AND ${FRESH}`, [userIds]);
   return new Set(rows.map((r) => r.user_id));
 }
 

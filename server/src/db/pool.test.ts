@@ -27,14 +27,16 @@ describe("Postgres backends terminated between requests", () => {
       await playEveryKindOfRequest(t.baseUrl, async () => {
         // Terminate until the pool holds nothing: work an earlier request left running (its
         // events, the news it writes) may take a connection after a round of terminations.
-        await eventually(async () => {
-          const { rows } = await admin.query<{ count: number }>(
-            "SELECT count(*)::int AS count FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS killed",
-          );
-          terminated += rows[0]!.count;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          return pool.totalCount === 0;
-        }, "the pool's terminated connections dropped", 5_000);
+        await eventually(
+          async () => {
+            const { rows } = await admin.query<{ count: number }>("SELECT count(*)::int AS count FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) AS killed");
+            terminated += rows[0]!.count;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            return pool.totalCount === 0;
+          },
+          "the pool's terminated connections dropped",
+          5_000,
+        );
       });
       expect(terminated).toBeGreaterThanOrEqual(9);
     } finally {

@@ -10,8 +10,7 @@ export const METRIC_SQL = {
   population: "c.population",
   military: "(c.troops + c.jets + c.tanks + c.turrets)",
   victories: "c.victories",
-  researchLevels:
-    "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
+  researchLevels: "(c.agricultural_tech + c.business_tech + c.military_tech + c.industrial_tech + c.spy_tech + c.medical_tech + c.residential_tech + c.warfare_tech + c.military_strategy_tech + c.weapons_tech + c.sdi_tech)",
 } as const;
 
 /** The SQL of each public ranking metric now, and its column in country_snapshots. */
@@ -160,9 +159,7 @@ export async function awardReachedAchievements(
 ): Promise<Array<{ country_id: number; achievement_id: string }>> {
   if (achievements.length === 0) return [];
   // $1 season, $2 time, then id and threshold of each achievement
-  const branches = achievements.map(
-    (a, i) => `SELECT c.id AS country_id, $${3 + 2 * i}::text AS achievement_id FROM countries c WHERE NOT c.is_eliminated AND ${METRIC_SQL[a.metric]} >= $${4 + 2 * i}::bigint`,
-  );
+  const branches = achievements.map((a, i) => `SELECT c.id AS country_id, $${3 + 2 * i}::text AS achievement_id FROM countries c WHERE NOT c.is_eliminated AND ${METRIC_SQL[a.metric]} >= $${4 + 2 * i}::bigint`);
   const { rows } = await client.query<{ country_id: number; achievement_id: string }>(
     `INSERT INTO achievements (country_id, season_id, achievement_id, awarded_at)
      SELECT e.country_id, $1, e.achievement_id, $2::timestamptz FROM (${branches.join(" UNION ALL ")}) e

@@ -10,9 +10,7 @@ export interface SeasonRow {
 
 /** The active season, else the most recent one. */
 export async function findCurrentSeason(db: Db): Promise<SeasonRow | undefined> {
-  const { rows } = await db.query<SeasonRow>(
-    "SELECT id, name, starts_at, ends_at, is_active FROM seasons ORDER BY is_active DESC, starts_at DESC, id DESC LIMIT 1",
-  );
+  const { rows } = await db.query<SeasonRow>("SELECT id, name, starts_at, ends_at, is_active FROM seasons ORDER BY is_active DESC, starts_at DESC, id DESC LIMIT 1");
   return rows[0];
 }
 
@@ -96,10 +94,7 @@ export async function endSeasonRow(db: DbClient, seasonId: number, at: Date): Pr
 }
 
 export async function insertSeason(db: DbClient, season: { name: string; startsAt: Date; endsAt: Date }): Promise<SeasonRow> {
-  const { rows } = await db.query<SeasonRow>(
-    "INSERT INTO seasons (name, starts_at, ends_at, is_active) VALUES ($1, $2, $3, true) RETURNING id, name, starts_at, ends_at, is_active",
-    [season.name, season.startsAt, season.endsAt],
-  );
+  const { rows } = await db.query<SeasonRow>("INSERT INTO seasons (name, starts_at, ends_at, is_active) VALUES ($1, $2, $3, true) RETURNING id, name, starts_at, ends_at, is_active", [season.name, season.startsAt, season.endsAt]);
   return rows[0]!;
 }
 
@@ -159,10 +154,7 @@ export async function findSeasonById(db: Db, id: number): Promise<(SeasonRow & {
 }
 
 export async function archivedScores(db: Db | DbClient, seasonId: number, limit: number): Promise<SeasonScoreRow[]> {
-  const { rows } = await db.query<SeasonScoreRow>(
-    "SELECT rank, country_id, country_name, player_name, alliance_tag, networth, land, victories FROM season_scores WHERE season_id = $1 ORDER BY rank LIMIT $2",
-    [seasonId, limit],
-  );
+  const { rows } = await db.query<SeasonScoreRow>("SELECT rank, country_id, country_name, player_name, alliance_tag, networth, land, victories FROM season_scores WHERE season_id = $1 ORDER BY rank LIMIT $2", [seasonId, limit]);
   return rows;
 }
 

@@ -3,8 +3,7 @@ import { sqlLiteral } from "./sqlLiteral.js";
 import { Statement } from "./statement.js";
 
 describe("Statement", () => {
-  const write = (id: number, cash: number) =>
-    new Statement().sql("UPDATE countries SET cash = ").value(sqlLiteral(cash)).sql(" WHERE id = ").value(sqlLiteral(id)).sql(" AND xmin = ").value(sqlLiteral("12"), "xid");
+  const write = (id: number, cash: number) => new Statement().sql("UPDATE countries SET cash = ").value(sqlLiteral(cash)).sql(" WHERE id = ").value(sqlLiteral(id)).sql(" AND xmin = ").value(sqlLiteral("12"), "xid");
 
   it("keeps the values apart: the text numbers them, inline puts the literals in place", () => {
     const s = write(7, 500);

@@ -17,23 +17,13 @@ const TURN_RESULT_COLUMNS = "turn_results (country_id, action_type, result)";
 
 /** Appends a result's column values (country, action type, the result as jsonb), typed. */
 function turnResultValues(statement: Statement, countryId: number, result: TurnResultJson): Statement {
-  return statement
-    .value(sqlLiteral(countryId), "bigint")
-    .sql(", ")
-    .value(sqlLiteral(result.actionType), "text")
-    .sql(", ")
-    .value(jsonbLiteral(result), "jsonb");
+  return statement.value(sqlLiteral(countryId), "bigint").sql(", ").value(sqlLiteral(result.actionType), "text").sql(", ").value(jsonbLiteral(result), "jsonb");
 }
 
 /** Appends the condition: rows of the country's history beyond the TURN_HISTORY_KEPT newest. */
 function beyondKeptHistory(statement: Statement, countryId: number): Statement {
   const id = sqlLiteral(countryId);
-  return statement
-    .sql("country_id = ")
-    .value(id)
-    .sql(" AND id <= (SELECT id FROM turn_results WHERE country_id = ")
-    .value(id)
-    .sql(` ORDER BY id DESC OFFSET ${TURN_HISTORY_KEPT} LIMIT 1)`);
+  return statement.sql("country_id = ").value(id).sql(" AND id <= (SELECT id FROM turn_results WHERE country_id = ").value(id).sql(` ORDER BY id DESC OFFSET ${TURN_HISTORY_KEPT} LIMIT 1)`);
 }
 
 /** Whether this action trims the history (`draw` in [0, 1); one time in TURN_HISTORY_TRIM_EVERY). */
@@ -63,10 +53,7 @@ function appendTurnResultParts(statement: Statement, countryId: number, result: 
 }
 
 export async function listTurnResults(db: Db, countryId: number, limit: number): Promise<TurnResultJson[]> {
-  const { rows } = await db.query<{ result: TurnResultJson }>(
-    "SELECT result FROM turn_results WHERE country_id = $1 ORDER BY id DESC LIMIT $2",
-    [countryId, limit],
-  );
+  const { rows } = await db.query<{ result: TurnResultJson }>("SELECT result FROM turn_results WHERE country_id = $1 ORDER BY id DESC LIMIT $2", [countryId, limit]);
   return rows.map((r) => r.result);
 }
 

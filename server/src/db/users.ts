@@ -9,14 +9,8 @@ export interface UserRow {
   last_login: Date | null;
 }
 
-export async function insertUser(
-  client: DbClient,
-  user: { email: string; username: string; passwordHash: string },
-): Promise<UserRow> {
-  const { rows } = await client.query<UserRow>(
-    "INSERT INTO users (email, username, password_hash, last_login) VALUES ($1, $2, $3, now()) RETURNING *",
-    [user.email, user.username, user.passwordHash],
-  );
+export async function insertUser(client: DbClient, user: { email: string; username: string; passwordHash: string }): Promise<UserRow> {
+  const { rows } = await client.query<UserRow>("INSERT INTO users (email, username, password_hash, last_login) VALUES ($1, $2, $3, now()) RETURNING *", [user.email, user.username, user.passwordHash]);
   return rows[0]!;
 }
 

@@ -112,9 +112,7 @@ describe("registration validation", () => {
 
   it("50 parallel registrations with the same country name create exactly one country", async () => {
     const name = `Contested ${Date.now()}`;
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => t.api("POST", "/auth/register", { ...newPlayer(`race${i}x`), countryName: name })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => t.api("POST", "/auth/register", { ...newPlayer(`race${i}x`), countryName: name })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);

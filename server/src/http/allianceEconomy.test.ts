@@ -36,7 +36,9 @@ describe("economy bonuses", () => {
     expect(await gained()).toBe(Math.floor((base * 130) / 100));
 
     // A Research Sprint that ran out adds nothing.
-    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_at, expires_at, purchased_by_name) VALUES ($1, 'research_sprint', 1, 250, now() - interval '7 hours', now() - interval '1 hour', 'x')", [alliance.id]);
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_at, expires_at, purchased_by_name) VALUES ($1, 'research_sprint', 1, 250, now() - interval '7 hours', now() - interval '1 hour', 'x')", [
+      alliance.id,
+    ]);
     expect(await gained()).toBe(Math.floor((base * 130) / 100));
   });
 
@@ -59,10 +61,10 @@ describe("economy bonuses", () => {
     expect(await moved(() => sql("UPDATE alliance_bonus_purchases SET end_announced = true WHERE id = $1", [purchase]))).toEqual([]);
     expect(await moved(() => sql("DELETE FROM alliance_bonus_purchases WHERE id = $1", [purchase]))).toEqual([owner.countryId, member.countryId]);
 
-    const [{ id: relation }] = await sql(
-      "INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('research', $1, $2, now(), 0) RETURNING id",
-      [outsider.countryId, partner.countryId],
-    );
+    const [{ id: relation }] = await sql("INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('research', $1, $2, now(), 0) RETURNING id", [
+      outsider.countryId,
+      partner.countryId,
+    ]);
     expect(await moved(() => sql("UPDATE diplomatic_relations SET status = 'cancelled' WHERE id = $1", [relation]))).toEqual([outsider.countryId, partner.countryId]);
     expect(await moved(() => sql("UPDATE diplomatic_relations SET total_paid = 5 WHERE id = $1", [relation]))).toEqual([]);
   });

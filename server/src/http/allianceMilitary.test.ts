@@ -75,7 +75,16 @@ describe("alliances in combat", () => {
     await addMember(t, owner, victim);
     const report = await attack(raider, victim, { troops: 3_000, tanks: 200, jets: 50 });
     const requests = await sql("SELECT requester_id, attacker_id, attack_type, urgency, need_military, battle_ref FROM alliance_defense_requests WHERE alliance_id = $1", [alliance.id]);
-    expect(requests).toEqual([{ requester_id: victim.countryId, attacker_id: raider.countryId, attack_type: "standard_strike", urgency: report.outcome === "attacker_victory" ? expect.stringMatching(/critical|high/) : expect.stringMatching(/medium|low/), need_military: true, battle_ref: `battle-${report.id}` }]);
+    expect(requests).toEqual([
+      {
+        requester_id: victim.countryId,
+        attacker_id: raider.countryId,
+        attack_type: "standard_strike",
+        urgency: report.outcome === "attacker_victory" ? expect.stringMatching(/critical|high/) : expect.stringMatching(/medium|low/),
+        need_military: true,
+        battle_ref: `battle-${report.id}`,
+      },
+    ]);
     // The attacker in no alliance raises nothing for itself.
     expect((await sql("SELECT count(*)::int AS n FROM alliance_defense_requests WHERE requester_id = $1", [raider.countryId]))[0].n).toBe(0);
   });

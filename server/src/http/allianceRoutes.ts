@@ -74,15 +74,25 @@ export function allianceRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   api.handle(routes.joinAlliance, async (call) => applyToAlliance(ctx, call.claims!.userId, call.body));
   api.handle(routes.invite, async (call) => inviteToAlliance(ctx, call.claims!.userId, call.body));
 
-  for (const [entry, answer] of [[routes.acceptInvitation, "accept"], [routes.declineInvitation, "decline"]] as const) {
+  for (const [entry, answer] of [
+    [routes.acceptInvitation, "accept"],
+    [routes.declineInvitation, "decline"],
+  ] as const) {
     api.handle(entry, async (call) => answerInvitation(ctx, call.claims!.userId, call.params.id, answer));
   }
   api.handle(routes.cancelInvitation, async (call) => cancelInvitation(ctx, call.claims!.userId, call.params.id));
-  for (const [entry, answer] of [[routes.acceptApplication, "accept"], [routes.rejectApplication, "reject"]] as const) {
+  for (const [entry, answer] of [
+    [routes.acceptApplication, "accept"],
+    [routes.rejectApplication, "reject"],
+  ] as const) {
     api.handle(entry, async (call) => answerApplication(ctx, call.claims!.userId, call.params.id, answer));
   }
 
-  for (const [entry, act] of [[routes.kickMember, kickMember], [routes.promoteMember, promoteMember], [routes.demoteMember, demoteMember]] as const) {
+  for (const [entry, act] of [
+    [routes.kickMember, kickMember],
+    [routes.promoteMember, promoteMember],
+    [routes.demoteMember, demoteMember],
+  ] as const) {
     api.handle(entry, async (call) => act(ctx, call.claims!.userId, call.body.countryId));
   }
 

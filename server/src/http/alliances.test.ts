@@ -383,7 +383,10 @@ describe("alliance rules over REST", () => {
     expect(seen).toContainEqual({ type: "memberLeft", allianceId: alliance.id, countryId: v.countryId, reason: "kicked" });
     expect(seen.some((e) => e.type === "notice" && e.notice.kind === "alliance_kicked")).toBe(true);
     // News: founded (everyone), joined and kicked (the alliance), kicked (the member).
-    const news = await sql("SELECT kind, category, alliance_id, country_id FROM news_items WHERE (alliance_id = $1 OR country_id = $2 OR kind = 'alliance_founded' AND params->'alliance'->>'id' = $1::text) ORDER BY id", [alliance.id, v.countryId]);
+    const news = await sql("SELECT kind, category, alliance_id, country_id FROM news_items WHERE (alliance_id = $1 OR country_id = $2 OR kind = 'alliance_founded' AND params->'alliance'->>'id' = $1::text) ORDER BY id", [
+      alliance.id,
+      v.countryId,
+    ]);
     expect(news.map((n) => `${n.kind}:${n.category}`)).toEqual(["alliance_founded:global", "alliance_member_joined:alliance", "alliance_member_kicked:alliance", "alliance_kicked:personal"]);
   });
 

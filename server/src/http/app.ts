@@ -32,7 +32,25 @@ import { mountApiReference, openApiRoutes } from "./apiDocs.js";
  */
 export type RouterFactory = (ctx: ServiceContext, api: ApiPipeline) => void;
 
-export const API_ROUTERS: RouterFactory[] = [authRoutes, countryRoutes, economyRoutes, chatRoutes, seasonRoutes, rankingRoutes, newsRoutes, marketRoutes, militaryRoutes, allianceRoutes, diplomacyRoutes, espionageRoutes, accountRoutes, manageRoutes, settingsRoutes, adminRoutes, openApiRoutes];
+export const API_ROUTERS: RouterFactory[] = [
+  authRoutes,
+  countryRoutes,
+  economyRoutes,
+  chatRoutes,
+  seasonRoutes,
+  rankingRoutes,
+  newsRoutes,
+  marketRoutes,
+  militaryRoutes,
+  allianceRoutes,
+  diplomacyRoutes,
+  espionageRoutes,
+  accountRoutes,
+  manageRoutes,
+  settingsRoutes,
+  adminRoutes,
+  openApiRoutes,
+];
 
 /** Extra routers and middleware wired by main (health, metrics) before the /api 404. */
 export interface AppExtras {

@@ -73,10 +73,7 @@ describe("diplomacy", () => {
   it("two racing counter-proposals and accepts still make one relation", async () => {
     const [a, b] = await Promise.all([registerPlayer(t, "ra"), registerPlayer(t, "rb")]);
     const sent = await t.api("POST", "/diplomacy/proposals", { toCountryId: b.countryId, relationType: "intelligence" }, a.token);
-    const results = await Promise.all([
-      t.api("POST", `/diplomacy/proposals/${sent.body.data.proposal.id}/accept`, {}, b.token),
-      t.api("POST", "/diplomacy/proposals", { toCountryId: a.countryId, relationType: "intelligence" }, b.token),
-    ]);
+    const results = await Promise.all([t.api("POST", `/diplomacy/proposals/${sent.body.data.proposal.id}/accept`, {}, b.token), t.api("POST", "/diplomacy/proposals", { toCountryId: a.countryId, relationType: "intelligence" }, b.token)]);
     expect(results.filter((r) => r.status < 300)).toHaveLength(1);
     expect((await sql("SELECT count(*)::int AS n FROM diplomatic_relations WHERE status = 'active' AND $1 IN (from_country_id, to_country_id)", [a.countryId]))[0].n).toBe(1);
   });
@@ -89,8 +86,7 @@ describe("diplomacy", () => {
     const heard: GameEvent[] = [];
     const off = t.server.ctx.events.subscribe(countryTopic(b.countryId), (e) => heard.push(e));
     await t.server.ctx.events.ready();
-    const cost = async (p: { countryId: number; token: string }) =>
-      (await t.api("GET", `/research/status/${p.countryId}`, undefined, p.token)).body.data.technologies.find((x: { id: string }) => x.id === "agricultural").cost as number;
+    const cost = async (p: { countryId: number; token: string }) => (await t.api("GET", `/research/status/${p.countryId}`, undefined, p.token)).body.data.technologies.find((x: { id: string }) => x.id === "agricultural").cost as number;
     const points = async (id: number) => Number((await sql("SELECT research_points FROM countries WHERE id = $1", [id]))[0].research_points);
 
     const aCost = await cost(a);

@@ -17,7 +17,10 @@ export function diplomacyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   api.handle(routes.partnerCandidates, async (call) => ({ data: await partnerCandidates(ctx, call.claims!.userId, call.query) }));
   api.handle(routes.propose, async (call) => ({ data: await proposeRelation(ctx, call.claims!.userId, call.body) }));
 
-  for (const [entry, answer] of [[routes.acceptProposal, "accept"], [routes.rejectProposal, "reject"]] as const) {
+  for (const [entry, answer] of [
+    [routes.acceptProposal, "accept"],
+    [routes.rejectProposal, "reject"],
+  ] as const) {
     api.handle(entry, async (call) => ({ data: await answerProposal(ctx, call.claims!.userId, call.params.id, answer) }));
   }
 

@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  computeNetworth,
-  computeExploration,
-  performConstruction,
-  performExploration,
-  performProduction,
-  startingCountry,
-  GOVERNMENT_CHANGE_BASE_COST,
-  GOVERNMENT_CHANGE_TURN_COST,
-} from "@game/schema/rules";
+import { computeNetworth, computeExploration, performConstruction, performExploration, performProduction, startingCountry, GOVERNMENT_CHANGE_BASE_COST, GOVERNMENT_CHANGE_TURN_COST } from "@game/schema/rules";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 
 let t: TestServer;
@@ -22,7 +13,9 @@ afterAll(async () => {
 const country = async (token: string, id: number) => (await t.api("GET", `/country/${id}`, undefined, token)).body.country;
 const setColumns = (id: number, columns: Record<string, number | string>) =>
   t.server.database.pool.query(
-    `UPDATE countries SET ${Object.keys(columns).map((c, i) => `${c} = $${i + 2}`).join(", ")} WHERE id = $1`,
+    `UPDATE countries SET ${Object.keys(columns)
+      .map((c, i) => `${c} = $${i + 2}`)
+      .join(", ")} WHERE id = $1`,
     [id, ...Object.values(columns)],
   );
 
@@ -70,7 +63,7 @@ describe("exploration", () => {
     const p = await registerPlayer(t, "exc");
     await setColumns(p.countryId, { turns: 3 });
     expect((await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 4 }, p.token)).body.error).toBe("Turns must be between 1 and 3");
-    expect((await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1.5 }, p.token))).toMatchObject({ status: 400, body: { error: "turnsToSpend must be a whole number" } });
+    expect(await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1.5 }, p.token)).toMatchObject({ status: 400, body: { error: "turnsToSpend must be a whole number" } });
     expect((await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: "2" }, p.token)).status).toBe(400);
     await setColumns(p.countryId, { turns: 0 });
     expect((await t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token)).body.error).toBe("No turns available");
@@ -200,9 +193,7 @@ describe("ownership", () => {
 describe("concurrency", () => {
   it("100 parallel 1-turn explorations on a country with 100 turns: turns + successes = 100, nothing negative", async () => {
     const p = await registerPlayer(t, "race");
-    const results = await Promise.all(
-      Array.from({ length: 100 }, () => t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token)),
-    );
+    const results = await Promise.all(Array.from({ length: 100 }, () => t.api("POST", "/exploration/explore", { countryId: p.countryId, turnsToSpend: 1 }, p.token)));
     const successes = results.filter((r) => r.status === 200).length;
     const failures = results.filter((r) => r.status !== 200);
     for (const f of failures) {
@@ -279,7 +270,12 @@ describe("production, research, government, stored turns, allocation", () => {
     // residential 1: the housing cap of 100 acres is 1,020 people
     expect((await t.api("GET", `/buildings/production/${p.countryId}`, undefined, p.token)).body.data.productionRates.population.total).toBe(1020);
     // networth counts the eleven levels at 2 each (written on the allocation)
-    const expected = { ...startingCountry(), buildings: { ...startingCountry().buildings, research_labs: 1 }, researchPoints: Number(own.research_points), tech: Object.fromEntries(Object.keys(startingCountry().tech).map((id) => [id, 1])) as ReturnType<typeof startingCountry>["tech"] };
+    const expected = {
+      ...startingCountry(),
+      buildings: { ...startingCountry().buildings, research_labs: 1 },
+      researchPoints: Number(own.research_points),
+      tech: Object.fromEntries(Object.keys(startingCountry().tech).map((id) => [id, 1])) as ReturnType<typeof startingCountry>["tech"],
+    };
     expect(Number(own.networth)).toBe(computeNetworth(expected));
     // another player sees no tech level
     const seen = (await t.api("GET", `/country/${p.countryId}`, undefined, other.token)).body.country;
@@ -292,7 +288,7 @@ describe("production, research, government, stored turns, allocation", () => {
     expect(first.status).toBe(200);
     expect(await country(p.token, p.countryId)).toMatchObject({ government_type: "republic", has_used_free_government_change: true, government_change_count: 1, cash: "100000", turns: 100 });
     expect((await t.api("POST", "/country/change-government", { governmentType: "republic" }, p.token)).status).toBe(400);
-    expect((await t.api("POST", "/country/change-government", { governmentType: "anarchy" }, p.token))).toMatchObject({ status: 400, body: { error: "Unknown government type" } });
+    expect(await t.api("POST", "/country/change-government", { governmentType: "anarchy" }, p.token)).toMatchObject({ status: 400, body: { error: "Unknown government type" } });
     const second = await t.api("POST", "/country/change-government", { governmentType: "theocracy" }, p.token);
     expect(second.status).toBe(200);
     expect(second.body.cost).toEqual({ free: false, cash: GOVERNMENT_CHANGE_BASE_COST, turns: GOVERNMENT_CHANGE_TURN_COST });

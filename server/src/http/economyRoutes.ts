@@ -1,28 +1,9 @@
 import type { z } from "zod";
 import type { BuildingProductionJson } from "@game/schema/api";
 import { routes, type RouteEntry } from "@game/schema/routes";
-import {
-  computeBuildingCosts,
-  computeBuildingProductionRates,
-  computeGovernmentChangeCost,
-  computeProductionPerTurn,
-  computeResearchStatus,
-  BUILDING_TYPES,
-  GOVERNMENT_LIST,
-  type CountryState,
-} from "@game/schema/rules";
+import { computeBuildingCosts, computeBuildingProductionRates, computeGovernmentChangeCost, computeProductionPerTurn, computeResearchStatus, BUILDING_TYPES, GOVERNMENT_LIST, type CountryState } from "@game/schema/rules";
 import { countryState, turnHistory } from "../services/countries.js";
-import {
-  allocateResearch,
-  changeGovernment,
-  constructBuildings,
-  convertStoredTurns,
-  exploreLand,
-  generateResearch,
-  processProduction,
-  setUnitAllocation,
-  type ActionResult,
-} from "../services/economy.js";
+import { allocateResearch, changeGovernment, constructBuildings, convertStoredTurns, exploreLand, generateResearch, processProduction, setUnitAllocation, type ActionResult } from "../services/economy.js";
 import type { ServiceContext } from "../services/context.js";
 import { readEconomyBonuses } from "../services/allianceEffects.js";
 import type { ApiPipeline, RouteHandler } from "./pipeline.js";
@@ -37,10 +18,7 @@ export function economyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- actions ---------------------------------------------------------------------------
 
   /** An action on body.countryId: 403 unless it is the caller's own country, then `act` as the caller. */
-  const countryAction = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(
-    entry: E,
-    act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>,
-  ) =>
+  const countryAction = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(entry: E, act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>) =>
     api.handle(entry, async (call) => {
       const claims = await authorizeCountryId(ctx, call, call.body.countryId);
       return act(claims.userId, call.body as z.output<E["body"]>);
@@ -60,10 +38,7 @@ export function economyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   countryAction(routes.consumeTurns, async (userId, body) => {
-    const result =
-      body.actionType === "exploration"
-        ? await exploreLand(ctx, userId, body.countryId, body.quantity)
-        : await processProduction(ctx, userId, body.countryId, body.quantity, body.actionType);
+    const result = body.actionType === "exploration" ? await exploreLand(ctx, userId, body.countryId, body.quantity) : await processProduction(ctx, userId, body.countryId, body.quantity, body.actionType);
     return { ...spent(body.quantity, result), ...(result.extra ?? {}) };
   });
 
@@ -114,10 +89,7 @@ export function economyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- read models (own country only: they reveal private numbers) --------------------
 
   /** An own-country read: `read(state)` of the caller's own country (403 otherwise). */
-  const ownCountryRead = <E extends RouteEntry<"GET", string, z.ZodType<{ countryId: number }>, undefined, undefined>>(
-    entry: E,
-    read: (state: CountryState) => Awaited<ReturnType<RouteHandler<E>>>,
-  ) =>
+  const ownCountryRead = <E extends RouteEntry<"GET", string, z.ZodType<{ countryId: number }>, undefined, undefined>>(entry: E, read: (state: CountryState) => Awaited<ReturnType<RouteHandler<E>>>) =>
     api.handle(entry, async (call) => {
       const { country } = await authorizeCountry(ctx, call, call.params.countryId);
       return read(countryState(country));

@@ -25,7 +25,12 @@ const clients: WorldTestClient[] = [];
 
 const sql = (text: string, values: unknown[] = []) => t.server.database.pool.query(text, values);
 const set = (id: number, values: Record<string, number | string>) =>
-  sql(`UPDATE countries SET ${Object.keys(values).map((k, i) => `${k} = $${i + 2}`).join(", ")} WHERE id = $1`, [id, ...Object.values(values)]);
+  sql(
+    `UPDATE countries SET ${Object.keys(values)
+      .map((k, i) => `${k} = $${i + 2}`)
+      .join(", ")} WHERE id = $1`,
+    [id, ...Object.values(values)],
+  );
 const row = async (id: number) => (await sql("SELECT * FROM countries WHERE id = $1", [id])).rows[0];
 
 /**
@@ -316,10 +321,10 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     await set(a.countryId, { spies: 500, turns: 150, land: 1000, cash: 10_000_000 });
     await set(b.countryId, { cash: 10_000_000 });
     // an alliance of a and b, written directly (the alliance flow itself is tested elsewhere)
-    const { rows } = await sql(
-      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
-      [`spies${a.countryId}`, `S${a.countryId % 1000}`],
-    );
+    const { rows } = await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int", [
+      `spies${a.countryId}`,
+      `S${a.countryId % 1000}`,
+    ]);
     await sql("UPDATE countries SET alliance_id = $1 WHERE id = ANY($2::bigint[])", [rows[0].id, [a.countryId, b.countryId]]);
     let report: any;
     for (let i = 0; i < 30 && !report; i++) {
@@ -360,10 +365,10 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
 
   it("answering a defense request with Share Intelligence shares the responder's spy report with the alliance", async () => {
     const [owner, helper, victim] = await Promise.all([registerPlayer(t, "edfo"), registerPlayer(t, "edfh"), registerPlayer(t, "edfv")]);
-    const { rows } = await sql(
-      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
-      [`defence${owner.countryId}`, `D${owner.countryId % 1000}`],
-    );
+    const { rows } = await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int", [
+      `defence${owner.countryId}`,
+      `D${owner.countryId % 1000}`,
+    ]);
     const allianceId = rows[0].id;
     await sql("UPDATE countries SET alliance_id = $1 WHERE id = ANY($2::bigint[])", [allianceId, [owner.countryId, helper.countryId, victim.countryId]]);
     await sql("INSERT INTO alliance_members (country_id, alliance_id, role) VALUES ($1, $4, 'owner'), ($2, $4, 'member'), ($3, $4, 'member')", [owner.countryId, helper.countryId, victim.countryId, allianceId]);
@@ -396,16 +401,13 @@ describe("cooldowns, detection, sabotage, training, sharing", () => {
     expect(alone.successPreview).toMatchObject({ basis: "estimate", target: { spies: Math.round(0.1 * land), land }, spyDefensePct: 105 });
     expect(alone.successPreview.missions.general).toBe(Math.round(missionChance(forceRatio(1, "monarchy", 0, false, land), 0, parityDefense) * 100));
 
-    const { rows } = await sql(
-      "INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int",
-      [`intel${q.countryId}`, `I${q.countryId % 1000}`],
-    );
+    const { rows } = await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, $1, $2, '#000000', 'star', '#ffffff') RETURNING id::int", [
+      `intel${q.countryId}`,
+      `I${q.countryId % 1000}`,
+    ]);
     await sql("UPDATE countries SET alliance_id = $1 WHERE id = $2", [rows[0].id, q.countryId]);
     await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_by_name) VALUES ($1, 'intelligence_network', 1, 600, 'test')", [rows[0].id]);
-    await sql(
-      "INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('intelligence', $1, $2, now(), 75)",
-      [q.countryId, stranger.countryId],
-    );
+    await sql("INSERT INTO diplomatic_relations (relation_type, from_country_id, to_country_id, can_cancel_after, daily_cost) VALUES ('intelligence', $1, $2, now(), 75)", [q.countryId, stranger.countryId]);
     const allied = await preview();
     expect(allied).toMatchObject({ inAlliance: true, spySuccessBonusPct: 15 });
     expect(allied.successPreview.missions.general).toBe(Math.round(withSpyBonus(missionChance(forceRatio(1, "monarchy", 0, true, land), 0, parityDefense), 15) * 100));

@@ -11,7 +11,10 @@ import { countryById } from "../services/countries.js";
 
 /** Marks a thrown error with the route's fallback message for the 500 answer. */
 export class RouteFailure extends Error {
-  constructor(readonly fallback: string, readonly cause: unknown) {
+  constructor(
+    readonly fallback: string,
+    readonly cause: unknown,
+  ) {
     super(fallback);
   }
 }

@@ -129,7 +129,12 @@ describe("finding 9: ids are not coerced", () => {
     expect((await t.api("GET", `/buildings/costs/${p.countryId}`, undefined, p.token)).status).toBe(200);
   });
 
-  it.each([["hex", "0x10"], ["padded", "%205"], ["array", "5&limit=6"], ["fraction", "5.0"]])("a %s query limit answers 400", async (_name, raw) => {
+  it.each([
+    ["hex", "0x10"],
+    ["padded", "%205"],
+    ["array", "5&limit=6"],
+    ["fraction", "5.0"],
+  ])("a %s query limit answers 400", async (_name, raw) => {
     const res = await t.api("GET", `/countries?limit=${raw}`, undefined, p.token);
     expect(res).toMatchObject({ status: 400, body: { success: false, error: "limit must be a whole number" } });
   });

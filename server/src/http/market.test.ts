@@ -58,8 +58,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const list = (p: Player, itemType: MarketItemType, quantity: number, pricePerUnit: number) =>
-  t.api("POST", "/market/listings", { countryId: p.countryId, itemType, quantity, pricePerUnit }, p.token);
+const list = (p: Player, itemType: MarketItemType, quantity: number, pricePerUnit: number) => t.api("POST", "/market/listings", { countryId: p.countryId, itemType, quantity, pricePerUnit }, p.token);
 const buy = (p: Player, id: number, quantity?: number) => t.api("POST", `/market/listings/${id}/buy`, { countryId: p.countryId, quantity }, p.token);
 
 describe("public market routes", () => {

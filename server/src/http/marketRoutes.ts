@@ -1,21 +1,7 @@
 import { routes } from "@game/schema/routes";
 import { transactionsCsvFileName } from "@game/schema/rules";
 import { countryOfUser } from "../services/countries.js";
-import {
-  buyListing,
-  cancelListing,
-  controlOrder,
-  createListing,
-  createStandingOrder,
-  exportHistoryCsv,
-  getAnalytics,
-  getHistory,
-  getListings,
-  getOrderBook,
-  getOwnOrders,
-  getStore,
-  storeTrade,
-} from "../services/market.js";
+import { buyListing, cancelListing, controlOrder, createListing, createStandingOrder, exportHistoryCsv, getAnalytics, getHistory, getListings, getOrderBook, getOwnOrders, getStore, storeTrade } from "../services/market.js";
 import type { ServiceContext } from "../services/context.js";
 import { authorizeCountry } from "./handler.js";
 import { Download, type ApiPipeline } from "./pipeline.js";
@@ -53,7 +39,10 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
     return { data: await getStore(ctx, call.params.countryId) };
   });
 
-  for (const [entry, side] of [[routes.storeBuy, "buy"], [routes.storeSell, "sell"]] as const) {
+  for (const [entry, side] of [
+    [routes.storeBuy, "buy"],
+    [routes.storeSell, "sell"],
+  ] as const) {
     api.handle(entry, async (call) => {
       const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
       return storeTrade(ctx, claims.userId, side, call.body);
@@ -74,9 +63,7 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
     return createStandingOrder(ctx, claims.userId, call.body);
   });
 
-  api.handle(routes.controlStandingOrder, async (call) =>
-    controlOrder(ctx, call.claims!.userId, call.params.id, call.params.control, call.body.countryId),
-  );
+  api.handle(routes.controlStandingOrder, async (call) => controlOrder(ctx, call.claims!.userId, call.params.id, call.params.control, call.body.countryId));
 
   // --- history and analytics --------------------------------------------------------------
 

@@ -110,7 +110,7 @@ describe("finding 4: clients may only joinOrCreate world rooms, sessions per use
     expect(toRefusal(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })).status).toBe(503);
     expect(toRefusal(Object.assign(new Error("no processId available to create room world"), { code: 523 })).status).toBe(503);
     expect(toRefusal(Object.assign(new Error("process x is not available."), { code: undefined })).status).toBe(503);
-    expect(toRefusal(Object.assign(new Error("room \"x\" not found"), { code: 522 })).status).toBe(404);
+    expect(toRefusal(Object.assign(new Error('room "x" not found'), { code: 522 })).status).toBe(404);
     expect(toRefusal(Object.assign(new Error("reconnection token invalid or expired."), { code: 524 })).status).toBe(410);
     expect(toRefusal(Object.assign(new Error("nope"), { code: 429 })).status).toBe(429);
   });

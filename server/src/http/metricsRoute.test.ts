@@ -41,7 +41,16 @@ describe("GET /metrics", () => {
       expect((await getMetrics(server)).status).toBe(401);
       const { text } = await getMetrics(server, "operator-token-123");
       // prom-client's defaults
-      for (const name of ["process_cpu_user_seconds_total", "process_cpu_seconds_total", "process_resident_memory_bytes", "process_start_time_seconds", "nodejs_heap_size_used_bytes", "nodejs_eventloop_lag_p99_seconds", "nodejs_active_handles_total", "nodejs_version_info"]) {
+      for (const name of [
+        "process_cpu_user_seconds_total",
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "process_start_time_seconds",
+        "nodejs_heap_size_used_bytes",
+        "nodejs_eventloop_lag_p99_seconds",
+        "nodejs_active_handles_total",
+        "nodejs_version_info",
+      ]) {
         expect(text, name).toContain(`# TYPE ${name} `);
       }
       // ours, with their labels
@@ -49,7 +58,10 @@ describe("GET /metrics", () => {
       expect(text).toMatch(/^http_requests_total\{method="POST",route="\/api\/auth\/register",status="201"\} 1$/m);
       expect(text).toMatch(/^process_uptime_seconds \d/m);
       // each metric family once, even with several servers in one process
-      const families = text.split("\n").filter((l) => l.startsWith("# TYPE ")).map((l) => l.split(" ")[2]);
+      const families = text
+        .split("\n")
+        .filter((l) => l.startsWith("# TYPE "))
+        .map((l) => l.split(" ")[2]);
       expect(new Set(families).size).toBe(families.length);
     });
   });
@@ -89,14 +101,7 @@ describe("GET /metrics", () => {
 
     it("exposes process, room and client gauges", async () => {
       const { text } = await getMetrics(server);
-      for (const name of [
-        "process_cpu_seconds_total",
-        "process_resident_memory_bytes",
-        "colyseus_rooms",
-        "colyseus_connected_clients",
-        "nodejs_eventloop_delay_p99_seconds",
-        "turn_tick_duration_seconds",
-      ]) {
+      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "colyseus_rooms", "colyseus_connected_clients", "nodejs_eventloop_delay_p99_seconds", "turn_tick_duration_seconds"]) {
         expect(text).toContain(`# TYPE ${name}`);
       }
       expect(text).toMatch(/^colyseus_connected_clients 0$/m);

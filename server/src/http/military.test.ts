@@ -46,10 +46,7 @@ describe("an attack between two players over REST", () => {
     await sql("UPDATE countries SET farms = 40, residential_areas = 100, military_bases = 5 WHERE id = $1", [d.countryId]);
     const before = { a: await country(a.countryId), d: await country(d.countryId) };
     const events: GameEvent[] = [];
-    const offs = [
-      t.server.ctx.events.subscribe(countryTopic(d.countryId), (e) => events.push(e)),
-      t.server.ctx.events.subscribe(WORLD_TOPIC, (e) => events.push(e)),
-    ];
+    const offs = [t.server.ctx.events.subscribe(countryTopic(d.countryId), (e) => events.push(e)), t.server.ctx.events.subscribe(WORLD_TOPIC, (e) => events.push(e))];
     await t.server.ctx.events.ready();
 
     const res = await launch(a.token, { countryId: a.countryId, targetCountryId: d.countryId, attackType: "standard_strike", units: { troops: 4_000, tanks: 250, jets: 80 } });
@@ -57,7 +54,29 @@ describe("an attack between two players over REST", () => {
     expect(res.body.executed).toBe(true);
     const report: BattleReportJson = res.body.report;
     expect(report).toMatchObject({ attackerCountryId: a.countryId, defenderCountryId: d.countryId, attackType: "standard_strike", isPlayerAttacker: true, isPlayerDefender: false });
-    for (const field of ["attackerForces", "defenderForces", "attackerCasualties", "defenderCasualties", "landCaptured", "resourcesGained", "resourcesLost", "buildingsDestroyed", "populationKilled", "attackPower", "defensePower", "powerRatio", "efficiencyRating", "strategicValue", "attackerTechBonus", "defenderTechBonus", "weaponsEffectiveness", "allianceSupport", "combatLog", "timestamp", "outcome"]) {
+    for (const field of [
+      "attackerForces",
+      "defenderForces",
+      "attackerCasualties",
+      "defenderCasualties",
+      "landCaptured",
+      "resourcesGained",
+      "resourcesLost",
+      "buildingsDestroyed",
+      "populationKilled",
+      "attackPower",
+      "defensePower",
+      "powerRatio",
+      "efficiencyRating",
+      "strategicValue",
+      "attackerTechBonus",
+      "defenderTechBonus",
+      "weaponsEffectiveness",
+      "allianceSupport",
+      "combatLog",
+      "timestamp",
+      "outcome",
+    ]) {
       expect(report, field).toHaveProperty(field);
     }
     expect(report.combatLog.length).toBeGreaterThan(2);

@@ -1,17 +1,6 @@
 import type { z } from "zod";
 import { routes, type RouteEntry } from "@game/schema/routes";
-import {
-  allianceSupportOffers,
-  battleReplayFor,
-  battleReportFor,
-  battleReportsOf,
-  cancelStrike,
-  launchAttack,
-  launchResponse,
-  previewAttackFor,
-  strikesOf,
-  validateAttackTurns,
-} from "../services/combat.js";
+import { allianceSupportOffers, battleReplayFor, battleReportFor, battleReportsOf, cancelStrike, launchAttack, launchResponse, previewAttackFor, strikesOf, validateAttackTurns } from "../services/combat.js";
 import { brigadeAction, brigadesOf, buyMissiles, changeGdi, militaryStatusOf, setDefense, setDeployment } from "../services/military.js";
 import { declareWar, endWar, warsOf } from "../services/war.js";
 import type { ServiceContext } from "../services/context.js";
@@ -24,10 +13,7 @@ import type { ApiPipeline, RouteHandler } from "./pipeline.js";
  */
 export function militaryRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   /** A POST naming the caller's country in body.countryId. */
-  const countryPost = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(
-    entry: E,
-    act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>,
-  ) =>
+  const countryPost = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(entry: E, act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>) =>
     api.handle(entry, async (call) => {
       const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
       return act(claims.userId, call.body as z.output<E["body"]>);

@@ -37,17 +37,7 @@ function raw(baseUrl: string, method: string, urlPath: string, headers: Record<s
 }
 
 /** The headers every answer of the API carries (CORS, the API's security headers, the JSON type). */
-const COMPARED_HEADERS = [
-  "content-type",
-  "content-security-policy",
-  "x-content-type-options",
-  "x-frame-options",
-  "referrer-policy",
-  "cross-origin-resource-policy",
-  "access-control-allow-origin",
-  "access-control-allow-credentials",
-  "vary",
-];
+const COMPARED_HEADERS = ["content-type", "content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "cross-origin-resource-policy", "access-control-allow-origin", "access-control-allow-credentials", "vary"];
 const pick = (headers: http.IncomingHttpHeaders) => Object.fromEntries(COMPARED_HEADERS.map((h) => [h, headers[h]]));
 
 const FRIEND = "https://play.example";
@@ -67,7 +57,7 @@ describe("the body as the pipeline reads it (express.json's strict mode)", () =>
 
   it("parses objects and arrays, refuses other top-level values as express.json's strict mode does", () => {
     expect(parseStrictJson('{"a":1}')).toEqual({ a: 1 });
-    expect(parseStrictJson(' \n\t[1, 2]')).toEqual([1, 2]);
+    expect(parseStrictJson(" \n\t[1, 2]")).toEqual([1, 2]);
     expect(parseStrictJson('\uFEFF{"a":1}')).toEqual({ a: 1 });
     expect(parseStrictJson("")).toEqual({});
     expect(parseStrictJson("123")).toBe(MALFORMED_JSON);
@@ -117,7 +107,13 @@ describe("the request pipeline", () => {
         expect(answer.headers["x-content-type-options"]).toBe("nosniff");
         expect(answer.headers["access-control-allow-origin"]).toBe(FRIEND);
       }
-      const theirs = await raw(t.baseUrl, "POST", urlPath, { ...json, authorization: `Bearer ${player.token}` }, JSON.stringify({ countryId: other.countryId, turnsToSpend: 1, quantity: 1, buildingType: "residential", turnsToProcess: 1, orders: {} }));
+      const theirs = await raw(
+        t.baseUrl,
+        "POST",
+        urlPath,
+        { ...json, authorization: `Bearer ${player.token}` },
+        JSON.stringify({ countryId: other.countryId, turnsToSpend: 1, quantity: 1, buildingType: "residential", turnsToProcess: 1, orders: {} }),
+      );
       expect(theirs.status).toBeGreaterThanOrEqual(400);
       expect(theirs.status).toBeLessThan(500);
     }

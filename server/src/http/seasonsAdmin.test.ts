@@ -26,8 +26,7 @@ let tickCursor = tickNumberAt(Date.now(), 1_200_000);
 function nextTwoTicksOnOneDay(): void {
   tickCursor = firstOfTicksOnOneDay(tickCursor + 1, 2, 1_200_000) - 1;
 }
-const tick = (phases: Parameters<typeof runTick>[2] extends infer O ? (O extends { phases?: infer P } ? P : never) : never) =>
-  runTick(t.server.ctx, ++tickCursor, { phases });
+const tick = (phases: Parameters<typeof runTick>[2] extends infer O ? (O extends { phases?: infer P } ? P : never) : never) => runTick(t.server.ctx, ++tickCursor, { phases });
 
 async function registerAdmin() {
   const body = { ...newPlayer("adm"), email: ADMIN_EMAIL };
@@ -249,10 +248,7 @@ describe("season lifecycle", () => {
     const p = await registerPlayer(t, "sea");
     const rival = await registerPlayer(t, "sea2");
     await sql("UPDATE countries SET land = 5000, cash = 9000000, victories = 7, farms = 30, turns = 3, networth = 99999999 WHERE id = $1", [p.countryId]);
-    await sql(
-      `INSERT INTO war_declarations (declarer_id, target_id, declared_at, declared_tick, charged_through_tick) VALUES ($1, $2, now(), 1, 1)`,
-      [p.countryId, rival.countryId],
-    );
+    await sql(`INSERT INTO war_declarations (declarer_id, target_id, declared_at, declared_tick, charged_through_tick) VALUES ($1, $2, now(), 1, 1)`, [p.countryId, rival.countryId]);
     await sql(
       `INSERT INTO market_listings (seller_id, item_type, quantity, listed_quantity, price_per_unit, held_quantity, status, listed_at, expires_at)
        VALUES ($1, 'food', 10, 10, 5, 10, 'open', now(), now() + interval '7 days')`,
@@ -289,7 +285,7 @@ describe("season lifecycle", () => {
     const ended = await t.api("POST", "/admin/season/end", { startNext: false }, admin.token);
     expect(ended.body.data.started).toBeNull();
     expect((await t.api("GET", "/season/current", undefined, admin.token)).body.data).toMatchObject({ is_active: false, status: "INACTIVE" });
-    expect((await t.api("POST", "/admin/season/end", {}, admin.token))).toMatchObject({ status: 409, body: { code: "season/none_active" } });
+    expect(await t.api("POST", "/admin/season/end", {}, admin.token)).toMatchObject({ status: 409, body: { code: "season/none_active" } });
     const started = await t.api("POST", "/admin/season/start", {}, admin.token);
     expect(started.status).toBe(200);
     expect((await t.api("POST", "/admin/season/start", {}, admin.token)).status).toBe(409);

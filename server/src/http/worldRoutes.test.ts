@@ -22,8 +22,14 @@ describe("GET /chat/channels/{countryId}", () => {
     expect(res.body.success).toBe(true);
     expect(res.body.data.map((c: any) => c.id)).toEqual(["general", "trade", "war"]);
     expect(res.body.data[0]).toEqual({
-      id: "general", name: "General", description: expect.any(String), icon: expect.any(String), color: expect.stringMatching(/^#/),
-      accessLevel: "all", isActive: true, userCount: expect.any(Number),
+      id: "general",
+      name: "General",
+      description: expect.any(String),
+      icon: expect.any(String),
+      color: expect.stringMatching(/^#/),
+      accessLevel: "all",
+      isActive: true,
+      userCount: expect.any(Number),
     });
 
     await sql("UPDATE countries SET alliance_id = 77 WHERE id = $1", [p.countryId]);
@@ -164,7 +170,18 @@ describe("GET /rankings/networth", () => {
     const res = await t.api("GET", "/rankings/networth?limit=1", undefined, poor.token);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(2);
-    expect(res.body.data[0]).toMatchObject({ rank: 1, countryId: rich.countryId, id: String(rich.countryId), value: 99000000, playerName: rich.body.username, countryName: rich.body.countryName, governmentType: "monarchy", trend: "same", change: 0, isOnline: false });
+    expect(res.body.data[0]).toMatchObject({
+      rank: 1,
+      countryId: rich.countryId,
+      id: String(rich.countryId),
+      value: 99000000,
+      playerName: rich.body.username,
+      countryName: rich.body.countryName,
+      governmentType: "monarchy",
+      trend: "same",
+      change: 0,
+      isOnline: false,
+    });
     const own = res.body.data[1];
     expect(own.countryId).toBe(poor.countryId);
     const total = (await sql("SELECT count(*)::int AS n FROM countries WHERE networth > 0")).rows[0].n;
@@ -188,10 +205,7 @@ describe("GET /rankings/networth", () => {
   it("reports climbing since today's snapshot as change and trend", async () => {
     const p = await registerPlayer(t, "climb");
     await t.api("GET", "/rankings/networth", undefined, p.token); // starts today's snapshot in the background
-    await eventually(
-      async () => (await sql("SELECT 1 FROM ranking_snapshots WHERE taken_on = (now() AT TIME ZONE 'UTC')::date LIMIT 1")).rowCount === 1,
-      "today's snapshot",
-    );
+    await eventually(async () => (await sql("SELECT 1 FROM ranking_snapshots WHERE taken_on = (now() AT TIME ZONE 'UTC')::date LIMIT 1")).rowCount === 1, "today's snapshot");
     // Pretend the country was 400th when the day's snapshot was taken.
     await sql(
       `INSERT INTO ranking_snapshots (taken_on, country_id, rank, networth) VALUES ((now() AT TIME ZONE 'UTC')::date, $1, 400, 1)

@@ -92,7 +92,10 @@ async function join(baseUrl: string, token: string, allianceId: number, roomId?:
   return c;
 }
 
-const operationNames = (c: AllianceTestClient) => Object.values(c.json().operations ?? {}).map((o: any) => `${o.name}:${o.readiness}:${o.confirmedCount}`).sort();
+const operationNames = (c: AllianceTestClient) =>
+  Object.values(c.json().operations ?? {})
+    .map((o: any) => `${o.name}:${o.readiness}:${o.confirmedCount}`)
+    .sort();
 
 describe("alliance rooms on two processes, one Redis, one Postgres", () => {
   it("joinOrCreate from either process finds the alliance's one room; two rooms of one alliance still show the same state", async () => {

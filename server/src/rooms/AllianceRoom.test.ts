@@ -157,7 +157,17 @@ describe("alliance room: operations live", () => {
           powerRatioPct: 150,
         });
         // The same battle again raises nothing more.
-        expect(await raiseDefenseRequestForAttack(tx, { defender: countries.get(alice.countryId)!.row, attacker: countries.get(outsider.countryId)!.row, attackType: "ground_assault", battleId: 4242, attackerWon: true, landLostPct: 12, powerRatioPct: 150 })).toBeNull();
+        expect(
+          await raiseDefenseRequestForAttack(tx, {
+            defender: countries.get(alice.countryId)!.row,
+            attacker: countries.get(outsider.countryId)!.row,
+            attackType: "ground_assault",
+            battleId: 4242,
+            attackerWon: true,
+            landLostPct: 12,
+            powerRatioPct: 150,
+          }),
+        ).toBeNull();
         return { next: new Map(), result: null };
       },
     });
@@ -238,7 +248,18 @@ describe("alliance room: membership changes at once", () => {
     // 4 channels x ALLIANCE_CHAT_RECENT_MESSAGES lines of 500 four-byte characters: far past 16 KB.
     for (const channelId of ["alliance", "alliance_military", "alliance_intelligence", "leadership"]) {
       for (let i = 0; i < ALLIANCE_CHAT_RECENT_MESSAGES; i++) {
-        const message = { id: String(800_000_000 + i + channelId.length * 1000), channel: channelId, type: "message", senderId: owner.user.id, senderName: "bulk", senderRole: "owner", allianceTag: "", timestamp: Date.now(), content: "\u{1F600}".repeat(500), mentions: [] };
+        const message = {
+          id: String(800_000_000 + i + channelId.length * 1000),
+          channel: channelId,
+          type: "message",
+          senderId: owner.user.id,
+          senderName: "bulk",
+          senderRole: "owner",
+          allianceTag: "",
+          timestamp: Date.now(),
+          content: "\u{1F600}".repeat(500),
+          mentions: [],
+        };
         t.server.ctx.events.publish(allianceTopic(alliance.id), { type: "allianceChatMessage", allianceId: alliance.id, channelId, message });
       }
     }

@@ -1,12 +1,6 @@
 import { ServerError, type AuthContext } from "@colyseus/core";
 import { Encoder, StateView } from "@colyseus/schema";
-import {
-  ALLIANCE_MESSAGES,
-  ALLIANCE_ROOM_CLOSE_NOT_MEMBER,
-  AllianceMessage,
-  allianceJoinOptionsSchema,
-  type ActionDoneMessage,
-} from "@game/schema/messages";
+import { ALLIANCE_MESSAGES, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage, allianceJoinOptionsSchema, type ActionDoneMessage } from "@game/schema/messages";
 import { canAccessAllianceChannel, findAllianceChannel, isLeaderRole, type AllianceRole } from "@game/schema/rules";
 import { AllianceState, LEADERSHIP_VIEW_TAG } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";

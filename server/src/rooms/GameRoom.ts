@@ -112,9 +112,7 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
   private registerUnknownRefusal(): void {
     if (this.unknownRefusalRegistered) return;
     this.unknownRefusalRegistered = true;
-    this.onMessage("*", (client: C, type: string | number) =>
-      this.refuse(client, { code: ROOM_ERROR_CODES.unknownMessage, message: `Unknown message type: ${String(type).slice(0, 40)}` }),
-    );
+    this.onMessage("*", (client: C, type: string | number) => this.refuse(client, { code: ROOM_ERROR_CODES.unknownMessage, message: `Unknown message type: ${String(type).slice(0, 40)}` }));
   }
 
   /**

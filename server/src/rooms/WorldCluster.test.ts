@@ -121,7 +121,9 @@ describe("two server processes, one Redis, one Postgres", () => {
     // Chat both ways.
     c2.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process two" });
     await eventually(() => lastMessage(c1)?.content === "hello from process two", "process one's client to see it").catch((err) => {
-      throw new Error(`${err.message}; c1 general: ${JSON.stringify(c1.channels()[0]?.messages.map((m) => m.content))}; c2 general: ${JSON.stringify(c2.channels()[0]?.messages.map((m) => m.content))}; c2 received: ${JSON.stringify(Object.fromEntries([...c2.received].map(([k, v]) => [k, v.slice(-3)])))}`);
+      throw new Error(
+        `${err.message}; c1 general: ${JSON.stringify(c1.channels()[0]?.messages.map((m) => m.content))}; c2 general: ${JSON.stringify(c2.channels()[0]?.messages.map((m) => m.content))}; c2 received: ${JSON.stringify(Object.fromEntries([...c2.received].map(([k, v]) => [k, v.slice(-3)])))}`,
+      );
     });
     c1.room.send(WorldMessage.sendChat, { channel: "general", content: "hello from process one" });
     await eventually(() => lastMessage(c2)?.content === "hello from process one", "process two's client to see it");

@@ -47,10 +47,11 @@ async function redisProxy(target: URL) {
     restore() {
       refusing = false;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -85,13 +86,23 @@ describe("a process that loses Redis for a while", () => {
     // While this process is away, another one writes a chat line and a country change and
     // publishes both: Redis delivers them to nobody here.
     const row = await insertChatMessage(t.server.database.pool, {
-      channel: "general", allianceScope: 0, type: "message", senderUserId: p.user.id, senderCountryId: p.countryId,
-      senderName: p.body.username, senderRole: "member", allianceTag: "", content: "said while you were away", mentions: [],
+      channel: "general",
+      allianceScope: 0,
+      type: "message",
+      senderUserId: p.user.id,
+      senderCountryId: p.countryId,
+      senderName: p.body.username,
+      senderRole: "member",
+      allianceTag: "",
+      content: "said while you were away",
+      mentions: [],
     });
     otherProcess.publish(WORLD_TOPIC, { type: "chatMessage", channelId: "general", message: toChatMessageEvent(row) });
     const { rows } = await t.server.database.pool.query<{ updated_at: Date }>("UPDATE countries SET cash = 4242424 WHERE id = $1 RETURNING updated_at", [p.countryId]);
     otherProcess.publish(countryTopic(p.countryId), {
-      type: "countryChanged", countryId: p.countryId, reason: "elsewhere",
+      type: "countryChanged",
+      countryId: p.countryId,
+      reason: "elsewhere",
       numbers: { version: rows[0]!.updated_at.getTime(), name: p.body.countryName, turns: 100, storedTurns: 0, cash: 4242424, food: 10000, oil: 100, networth: 1, population: 1000, land: 100 },
     });
     await new Promise((r) => setTimeout(r, 300));

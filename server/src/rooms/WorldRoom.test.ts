@@ -157,7 +157,17 @@ describe("world room: live rankings and summaries", () => {
     expect((await act("/exploration/explore", { turnsToSpend: 1 })).status).toBe(200);
     const { rows } = await sql("SELECT name, turns, stored_turns, cash, food, oil, networth, population, land FROM countries WHERE id = $1", [a.countryId]);
     const db = rows[0];
-    const expected = { name: db.name, turns: Number(db.turns), storedTurns: Number(db.stored_turns), cash: Number(db.cash), food: Number(db.food), oil: Number(db.oil), networth: Number(db.networth), population: Number(db.population), land: Number(db.land) };
+    const expected = {
+      name: db.name,
+      turns: Number(db.turns),
+      storedTurns: Number(db.stored_turns),
+      cash: Number(db.cash),
+      food: Number(db.food),
+      oil: Number(db.oil),
+      networth: Number(db.networth),
+      population: Number(db.population),
+      land: Number(db.land),
+    };
     await eventually(() => JSON.stringify(a.client.own() && Object.fromEntries(Object.keys(expected).map((k) => [k, (a.client.own() as any)[k]]))) === JSON.stringify(expected), "the own numbers to equal the database's");
   });
 
@@ -192,7 +202,12 @@ describe("world room: bad messages are refused, the room stays up", () => {
     a.client.room.send("teleport" as any, { x: 1 });
     await eventually(() => errors().length === 5, "four more refusals");
     // The unknown type is answered at once, the chat refusals after their async checks.
-    expect(errors().slice(1).map((e: any) => e.code).sort()).toEqual(["chat/invalid", "chat/invalid", "chat/invalid", "message/unknown"]);
+    expect(
+      errors()
+        .slice(1)
+        .map((e: any) => e.code)
+        .sort(),
+    ).toEqual(["chat/invalid", "chat/invalid", "chat/invalid", "message/unknown"]);
 
     // Flood: the chat limit (5 per 10 s) refuses the rest politely, without a disconnect.
     for (let i = 0; i < 8; i++) a.client.room.send(WorldMessage.sendChat, { channel: "general", content: `spam ${i}` });
@@ -252,7 +267,11 @@ describe("world room: alliance and leadership channels", () => {
     const outsider = await player("allyX");
     await sql("UPDATE countries SET alliance_id = 901 WHERE id = ANY($1::bigint[])", [[a.countryId, b.countryId]]);
     await sql("UPDATE countries SET alliance_id = 902 WHERE id = $1", [c.countryId]);
-    for (const [p, allianceId] of [[a, 901], [b, 901], [c, 902]] as const) {
+    for (const [p, allianceId] of [
+      [a, 901],
+      [b, 901],
+      [c, 902],
+    ] as const) {
       t.server.ctx.events.publish(countryTopic(p.countryId), { type: "membershipChanged", countryId: p.countryId, allianceId, allianceRole: "member" });
     }
     await new Promise((r) => setTimeout(r, 600));
@@ -277,13 +296,17 @@ describe("world room: a full world", () => {
   it("a joining client watching everything gets the snapshots of a full world intact: 500 listed of 520 online, 150 long lines", async () => {
     const a = await player("bigA", "chat", "online");
     for (let i = 0; i < 520; i++) {
-      t.server.ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: { userId: 20_000_000 + i, countryId: 20_000_000 + i, name: `bulk-user-${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 5_000_000 + i } });
+      t.server.ctx.events.publish(WORLD_TOPIC, {
+        type: "userOnline",
+        user: { userId: 20_000_000 + i, countryId: 20_000_000 + i, name: `bulk-user-${i}`, role: "member", allianceId: null, allianceName: "", allianceTag: "", government: "monarchy", networth: 5_000_000 + i },
+      });
     }
     for (const channel of ["general", "trade", "war"]) {
       for (let i = 0; i < 50; i++) {
         const id = String(900_000_000 + i + (channel === "trade" ? 1000 : channel === "war" ? 2000 : 0));
         t.server.ctx.events.publish(WORLD_TOPIC, {
-          type: "chatMessage", channelId: channel,
+          type: "chatMessage",
+          channelId: channel,
           message: { id, channel, type: "message", senderId: 1, senderName: "bulk", senderRole: "member", allianceTag: "", timestamp: Date.now(), content: "\u{1F600}".repeat(500), mentions: [] },
         });
       }

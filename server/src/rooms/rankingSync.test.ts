@@ -32,10 +32,7 @@ describe("world room: rankings stay equal to the database's top N", () => {
   });
 
   async function databaseTop(): Promise<Array<{ countryId: number; countryName: string; value: number; land: number }>> {
-    const { rows } = await t.server.database.pool.query(
-      `SELECT id, name, networth, land FROM countries WHERE networth > 0 AND NOT is_eliminated ORDER BY networth DESC, id ASC LIMIT $1`,
-      [RANKINGS_DEFAULT_LIMIT],
-    );
+    const { rows } = await t.server.database.pool.query(`SELECT id, name, networth, land FROM countries WHERE networth > 0 AND NOT is_eliminated ORDER BY networth DESC, id ASC LIMIT $1`, [RANKINGS_DEFAULT_LIMIT]);
     return rows.map((r) => ({ countryId: Number(r.id), countryName: r.name, value: Number(r.networth), land: Number(r.land) }));
   }
 
@@ -55,7 +52,7 @@ describe("world room: rankings stay equal to the database's top N", () => {
     await eventually(async () => JSON.stringify(clientTop()) === JSON.stringify(await databaseTop()), "the initial rankings");
     // A seeded generator keeps the rounds reproducible.
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const { rows } = await t.server.database.pool.query("SELECT id FROM countries ORDER BY id");
     const ids = rows.map((r) => Number(r.id));
     for (let round = 0; round < 12; round++) {

@@ -1,11 +1,4 @@
-import {
-  ACCOUNT_MESSAGES,
-  type AccountDeletedJson,
-  type AccountExportJson,
-  type AccountStatsJson,
-  type ChangePasswordRequest,
-  type DeleteAccountRequest,
-} from "@game/schema/api";
+import { ACCOUNT_MESSAGES, type AccountDeletedJson, type AccountExportJson, type AccountStatsJson, type ChangePasswordRequest, type DeleteAccountRequest } from "@game/schema/api";
 import { findUserById, type UserRow } from "../db/users.js";
 import { findCountryByUserId } from "../db/countries.js";
 import type { Db, DbClient } from "../db/pool.js";
@@ -111,7 +104,10 @@ export async function exportAccount(ctx: ServiceContext, userId: number, now = n
     if (!user) throw unauthorized("Account no longer exists", "auth/no_account");
     const country = await findCountryByUserId(client, userId);
     const countryId = country?.id ?? 0;
-    const existing = await existingTables(client, EXPORT_SECTIONS.map((s) => s.table));
+    const existing = await existingTables(
+      client,
+      EXPORT_SECTIONS.map((s) => s.table),
+    );
     const sections: Record<string, unknown> = {};
     for (const s of EXPORT_SECTIONS) {
       if (!existing.has(s.table)) continue;
@@ -121,10 +117,9 @@ export async function exportAccount(ctx: ServiceContext, userId: number, now = n
       );
       sections[s.section] = rows[0]!.rows;
     }
-    const { rows: alliance } = await client.query(
-      `SELECT a.id, a.name, a.tag, m.role, m.joined_at FROM alliance_members m JOIN alliances a ON a.id = m.alliance_id WHERE m.country_id = $1`,
-      [countryId],
-    ).catch(() => ({ rows: [] as unknown[] }));
+    const { rows: alliance } = await client
+      .query(`SELECT a.id, a.name, a.tag, m.role, m.joined_at FROM alliance_members m JOIN alliances a ON a.id = m.alliance_id WHERE m.country_id = $1`, [countryId])
+      .catch(() => ({ rows: [] as unknown[] }));
     await client.query("COMMIT");
     const date = now.toISOString().slice(0, 10);
     return {
@@ -238,7 +233,10 @@ export async function deleteAccount(ctx: ServiceContext, claims: TokenClaims, re
         async step(_countries, tx) {
           const id = country!.id;
           const listings = await tx.client.query("UPDATE market_listings SET status = 'cancelled', quantity = 0, held_quantity = 0, closed_at = $2 WHERE seller_id = $1 AND (status = 'open' OR held_quantity > 0) RETURNING id", [id, tx.now]);
-          const orders = await tx.client.query("UPDATE standing_orders SET status = 'cancelled', held_cash = 0, closed_at = $2 WHERE buyer_id = $1 AND (status IN ('pending', 'active', 'partial') OR held_cash > 0) RETURNING id", [id, tx.now]);
+          const orders = await tx.client.query("UPDATE standing_orders SET status = 'cancelled', held_cash = 0, closed_at = $2 WHERE buyer_id = $1 AND (status IN ('pending', 'active', 'partial') OR held_cash > 0) RETURNING id", [
+            id,
+            tx.now,
+          ]);
           await tx.client.query("UPDATE market_trades SET listing_id = NULL WHERE listing_id IN (SELECT id FROM market_listings WHERE seller_id = $1)", [id]);
           await tx.client.query("UPDATE market_trades SET order_id = NULL WHERE order_id IN (SELECT id FROM standing_orders WHERE buyer_id = $1)", [id]);
           await tx.client.query("DELETE FROM market_trades WHERE (buyer_id = $1 AND seller_id IS NULL) OR (seller_id = $1 AND buyer_id IS NULL)", [id]);

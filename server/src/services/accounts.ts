@@ -91,11 +91,7 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
  * a registration writes, and what an AI country's creation writes too. New-player protection
  * from the config; unique violations surface to the caller.
  */
-export async function insertAccount(
-  ctx: Pick<ServiceContext, "config" | "clock">,
-  client: DbClient,
-  account: { email: string; username: string; passwordHash: string; countryName: string },
-): Promise<{ user: UserRow; country: CountryRow }> {
+export async function insertAccount(ctx: Pick<ServiceContext, "config" | "clock">, client: DbClient, account: { email: string; username: string; passwordHash: string; countryName: string }): Promise<{ user: UserRow; country: CountryRow }> {
   const user = await insertUser(client, { email: account.email, username: account.username, passwordHash: account.passwordHash });
   await insertUsernameKey(client, user.id, user.username);
   const country = await insertCountry(client, user.id, account.countryName, startingCountry(), {

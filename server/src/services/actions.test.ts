@@ -45,7 +45,13 @@ function sendTroops(userId: number, fromId: number, toId: number, cash: number, 
     step(countries) {
       const result = transfer(countries.get(fromId)!.state, countries.get(toId)!.state, cash, troops);
       if (!result) throw new AppError(400, "Insufficient resources", "test/insufficient");
-      return { next: new Map([[fromId, result[0]], [toId, result[1]]]), result: "sent" };
+      return {
+        next: new Map([
+          [fromId, result[0]],
+          [toId, result[1]],
+        ]),
+        result: "sent",
+      };
     },
   });
 }
@@ -280,13 +286,9 @@ describe("the optimistic attempt", () => {
     const a = await registerPlayer(t, "context");
     await sql("CREATE TABLE IF NOT EXISTS test_action_context (country_id bigint PRIMARY KEY, value text NOT NULL)");
     await sql("INSERT INTO test_action_context VALUES ($1, 'first')", [a.countryId]);
-    await sql(
-      "CREATE OR REPLACE FUNCTION test_action_context_of(country bigint) RETURNS text LANGUAGE sql STABLE AS $$ SELECT value FROM test_action_context WHERE country_id = country $$",
-    );
+    await sql("CREATE OR REPLACE FUNCTION test_action_context_of(country bigint) RETURNS text LANGUAGE sql STABLE AS $$ SELECT value FROM test_action_context WHERE country_id = country $$");
     // A context function's inputs touch the country's row when they change (migration 020).
-    await sql(
-      "CREATE OR REPLACE FUNCTION test_action_context_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM touch_countries(ARRAY[NEW.country_id]); RETURN NULL; END $$",
-    );
+    await sql("CREATE OR REPLACE FUNCTION test_action_context_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM touch_countries(ARRAY[NEW.country_id]); RETURN NULL; END $$");
     await sql("CREATE OR REPLACE TRIGGER test_action_context_touch AFTER UPDATE ON test_action_context FOR EACH ROW EXECUTE FUNCTION test_action_context_touch()");
     const contextFunction = "test_action_context_of";
     await expect(spend(a, 10, { contextFunction })).resolves.toMatchObject({ result: "first" });

@@ -243,13 +243,7 @@ function watchedClient(client: DbClient | undefined): { client: DbClient; used: 
  * The optimistic attempt (module comment): one round trip, or undefined when the action must
  * run locked (nothing was written then).
  */
-async function attemptOptimistically<R>(
-  ctx: ActionContext,
-  action: CountriesAction<R>,
-  seed: number,
-  recent: RecentRows,
-  contextSql: string | undefined,
-): Promise<{ outcome: CountriesActionResult<R>; events: TopicEvent[] } | undefined> {
+async function attemptOptimistically<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, recent: RecentRows, contextSql: string | undefined): Promise<{ outcome: CountriesActionResult<R>; events: TopicEvent[] } | undefined> {
   if (action.countryIds.length !== 1) return undefined;
   const countryId = action.countryIds[0]!;
   const known: RecentRow | undefined = recent.get(countryId);
@@ -280,7 +274,12 @@ async function attemptOptimistically<R>(
   // row's version (migration 020 for economy_bonus_inputs).
   const write = countryWriteStatement(known.row, outcome.next.get(countryId) ?? state, tx.now, outcome.patches?.get(countryId), { version: known.version });
   // One statement is one transaction: the turn results are written only if the row was.
-  const statement = writeWithTurnResults(write.statement, countryId, turnResults.map((turn) => turn.result), Math.random);
+  const statement = writeWithTurnResults(
+    write.statement,
+    countryId,
+    turnResults.map((turn) => turn.result),
+    Math.random,
+  );
   // Sent with the other optimistic writes waiting at this moment, if any (group commit), as a
   // prepared statement of its shape.
   const rows = (await groupedWritesOf(ctx.db).write(countryId, statement)) as Array<{ row_version: string }>;
@@ -298,14 +297,7 @@ async function attemptOptimistically<R>(
   return { outcome: { result: outcome.result, rows: new Map([[countryId, write.after]]), seed }, events };
 }
 
-async function attemptAction<R>(
-  ctx: ActionContext,
-  action: CountriesAction<R>,
-  seed: number,
-  events: TopicEvent[],
-  recent: RecentRows,
-  contextSql: string | undefined,
-): Promise<CountriesActionResult<R>> {
+async function attemptAction<R>(ctx: ActionContext, action: CountriesAction<R>, seed: number, events: TopicEvent[], recent: RecentRows, contextSql: string | undefined): Promise<CountriesActionResult<R>> {
   const client = await ctx.db.connect();
   try {
     // Round trip 1: BEGIN, the ordered locks and the action's context.

@@ -95,9 +95,7 @@ function aiCountryName(rng: Rng, attempt: number): string {
  * ordinary, passive countries; they are played again when the target rises.
  */
 export async function ensureAiCountries(ctx: ServiceContext, target: number, seed = crypto.randomInt(0, 2 ** 32)): Promise<{ created: number; resumed: number; paused: number }> {
-  const { rows } = await ctx.db.query<{ country_id: string; paused: boolean }>(
-    "SELECT a.country_id, a.paused FROM ai_countries a JOIN countries c ON c.id = a.country_id WHERE NOT c.is_eliminated ORDER BY a.country_id",
-  );
+  const { rows } = await ctx.db.query<{ country_id: string; paused: boolean }>("SELECT a.country_id, a.paused FROM ai_countries a JOIN countries c ON c.id = a.country_id WHERE NOT c.is_eliminated ORDER BY a.country_id");
   const playing = rows.filter((r) => !r.paused);
   const result = { created: 0, resumed: 0, paused: 0 };
   if (playing.length > target) {
@@ -107,7 +105,10 @@ export async function ensureAiCountries(ctx: ServiceContext, target: number, see
     return result;
   }
   let missing = target - playing.length;
-  const resumable = rows.filter((r) => r.paused).slice(0, missing).map((r) => Number(r.country_id));
+  const resumable = rows
+    .filter((r) => r.paused)
+    .slice(0, missing)
+    .map((r) => Number(r.country_id));
   if (resumable.length > 0) {
     await ctx.db.query("UPDATE ai_countries SET paused = false WHERE country_id = ANY($1::bigint[])", [resumable]);
     result.resumed = resumable.length;
@@ -232,11 +233,7 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
       break;
     }
   }
-  await ctx.db.query("UPDATE ai_countries SET rounds = rounds + 1, actions_total = actions_total + $2, refused_total = refused_total + $3 WHERE country_id = $1", [
-    countryId,
-    actions,
-    refused,
-  ]);
+  await ctx.db.query("UPDATE ai_countries SET rounds = rounds + 1, actions_total = actions_total + $2, refused_total = refused_total + $3 WHERE country_id = $1", [countryId, actions, refused]);
   return { actions, refused, intents };
 }
 
@@ -317,9 +314,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
         type: r.relation_type,
         pays: aiPaysRelation(r.relation_type, Number(r.from_country_id), Number(r.to_country_id), row.id),
       })),
-      incoming: (extras.proposals ?? [])
-        .filter((p) => Number(p.to_country_id) === row.id)
-        .map((p) => ({ id: Number(p.id), fromCountryId: Number(p.from_country_id), type: p.relation_type, expiresAt: new Date(p.expires_at).getTime() })),
+      incoming: (extras.proposals ?? []).filter((p) => Number(p.to_country_id) === row.id).map((p) => ({ id: Number(p.id), fromCountryId: Number(p.from_country_id), type: p.relation_type, expiresAt: new Date(p.expires_at).getTime() })),
       outgoing: (extras.proposals ?? []).filter((p) => Number(p.from_country_id) === row.id).map((p) => ({ toCountryId: Number(p.to_country_id), type: p.relation_type })),
     };
   }
@@ -366,7 +361,9 @@ const MAX_SPY_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => 
 async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boolean; trading: boolean; social: boolean; attacking: boolean }): Promise<AiLookRow | undefined> {
   const { rows } = await db.query<AiLookRow>({
     name: "ai_look",
-    text: `SELECT ${COUNTRY_COLUMNS.split(", ").map((column) => `me.${column}`).join(", ")},
+    text: `SELECT ${COUNTRY_COLUMNS.split(", ")
+      .map((column) => `me.${column}`)
+      .join(", ")},
       (SELECT json_agg(t) FROM (
           SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
                  (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
@@ -507,10 +504,7 @@ export async function listAiCountries(ctx: ServiceContext, adminId: number): Pro
 /** Pauses or resumes one AI country (operators: POST /api/admin/ai/{countryId}/pause); logged. */
 export async function setAiPaused(ctx: ServiceContext, adminId: number, countryId: number, paused: boolean): Promise<AiCountryJson> {
   await requireAdmin(ctx, adminId);
-  const { rows } = await ctx.db.query<AiCountryRow & { name: string }>(
-    "UPDATE ai_countries a SET paused = $2 FROM countries c WHERE a.country_id = $1 AND c.id = a.country_id RETURNING a.*, c.name",
-    [countryId, paused],
-  );
+  const { rows } = await ctx.db.query<AiCountryRow & { name: string }>("UPDATE ai_countries a SET paused = $2 FROM countries c WHERE a.country_id = $1 AND c.id = a.country_id RETURNING a.*, c.name", [countryId, paused]);
   if (!rows[0]) throw notFound("No AI country with that id", "ai/not_found");
   await logAdminAction(ctx.db, { adminUserId: adminId, action: paused ? "ai_pause" : "ai_resume", details: { countryId, name: rows[0].name } });
   return toAiCountryJson(rows[0]);

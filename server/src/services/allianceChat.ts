@@ -1,12 +1,4 @@
-import {
-  ALLIANCE_CHAT_CHANNELS,
-  CHAT_MESSAGES,
-  ALLIANCE_CHAT_RECENT_MESSAGES,
-  checkAllianceChat,
-  findAllianceChannel,
-  parseMentions,
-  type AllianceChatMessageType,
-} from "@game/schema/rules";
+import { ALLIANCE_CHAT_CHANNELS, CHAT_MESSAGES, ALLIANCE_CHAT_RECENT_MESSAGES, checkAllianceChat, findAllianceChannel, parseMentions, type AllianceChatMessageType } from "@game/schema/rules";
 import type { ParsedAllianceSendChatMessage, ChatMessagePayload } from "@game/schema/messages";
 import type { ServiceContext } from "./context.js";
 import type { ActionTransaction } from "./actions.js";

@@ -1,14 +1,4 @@
-import {
-  TECHNOLOGY_IDS,
-  computeAllianceEffects,
-  computeDefensePoints,
-  computeDiplomaticEffects,
-  computeWarPoints,
-  type CommittedSupport,
-  type GovernmentType,
-  type RelationType,
-  type TechLevels,
-} from "@game/schema/rules";
+import { TECHNOLOGY_IDS, computeAllianceEffects, computeDefensePoints, computeDiplomaticEffects, computeWarPoints, type CommittedSupport, type GovernmentType, type RelationType, type TechLevels } from "@game/schema/rules";
 import type { ActionTransaction } from "./actions.js";
 import type { Db, DbClient } from "../db/pool.js";
 import type { CountryRow } from "../db/countries.js";
@@ -32,11 +22,7 @@ export interface CombatSupport {
 }
 
 export async function combatSupportFor(db: Db | DbClient, attackerId: number, defenderId: number, now: Date): Promise<CombatSupport> {
-  const [purchases, held, committed] = await Promise.all([
-    purchasesOfCountries(db, [attackerId, defenderId]),
-    heldRelationTypes(db, [attackerId, defenderId]),
-    committedTo(db, defenderId, now),
-  ]);
+  const [purchases, held, committed] = await Promise.all([purchasesOfCountries(db, [attackerId, defenderId]), heldRelationTypes(db, [attackerId, defenderId]), committedTo(db, defenderId, now)]);
   const at = now.getTime();
   const types = (id: number): RelationType[] => (held.get(id) ?? []).map((h) => h.type);
   return {
@@ -123,10 +109,7 @@ export async function allianceAfterBattle(
  * (spec: 500-1500; 500 + 100 per day it lasted), once per war. Called in the war's end
  * transaction.
  */
-export async function creditWarVictory(
-  tx: Pick<ActionTransaction, "client" | "emit" | "now">,
-  war: { id: number; declarer_id: number; target_id: number; declared_at: Date },
-): Promise<boolean> {
+export async function creditWarVictory(tx: Pick<ActionTransaction, "client" | "emit" | "now">, war: { id: number; declarer_id: number; target_id: number; declared_at: Date }): Promise<boolean> {
   const { rows } = await tx.client.query<{ alliance_id: number | null; won: number; lost: number }>(
     `SELECT (SELECT alliance_id FROM countries WHERE id = $1) AS alliance_id,
             COALESCE(sum(land_captured + land_destroyed) FILTER (WHERE attacker_id = $1 AND defender_id = $2 AND outcome = 'attacker_victory'), 0)::bigint AS won,

@@ -6,16 +6,7 @@ import { AppError } from "../errors.js";
  * 403, a state that forbids it now (full, already done, locked, expired) a 409, the rest a
  * 400 (bad input, not enough points).
  */
-const FORBIDDEN = new Set([
-  "alliance/not_member",
-  "alliance/forbidden",
-  "alliance/owner_only",
-  "alliance/kick_owner",
-  "operation/not_invited",
-  "defense/own_request",
-  "diplomacy/not_party",
-  "diplomacy/not_holder",
-]);
+const FORBIDDEN = new Set(["alliance/not_member", "alliance/forbidden", "alliance/owner_only", "alliance/kick_owner", "operation/not_invited", "defense/own_request", "diplomacy/not_party", "diplomacy/not_holder"]);
 const CONFLICT = new Set([
   "alliance/already_member",
   "alliance/full",

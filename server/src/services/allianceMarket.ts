@@ -30,9 +30,7 @@ export async function marketFeeInputs(db: Db | DbClient, sellerId: number, buyer
     values: [sellerId, buyerId],
   });
   return {
-    sellerDiscountPurchases: rows
-      .filter((r) => r.bonus_id !== null)
-      .map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null })),
+    sellerDiscountPurchases: rows.filter((r) => r.bonus_id !== null).map((r) => ({ bonusId: r.bonus_id!, level: r.level!, purchasedAt: r.purchased_at!.getTime(), expiresAt: r.expires_at?.getTime() ?? null })),
     tradeAgreement: rows.some((r) => r.agreement),
   };
 }
@@ -52,10 +50,7 @@ export async function marketFeeModifiers(db: Db | DbClient, sellerId: number, bu
  * credited once per trade and side; a trade between two members of one alliance counts as
  * resources shared by both.
  */
-export async function creditTrade(
-  tx: Pick<ActionTransaction, "client" | "emit">,
-  trade: { id: number; total: number; buyerId: number | null; sellerId: number | null },
-): Promise<void> {
+export async function creditTrade(tx: Pick<ActionTransaction, "client" | "emit">, trade: { id: number; total: number; buyerId: number | null; sellerId: number | null }): Promise<void> {
   const ids = [trade.buyerId, trade.sellerId].filter((id): id is number => id !== null);
   if (ids.length === 0) return;
   // Credited in ascending alliance id order, as every path that writes alliance rows takes them

@@ -329,7 +329,7 @@ export async function launchOperation(ctx: ServiceContext, userId: number, allia
         { minParticipants: operation.min_participants, maxParticipants: operation.max_participants, minTotalForce: operation.min_total_force },
       );
       ensure(checkLaunchOperation({ role, status: operation.status, ready: readiness.ready }));
-      const members = new Set((await allianceMemberIds(tx.client, alliance.id)));
+      const members = new Set(await allianceMemberIds(tx.client, alliance.id));
       const forces = confirmed
         .filter((p) => members.has(p.country_id))
         .map((p) => {

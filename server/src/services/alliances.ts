@@ -221,7 +221,10 @@ class MembershipChanges {
       await setMemberRole(client, successor, alliance.id, "owner");
       this.tx.emit(countryTopic(successor), { type: "membershipChanged", countryId: successor, allianceId: alliance.id, allianceRole: "owner" });
       this.tx.emit(allianceTopic(alliance.id), { type: "memberRoleChanged", allianceId: alliance.id, countryId: successor, role: "owner" });
-      this.tx.emit(countryTopic(successor), notice(`owner-${alliance.id}-${this.tx.now.getTime()}`, "alliance_owner", "success", "You lead the alliance now", `${row.name} left [${alliance.tag}] ${alliance.name}; you are its owner.`, this.tx.now));
+      this.tx.emit(
+        countryTopic(successor),
+        notice(`owner-${alliance.id}-${this.tx.now.getTime()}`, "alliance_owner", "success", "You lead the alliance now", `${row.name} left [${alliance.tag}] ${alliance.name}; you are its owner.`, this.tx.now),
+      );
     }
     for (const operation of await loadOperations(client, { ids: operations })) {
       this.tx.emit(allianceTopic(alliance.id), { type: "operationChanged", allianceId: alliance.id, operation });
@@ -349,7 +352,11 @@ export async function inviteToAlliance(ctx: ServiceContext, userId: number, inpu
         throw err;
       }
       tx.emit(allianceTopic(alliance.id), { type: "leadershipQueueChanged", allianceId: alliance.id });
-      noticeTo(tx, targetId, notice(`invitation-${invitationId}`, "alliance_invitation", "info", "Alliance invitation", `[${alliance.tag}] ${alliance.name} invites you to join${input.message ? `: "${input.message}"` : ""}`, tx.now, invitationId));
+      noticeTo(
+        tx,
+        targetId,
+        notice(`invitation-${invitationId}`, "alliance_invitation", "info", "Alliance invitation", `[${alliance.tag}] ${alliance.name} invites you to join${input.message ? `: "${input.message}"` : ""}`, tx.now, invitationId),
+      );
       return { next: NOTHING, result: { invitationId } };
     },
   });
@@ -537,7 +544,11 @@ async function changeRole(tx: ActionTransaction, alliance: AllianceRow, target: 
   tx.emit(countryTopic(target.id), { type: "membershipChanged", countryId: target.id, allianceId: alliance.id, allianceRole: role });
   tx.emit(allianceTopic(alliance.id), { type: "memberRoleChanged", allianceId: alliance.id, countryId: target.id, role });
   const promoted = role === "manager";
-  noticeTo(tx, target.id, notice(`role-${alliance.id}-${target.id}-${tx.now.getTime()}`, "alliance_role", promoted ? "success" : "info", promoted ? "Promoted to manager" : "Now a member", `Your role in [${alliance.tag}] is ${role}`, tx.now));
+  noticeTo(
+    tx,
+    target.id,
+    notice(`role-${alliance.id}-${target.id}-${tx.now.getTime()}`, "alliance_role", promoted ? "success" : "info", promoted ? "Promoted to manager" : "Now a member", `Your role in [${alliance.tag}] is ${role}`, tx.now),
+  );
   return { next: NOTHING, result: { countryId: target.id, role } };
 }
 
@@ -609,10 +620,7 @@ export async function purchaseBonus(ctx: ServiceContext, userId: number, bonusId
  * an operation): once per (source, ref). Other domains call this with their transaction.
  * @returns whether it was credited now
  */
-export async function creditAlliancePoints(
-  tx: Pick<ActionTransaction, "client" | "emit">,
-  c: { allianceId: number; countryId: number | null; source: string; ref: string; points: number },
-): Promise<boolean> {
+export async function creditAlliancePoints(tx: Pick<ActionTransaction, "client" | "emit">, c: { allianceId: number; countryId: number | null; source: string; ref: string; points: number }): Promise<boolean> {
   const credited = await creditPoints(tx.client, c);
   if (credited) tx.emit(allianceTopic(c.allianceId), { type: "allianceChanged", allianceId: c.allianceId, reason: "points" });
   return credited;
@@ -673,9 +681,7 @@ function toMemberJson(m: MemberRow, withContributions: boolean): AllianceMemberJ
     joinedAt: m.joined_at.toISOString(),
     lastActive: m.last_active.toISOString(),
     isOnline: m.is_online,
-    contributions: withContributions
-      ? { bonusPoints: m.points_contributed, militarySupport: m.military_support, resourcesShared: m.resources_shared }
-      : { bonusPoints: 0, militarySupport: 0, resourcesShared: 0 },
+    contributions: withContributions ? { bonusPoints: m.points_contributed, militarySupport: m.military_support, resourcesShared: m.resources_shared } : { bonusPoints: 0, militarySupport: 0, resourcesShared: 0 },
     permissions: { canInvite: p.canInvite, canKick: p.canKick, canManageBonuses: p.canManageBonuses, canViewFinances: p.canViewFinances },
   };
 }
@@ -738,10 +744,7 @@ function toInvitationJson(i: InvitationRow): InvitationJson {
 export async function listInvitations(ctx: ServiceContext, userId: number): Promise<InvitationsJson> {
   const own = await actorCountry(ctx, userId);
   const role = (await membershipIn(ctx.db, own)).role;
-  const [received, sent] = await Promise.all([
-    invitationsFor(ctx.db, own.id),
-    own.alliance_id !== null && isLeaderRole(role) ? invitationsOf(ctx.db, own.alliance_id) : Promise.resolve([]),
-  ]);
+  const [received, sent] = await Promise.all([invitationsFor(ctx.db, own.id), own.alliance_id !== null && isLeaderRole(role) ? invitationsOf(ctx.db, own.alliance_id) : Promise.resolve([])]);
   return { received: received.map(toInvitationJson), sent: sent.map(toInvitationJson) };
 }
 
@@ -829,7 +832,10 @@ export async function allianceRankings(ctx: ServiceContext, limit: number): Prom
     allianceSnapshotDay = today;
   }
   const { rows } = await rankedAlliances(ctx.db, { limit, offset: 0 });
-  const before = await snapshotRanks(ctx.db, rows.map((r) => r.id));
+  const before = await snapshotRanks(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     rank: r.rank,
     allianceId: r.id,

@@ -14,7 +14,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-
 describe("sendChatMessage", () => {
   it("stamps the sender's alliance role and tag and publishes one event after persisting", async () => {
     const p = await registerPlayer(t, "svc");

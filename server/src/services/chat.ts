@@ -22,17 +22,7 @@ import { computeMsToNextTick } from "@game/schema/rules";
 import type { ServiceContext } from "./context.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type ChatMessageEvent } from "../events.js";
 import { AppError, badRequest, forbidden, notFound, tooManyRequests } from "../errors.js";
-import {
-  addIgnore,
-  findUserByUsername,
-  insertChatMessage,
-  listChatMessages,
-  listIgnoredUserIds,
-  listIgnoredUsernames,
-  recentOpenChannelMessages,
-  removeIgnore,
-  type ChatMessageRow,
-} from "../db/chat.js";
+import { addIgnore, findUserByUsername, insertChatMessage, listChatMessages, listIgnoredUserIds, listIgnoredUsernames, recentOpenChannelMessages, removeIgnore, type ChatMessageRow } from "../db/chat.js";
 import { onlineAmong, onlineCounts } from "../db/online.js";
 import { allianceRoles } from "../db/alliances.js";
 import { loadOnlineUsers, loadWorldMember, type WorldMember } from "./world.js";
@@ -171,10 +161,7 @@ async function toggleIgnore(ctx: ServiceContext, member: WorldMember, command: "
     const ignoredUserIds = await listIgnoredUserIds(ctx.db, member.userId);
     ctx.events.publish(countryTopic(member.countryId), { type: "ignoreListChanged", userId: member.userId, ignoredUserIds });
   }
-  const line =
-    command === "ignore"
-      ? changed ? `You now ignore ${target.username}` : `You already ignore ${target.username}`
-      : changed ? `You no longer ignore ${target.username}` : `You were not ignoring ${target.username}`;
+  const line = command === "ignore" ? (changed ? `You now ignore ${target.username}` : `You already ignore ${target.username}`) : changed ? `You no longer ignore ${target.username}` : `You were not ignoring ${target.username}`;
   return { command, lines: [line] };
 }
 
@@ -203,12 +190,7 @@ export async function listChatChannels(ctx: ServiceContext, userId: number): Pro
  * A page of a channel's history, oldest first, without senders the reader ignores. Alliance
  * and leadership channels show only the reader's own alliance's messages.
  */
-export async function listChatHistory(
-  ctx: ServiceContext,
-  userId: number,
-  channelId: string,
-  page: { before?: number; limit: number },
-): Promise<{ messages: ChatMessagePayload[]; hasMore: boolean }> {
+export async function listChatHistory(ctx: ServiceContext, userId: number, channelId: string, page: { before?: number; limit: number }): Promise<{ messages: ChatMessagePayload[]; hasMore: boolean }> {
   const member = await requireMember(ctx, userId);
   const channel = findChannel(channelId);
   if (!channel) throw notFound(CHAT_MESSAGES.unknownChannel, "chat/unknown_channel");

@@ -121,9 +121,7 @@ describe("attacks in parallel", () => {
     const since = await lastBattleId();
     const before = await auditTotals(t.server.database.pool);
     const answers = await Promise.all(
-      ["missile", "nuclear_missile", "chemical_missile"].map((attackType, i) =>
-        t.api("POST", "/attack/launch", { countryId: a.countryId, targetCountryId: d.countryId, attackType, units: { missiles: [4, 3, 3][i] } }, a.token),
-      ),
+      ["missile", "nuclear_missile", "chemical_missile"].map((attackType, i) => t.api("POST", "/attack/launch", { countryId: a.countryId, targetCountryId: d.countryId, attackType, units: { missiles: [4, 3, 3][i] } }, a.token)),
     );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     const after = await auditTotals(t.server.database.pool);

@@ -112,9 +112,7 @@ export interface AttackOrderInput {
 export type AttackActor = { userId: number; countryId: number } | null;
 
 /** What launchAttack answers: the battle fought now, or the strike that will fight it. */
-export type LaunchResult =
-  | { executed: true; report: BattleReportJson; row: CountryRow }
-  | { executed: false; strike: StrikeJson; row: CountryRow };
+export type LaunchResult = { executed: true; report: BattleReportJson; row: CountryRow } | { executed: false; strike: StrikeJson; row: CountryRow };
 
 const supportAsked = (s: AttackOrderInput["allianceSupport"]) => (typeof s === "object" && s !== null ? s.enabled : Boolean(s));
 /** Whether an ally was ticked (every active ally when the order names none). */
@@ -156,10 +154,7 @@ export async function launchAttack(ctx: ServiceContext, actor: AttackActor, orde
   return { executed: true, report: outcome.report, row: outcome.row };
 }
 
-type BattleOutcome =
-  | { kind: "fought"; report: BattleReportJson; row: CountryRow }
-  | { kind: "skipped" }
-  | { kind: "failed"; reason: RuleRejection };
+type BattleOutcome = { kind: "fought"; report: BattleReportJson; row: CountryRow } | { kind: "skipped" } | { kind: "failed"; reason: RuleRejection };
 
 /**
  * The battle: lock both countries (ascending ids), then three steps. loadBattleContext reads
@@ -263,9 +258,7 @@ function decideBattle(c: BattleContext, rng: Rng): BattleDecision | RuleRejectio
   const attackerAllies: AllyFacts[] = context.attacker_allies
     .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
     .filter((ally) => allyTicked(order.allianceSupport, ally.id) && allyAvailability(ally, d.row.networth, nowMs).available);
-  const defenderAllies: AllyFacts[] = context.defender_allies
-    .map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs)))
-    .filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
+  const defenderAllies: AllyFacts[] = context.defender_allies.map((r) => allyOf(r, (bs) => countReadyBrigades(completeBrigades(bs), nowMs))).filter((ally) => allyAvailability(ally, a.row.networth, nowMs).available);
 
   const inputs: BattleReplayInput = {
     attacker: {
@@ -441,12 +434,7 @@ function reportBody(r: BattleResult, warDeclared: boolean, attackerIntel: IntelC
 
 /** victories/defeats/total_battles/total_land_captured/combat_efficiency after a battle (and the end of an attacker's protection). */
 function recordPatch(row: CountryRow, won: boolean, landCaptured: number, efficiency: number, endProtectionAt: number | null): CountryRowPatch {
-  const next = applyBattleToRecord(
-    { victories: row.victories, defeats: row.defeats, totalBattles: row.total_battles, totalLandCaptured: row.total_land_captured, combatEfficiency: row.combat_efficiency },
-    won,
-    landCaptured,
-    efficiency,
-  );
+  const next = applyBattleToRecord({ victories: row.victories, defeats: row.defeats, totalBattles: row.total_battles, totalLandCaptured: row.total_land_captured, combatEfficiency: row.combat_efficiency }, won, landCaptured, efficiency);
   const patch: CountryRowPatch = {
     victories: next.victories,
     defeats: next.defeats,
@@ -492,9 +480,7 @@ function emitBattleEvents(tx: ActionTransaction, row: NewBattleRow, attacker: Co
       kind: "attacked",
       severity: won ? "danger" : "warning",
       title: `${attacker.name} attacked you`,
-      body: won
-        ? `${type.name}: the attack broke through${lost > 0 ? `; you lost ${fmt(lost)} acres` : ""}.`
-        : `${type.name}: your defence held.`,
+      body: won ? `${type.name}: the attack broke through${lost > 0 ? `; you lost ${fmt(lost)} acres` : ""}.` : `${type.name}: your defence held.`,
       at,
       view: "military",
       refId: row.id,
@@ -736,7 +722,13 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
   }
   const target = await findCountryById(ctx.db, request.targetCountryId);
   if (!target) throw notFound("Country not found", "country/not_found");
-  const targetJson = { id: target.id, name: target.name, networth: target.networth, land: target.land, protection_status: computeProtectionStatus({ protectedUntil: target.protected_until.getTime(), gdiMember: target.gdi_protection }, now.getTime()) };
+  const targetJson = {
+    id: target.id,
+    name: target.name,
+    networth: target.networth,
+    land: target.land,
+    protection_status: computeProtectionStatus({ protectedUntil: target.protected_until.getTime(), gdiMember: target.gdi_protection }, now.getTime()),
+  };
   const attackType = request.attackType ?? null;
   if (!attackType) return { preview: null, validation: reject("combat/no_attack_type", "No attack type selected"), target: targetJson };
   const state = rowToState(country);
@@ -760,7 +752,17 @@ export async function previewAttackFor(ctx: ServiceContext, country: CountryRow,
   const allyPower = computeAllySupport(allies.available, type.allowedUnits, own).power;
   const preview = previewAttack(
     { state, posture: postureOf(settings), brigadeReadiness: needsBrigade(attackType) ? (brigadeReadiness ?? 0) : null, atWar, allyPower, bonusPct },
-    { id: target.id, name: target.name, governmentType: target.government_type, networth: target.networth, land: target.land, victories: target.victories, defeats: target.defeats, landLostToday: Number(recent.land), hitsToday: Number(recent.hits) },
+    {
+      id: target.id,
+      name: target.name,
+      governmentType: target.government_type,
+      networth: target.networth,
+      land: target.land,
+      victories: target.victories,
+      defeats: target.defeats,
+      landLostToday: Number(recent.land),
+      hitsToday: Number(recent.hits),
+    },
     { attackType, units: request.units },
     intel,
   );
@@ -817,7 +819,5 @@ export async function battleReplayFor(ctx: ServiceContext, countryId: number, id
 
 /** The answer of POST /attack/launch. */
 export function launchResponse(result: LaunchResult): AttackLaunchResponse {
-  return result.executed
-    ? { executed: true, report: result.report, country: toOwnCountryJson(result.row) }
-    : { executed: false, strike: result.strike, country: toOwnCountryJson(result.row) };
+  return result.executed ? { executed: true, report: result.report, country: toOwnCountryJson(result.row) } : { executed: false, strike: result.strike, country: toOwnCountryJson(result.row) };
 }

@@ -32,9 +32,7 @@ export function countryState(row: CountryRow): CountryState {
 export async function countryView(ctx: ServiceContext, id: number, viewerUserId: number): Promise<CountryResponse> {
   const country = await findCountryById(ctx.db, id);
   if (!country) throw notFound("Country not found", "country/not_found");
-  return country.user_id === viewerUserId
-    ? { country: toOwnCountryJson(country), message: "Own country" }
-    : { country: toPublicCountryJson(country), message: "Public view" };
+  return country.user_id === viewerUserId ? { country: toOwnCountryJson(country), message: "Own country" } : { country: toPublicCountryJson(country), message: "Public view" };
 }
 
 /** A page of the target lists (GET /countries, /countries/ai): public views with each country's alliance name. */

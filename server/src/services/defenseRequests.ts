@@ -80,7 +80,11 @@ export async function raiseDefenseRequestForAttack(
   tx.emit(allianceTopic(allianceId), { type: "allyAttacked", allianceId, alert });
   for (const memberId of await allianceMemberIds(tx.client, allianceId)) {
     if (memberId === attack.defender.id) continue;
-    noticeTo(tx, memberId, notice(`ally-attacked-${requestId}`, "ally_attacked", urgency === "critical" || urgency === "high" ? "danger" : "warning", "Ally under attack", `${attack.defender.name} was attacked by ${attack.attacker.name}`, tx.now, requestId));
+    noticeTo(
+      tx,
+      memberId,
+      notice(`ally-attacked-${requestId}`, "ally_attacked", urgency === "critical" || urgency === "high" ? "danger" : "warning", "Ally under attack", `${attack.defender.name} was attacked by ${attack.attacker.name}`, tx.now, requestId),
+    );
   }
   return requestId;
 }

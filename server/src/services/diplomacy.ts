@@ -23,21 +23,7 @@ import { runCountriesAction, type ActionTransaction } from "./actions.js";
 import { conflict, notFound } from "../errors.js";
 import type { CountryRow } from "../db/countries.js";
 import type { Db, DbClient } from "../db/pool.js";
-import {
-  activeBetween,
-  endRelation,
-  findProposal,
-  findRelation,
-  heldRelationTypes,
-  insertProposal,
-  insertRelation,
-  pendingBetween,
-  proposalsOf,
-  relationsOf,
-  setProposalStatus,
-  type ProposalRow,
-  type RelationRow,
-} from "../db/diplomacy.js";
+import { activeBetween, endRelation, findProposal, findRelation, heldRelationTypes, insertProposal, insertRelation, pendingBetween, proposalsOf, relationsOf, setProposalStatus, type ProposalRow, type RelationRow } from "../db/diplomacy.js";
 import { isUniqueViolation } from "../errors.js";
 import { ensure } from "./allianceErrors.js";
 import { actorCountry, notice, noticeTo } from "./alliances.js";
@@ -159,7 +145,11 @@ export async function proposeRelation(ctx: ServiceContext, userId: number, input
       }
       if (!def.requiresMutual) {
         const relation = await establish(tx, input.relationType, from, to, null);
-        noticeTo(tx, to.id, notice(`relation-${relation.id}`, "diplomacy_established", "info", `${def.name} with ${from.name}`, `${from.name} signed ${withArticle(def.name)} with you${input.message ? `: "${input.message}"` : ""}`, tx.now, relation.id));
+        noticeTo(
+          tx,
+          to.id,
+          notice(`relation-${relation.id}`, "diplomacy_established", "info", `${def.name} with ${from.name}`, `${from.name} signed ${withArticle(def.name)} with you${input.message ? `: "${input.message}"` : ""}`, tx.now, relation.id),
+        );
         return { next: NOTHING, result: { proposal: null, relation: toRelationJson(relation, from.id, { id: to.id, name: to.name, government: to.government_type }) } };
       }
       let proposalId: number;
@@ -295,8 +285,18 @@ export async function partnerCandidates(ctx: ServiceContext, userId: number, que
   const me = await actorCountry(ctx, userId);
   const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const { rows } = await ctx.db.query<{
-    id: number; name: string; government_type: string; networth: number; alliance_id: number | null; alliance_name: string | null;
-    created_at: Date; active_relations: number; lapsed: number; cancelled: number; rank: number; my_rank: number;
+    id: number;
+    name: string;
+    government_type: string;
+    networth: number;
+    alliance_id: number | null;
+    alliance_name: string | null;
+    created_at: Date;
+    active_relations: number;
+    lapsed: number;
+    cancelled: number;
+    rank: number;
+    my_rank: number;
   }>(
     `WITH ranked AS (SELECT id, rank() OVER (ORDER BY networth DESC, id) AS rank FROM countries WHERE NOT is_eliminated)
      SELECT c.id, c.name, c.government_type, c.networth, c.alliance_id, a.name AS alliance_name, c.created_at,

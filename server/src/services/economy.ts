@@ -120,11 +120,7 @@ export function exploreLand(ctx: ServiceContext, userId: number, countryId: numb
           title: "Territory Explored",
           description: `Explored ${fmt(quote.totalAcres)} acres for $${fmt(quote.totalCost)}.`,
           icon: "trending-up",
-          details: [
-            `${fmt(quote.acresPerTurn)} acres per turn`,
-            `$${fmt(quote.costPerAcre)} per acre`,
-            `Land: ${fmt(state.land)} -> ${fmt(next.land)} acres`,
-          ],
+          details: [`${fmt(quote.acresPerTurn)} acres per turn`, `$${fmt(quote.costPerAcre)} per acre`, `Land: ${fmt(state.land)} -> ${fmt(next.land)} acres`],
         },
       ],
     });
@@ -240,7 +236,15 @@ export async function allocateResearch(ctx: ServiceContext, userId: number, coun
         tx.emit(countryTopic(partnerId), {
           type: "notice",
           countryId: partnerId,
-          notice: { id: `transfer-${countryId}-${tx.now.getTime()}`, kind: "tech_transfer", severity: "success", title: "Technology transfer", body: `${name} shared its findings: +${fmt(gained)} research points`, at: tx.now.getTime(), view: "research" },
+          notice: {
+            id: `transfer-${countryId}-${tx.now.getTime()}`,
+            kind: "tech_transfer",
+            severity: "success",
+            title: "Technology transfer",
+            body: `${name} shared its findings: +${fmt(gained)} research points`,
+            at: tx.now.getTime(),
+            view: "research",
+          },
         });
       }
       return { next: states, result: { turnResult, extra: { results } } };
@@ -258,7 +262,10 @@ async function researchPartnersOf(db: ServiceContext["db"], countryId: number): 
             WHERE status = 'active' AND relation_type = 'research' AND $1 IN (from_country_id, to_country_id)`,
     values: [countryId],
   });
-  return rows.map((r) => Number(r.id)).filter((id) => id !== countryId).sort((a, b) => a - b);
+  return rows
+    .map((r) => Number(r.id))
+    .filter((id) => id !== countryId)
+    .sort((a, b) => a - b);
 }
 
 /** Stores the unit production split (explicit percentages or a preset). */

@@ -272,7 +272,9 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
           turnsConsumed: order.turnCost,
           turnsRemaining: spent.next.turns,
           effects: spent.effects,
-          actionResults: [{ id: "espionage", title: `${opName}: ${outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure}`, description: `Against ${target.row.name}.`, icon: outcome.success ? "checkmark" : "trending-down", details }],
+          actionResults: [
+            { id: "espionage", title: `${opName}: ${outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure}`, description: `Against ${target.row.name}.`, icon: outcome.success ? "checkmark" : "trending-down", details },
+          ],
         }),
       );
       return { next, result: { mission, report, message: outcome.success ? ESPIONAGE_MESSAGES.success : ESPIONAGE_MESSAGES.failure, details } satisfies MissionResponse };
@@ -310,9 +312,9 @@ async function loadSnapshot(client: DbClient, row: CountryRow, state: CountrySta
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
   // One query after another: the transaction is one connection.
   const battles = await client.query<{ attacker_id: number; defender_id: number; attacker_name: string; defender_name: string; outcome: string; created_at: Date }>(
-      "SELECT attacker_id::int, defender_id::int, attacker_name, defender_name, outcome, created_at FROM battles WHERE (attacker_id = $1 OR defender_id = $1) ORDER BY created_at DESC LIMIT 5",
-      [row.id],
-    );
+    "SELECT attacker_id::int, defender_id::int, attacker_name, defender_name, outcome, created_at FROM battles WHERE (attacker_id = $1 OR defender_id = $1) ORDER BY created_at DESC LIMIT 5",
+    [row.id],
+  );
   const alliance =
     row.alliance_id === null
       ? null
@@ -326,24 +328,24 @@ async function loadSnapshot(client: DbClient, row: CountryRow, state: CountrySta
           [row.alliance_id, row.id],
         );
   const relations = await client.query<{ relation_type: string; partner: string }>(
-      `SELECT r.relation_type, p.name AS partner FROM diplomatic_relations r
+    `SELECT r.relation_type, p.name AS partner FROM diplomatic_relations r
          JOIN countries p ON p.id = CASE WHEN r.from_country_id = $1 THEN r.to_country_id ELSE r.from_country_id END
         WHERE r.status = 'active' AND (r.from_country_id = $1 OR r.to_country_id = $1) LIMIT 20`,
-      [row.id],
-    );
+    [row.id],
+  );
   const wars = await client.query<{ name: string }>(
-      `SELECT c.name FROM war_declarations w JOIN countries c ON c.id = CASE WHEN w.declarer_id = $1 THEN w.target_id ELSE w.declarer_id END
+    `SELECT c.name FROM war_declarations w JOIN countries c ON c.id = CASE WHEN w.declarer_id = $1 THEN w.target_id ELSE w.declarer_id END
         WHERE w.ended_at IS NULL AND (w.declarer_id = $1 OR w.target_id = $1) LIMIT 20`,
-      [row.id],
-    );
+    [row.id],
+  );
   const market = await client.query<{ purchases: number; purchase_value: number; sales: number; sale_value: number; orders: number; items: string[] }>(
-      `SELECT count(*) FILTER (WHERE buyer_id = $1)::int AS purchases, COALESCE(sum(total) FILTER (WHERE buyer_id = $1), 0)::float8 AS purchase_value,
+    `SELECT count(*) FILTER (WHERE buyer_id = $1)::int AS purchases, COALESCE(sum(total) FILTER (WHERE buyer_id = $1), 0)::float8 AS purchase_value,
               count(*) FILTER (WHERE seller_id = $1)::int AS sales, COALESCE(sum(total) FILTER (WHERE seller_id = $1), 0)::float8 AS sale_value,
               (SELECT count(*)::int FROM standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')) AS orders,
               ARRAY(SELECT item_type FROM market_trades WHERE (buyer_id = $1 OR seller_id = $1) AND created_at > $2 GROUP BY item_type ORDER BY count(*) DESC LIMIT 3) AS items
          FROM market_trades WHERE (buyer_id = $1 OR seller_id = $1) AND created_at > $2`,
-      [row.id, weekAgo],
-    );
+    [row.id, weekAgo],
+  );
   const settings = await findSettings(client, row.id);
   const upkeep = computeMilitaryUpkeep(state);
   const recentBattles = battles.rows.filter((b) => b.created_at > dayAgo).length;
@@ -356,9 +358,7 @@ async function loadSnapshot(client: DbClient, row: CountryRow, state: CountrySta
     networth: row.networth,
     lastActive: row.last_active.getTime(),
     recentEvents: battles.rows.map((b) =>
-      b.attacker_id === row.id
-        ? `Attacked ${b.defender_name} (${b.outcome === "attacker_victory" ? "won" : "lost"})`
-        : `Attacked by ${b.attacker_name} (${b.outcome === "attacker_victory" ? "lost" : "held"})`,
+      b.attacker_id === row.id ? `Attacked ${b.defender_name} (${b.outcome === "attacker_victory" ? "won" : "lost"})` : `Attacked by ${b.attacker_name} (${b.outcome === "attacker_victory" ? "lost" : "held"})`,
     ),
     alliance: a ? { name: a.name, tag: a.tag, rank: a.rank, memberCount: a.members, reputation: a.points, recentActivity: a.activity } : null,
     relations: relations.rows.map((r) => ({ type: r.relation_type, partner: r.partner })),
@@ -442,13 +442,7 @@ export async function shareReport(ctx: ActionContext, userId: number, countryId:
  * row locked): "Share Intelligence" here and in the alliance's defense-request answer
  * (services/allianceWarfare.ts passes the report a member answers with).
  */
-export async function shareWithAlliance(
-  tx: Pick<ActionTransaction, "client" | "emit">,
-  owner: Pick<CountryRow, "id" | "name">,
-  reportId: number,
-  allianceId: number,
-  now: Date,
-): Promise<ReportRow> {
+export async function shareWithAlliance(tx: Pick<ActionTransaction, "client" | "emit">, owner: Pick<CountryRow, "id" | "name">, reportId: number, allianceId: number, now: Date): Promise<ReportRow> {
   const client = tx.client;
   const report = await findReport(client, reportId);
   if (!report) throw notFound("Report not found", "espionage/report_not_found");
@@ -500,9 +494,7 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
   const force = spyForceOf(state, inAlliance, bonus);
   const spyDefensePct = DEFAULT_SPY_DEFENSE_PCT;
   // each type with the spies its form sends by default (the requirement); the screen recomputes for the spies chosen
-  const missionsPreview = Object.fromEntries(
-    MISSION_TYPE_IDS.map((id) => [id, Math.round(missionSuccess(MISSION_TYPES[id], force, MISSION_TYPES[id].spiesRequired, estimated, spyDefensePct) * 100)]),
-  ) as Record<MissionTypeId, number>;
+  const missionsPreview = Object.fromEntries(MISSION_TYPE_IDS.map((id) => [id, Math.round(missionSuccess(MISSION_TYPES[id], force, MISSION_TYPES[id].spiesRequired, estimated, spyDefensePct) * 100)])) as Record<MissionTypeId, number>;
   const operationsPreview = Object.fromEntries(SPY_OPERATION_IDS.map((id) => [id, Math.round(operationSuccess(SPY_OPERATIONS[id], force, estimated) * 100)])) as Record<SpyOperationId, number>;
   return {
     countryId: country.id,
@@ -533,7 +525,12 @@ export async function intelligenceStatus(ctx: ServiceContext, country: CountryRo
 }
 
 /** GET /intelligence/reports: the caller's reports, searched, filtered, sorted, paged. */
-export async function reportsOf(ctx: ServiceContext, countryId: number, q: { search?: string; type: ReportFilter["type"]; sort: ReportFilter["sort"]; page: number; limit: number }, now = new Date(ctx.clock.now())): Promise<IntelligenceReportsResponse> {
+export async function reportsOf(
+  ctx: ServiceContext,
+  countryId: number,
+  q: { search?: string; type: ReportFilter["type"]; sort: ReportFilter["sort"]; page: number; limit: number },
+  now = new Date(ctx.clock.now()),
+): Promise<IntelligenceReportsResponse> {
   const { rows, total } = await listOwnReports(ctx.db, countryId, { search: q.search, type: q.type, sort: q.sort, offset: (q.page - 1) * q.limit, limit: q.limit });
   return { reports: rows.map((r) => toReportJson(r, countryId, now.getTime())), total, page: q.page, limit: q.limit };
 }

@@ -121,4 +121,3 @@ export async function runDueAutomation(ctx: ActionContext): Promise<number> {
   }
   return served;
 }
-

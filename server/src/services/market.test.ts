@@ -250,9 +250,7 @@ describe("standing orders", () => {
       await blocker.query("BEGIN");
       await blocker.query("SELECT id FROM countries WHERE id = $1 FOR UPDATE", [seller!.countryId]);
       const listing = createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "jets", quantity: 5, pricePerUnit: 250 });
-      await expect
-        .poll(async () => (await sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n, { timeout: 10_000 })
-        .toBeGreaterThan(0);
+      await expect.poll(async () => (await sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n, { timeout: 10_000 }).toBeGreaterThan(0);
       // Meanwhile the order becomes active (as the tick would make it).
       await sql("UPDATE standing_orders SET status = 'active' WHERE id = $1", [placed.order.id]);
       await blocker.query("COMMIT");
@@ -283,7 +281,12 @@ describe("standing orders", () => {
     expectConserved(before, after);
     expect(after.sinks - before.sinks).toBe(800 + 900 + Math.floor((1_500 * 75) / 20));
     // Clean up the open orders for the next tests' audits: cancel refunds.
-    for (const [p, o] of [[old, a], [urgent, b], [seller, own]] as const) await controlOrder(ctx(), p!.user.id, o.order.id, "cancel").catch(() => undefined);
+    for (const [p, o] of [
+      [old, a],
+      [urgent, b],
+      [seller, own],
+    ] as const)
+      await controlOrder(ctx(), p!.user.id, o.order.id, "cancel").catch(() => undefined);
   });
 
   it("pause stops matching, activate resumes and matches at once; activate cannot skip the first 2 hours", async () => {

@@ -383,7 +383,10 @@ export async function createListing(ctx: ServiceContext, userId: number, body: C
           const missing = plan.map((f) => f.buyerId).filter((id) => !countries.has(id));
           if (missing.length > 0) throw new MoreCountriesNeeded([...countries.keys(), ...missing]);
           // The buyers are locked: their orders can be locked and re-read, then filled in queue order.
-          const orders = await lockOrders(tx.client, plan.map((f) => f.orderId));
+          const orders = await lockOrders(
+            tx.client,
+            plan.map((f) => f.orderId),
+          );
           const fills: TradeRow[] = [];
           for (const order of planListingFills({ sellerId, quantity: listing.quantity, pricePerUnit: listing.price_per_unit }, [...orders.values()].filter((o) => MATCHING_ORDER_STATUSES.includes(o.status)).map(orderToBook))) {
             const row = orders.get(order.orderId)!;
@@ -542,12 +545,7 @@ export async function getStore(ctx: ServiceContext, countryId: number): Promise<
   const row = await findCountryById(ctx.db, countryId);
   if (!row) throw notFound("Country not found", "country/not_found");
   // The seller's half of the fee inputs: with itself as the buyer no trade agreement matches.
-  const [fullAts, recent, openListings, feeInputs] = await Promise.all([
-    readStoreStock(ctx.db, countryId),
-    recentStoreTrades(ctx.db, countryId),
-    countOpenListings(ctx.db, countryId),
-    marketFeeInputs(ctx.db, countryId, countryId),
-  ]);
+  const [fullAts, recent, openListings, feeInputs] = await Promise.all([readStoreStock(ctx.db, countryId), recentStoreTrades(ctx.db, countryId), countOpenListings(ctx.db, countryId), marketFeeInputs(ctx.db, countryId, countryId)]);
   const state = rowToState(row);
   return {
     cash: state.cash,
@@ -829,11 +827,6 @@ export async function exportHistoryCsv(ctx: ServiceContext, countryId: number, f
 export async function getAnalytics(ctx: ServiceContext, item: MarketItemType): Promise<MarketAnalyticsJson> {
   const now = ctx.clock.now();
   const since = new Date(analyticsHourStart(now) - 8 * 86_400_000);
-  const [buckets, lastPrice, priceDayAgo, book] = await Promise.all([
-    tradeBuckets(ctx.db, item, since),
-    lastTradePrice(ctx.db, item, null),
-    lastTradePrice(ctx.db, item, new Date(now - 86_400_000)),
-    bookSummary(ctx.db, item),
-  ]);
+  const [buckets, lastPrice, priceDayAgo, book] = await Promise.all([tradeBuckets(ctx.db, item, since), lastTradePrice(ctx.db, item, null), lastTradePrice(ctx.db, item, new Date(now - 86_400_000)), bookSummary(ctx.db, item)]);
   return computeMarketAnalytics({ item, now, buckets, lastPrice, priceDayAgo, book });
 }

@@ -38,7 +38,12 @@ describe("status", () => {
     expect(s.upkeep).toBe(computeMilitaryUpkeep(state));
     expect(s.deployment).toEqual({ garrison: 40, patrol: 30, reserve: 20, expedition: 10 });
     expect(s.defense).toMatchObject({ alertLevel: "medium", allocation: { garrison: 40, perimeter: 30, airDefense: 20, counterIntel: 10 } });
-    expect(s.defense.systems.map((x) => [x.id, x.maxLevel])).toEqual([["sdi", 10], ["air_defense", 8], ["counter_intel", 12], ["fortification", 15]]);
+    expect(s.defense.systems.map((x) => [x.id, x.maxLevel])).toEqual([
+      ["sdi", 10],
+      ["air_defense", 8],
+      ["counter_intel", 12],
+      ["fortification", 15],
+    ]);
     expect(s.brigades).toMatchObject({ ready: 5, deployed: 0 });
     expect(s.missiles).toEqual({ stock: 1, capacity: 4, price: MISSILE_PRICE });
     expect(s.production).toMatchObject({ complexes: 3, activeComplexes: 3, perComplex: { troops: 6, jets: 2, turrets: 4, tanks: 2 } });

@@ -77,11 +77,7 @@ describe("recordNews", () => {
 
   it("a dedupe key makes an item recorded by many processes at once exist once", async () => {
     const key = `test-season-${Date.now()}`;
-    const results = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        publishNews(t.server.ctx, { kind: "season_started", params: { season: "Season 9", endsAt: Date.now() + 1000 }, dedupeKey: key }),
-      ),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, () => publishNews(t.server.ctx, { kind: "season_started", params: { season: "Season 9", endsAt: Date.now() + 1000 }, dedupeKey: key })));
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     const { rows } = await sql("SELECT count(*)::int AS n FROM news_items WHERE dedupe_key = $1", [key]);
     expect(rows[0].n).toBe(1);

@@ -3,21 +3,7 @@ import { composeNews, type NewsKind, type NewsParams, type NewsParticipant } fro
 import type { Db, DbClient } from "../db/pool.js";
 import { rankedCountry } from "../db/rankings.js";
 import { battlesSince } from "../db/military.js";
-import {
-  awayCounts,
-  awayItems,
-  countUnreadNews,
-  findNewsFor,
-  findNewsReader,
-  insertNews,
-  insertNewsRead,
-  latestGlobalNews,
-  listNewsFor,
-  markAllNewsRead,
-  type NewsInsert,
-  type NewsReader,
-  type NewsRow,
-} from "../db/news.js";
+import { awayCounts, awayItems, countUnreadNews, findNewsFor, findNewsReader, insertNews, insertNewsRead, latestGlobalNews, listNewsFor, markAllNewsRead, type NewsInsert, type NewsReader, type NewsRow } from "../db/news.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type EventTopic, type GameEvent, type NewsEventItem } from "../events.js";
 import { notFound, unauthorized } from "../errors.js";
 import type { ServiceContext } from "./context.js";
@@ -61,8 +47,8 @@ type AnyNewsRecord = { [K in NewsKind]: NewsRecord<K> }[NewsKind];
 
 function toInsert(record: AnyNewsRecord, now: Date): NewsInsert {
   const draft = composeNews(record.kind, record.params as never);
-  const countryId = draft.category === "personal" ? record.countryId ?? null : null;
-  const allianceId = draft.category === "alliance" ? record.allianceId ?? null : null;
+  const countryId = draft.category === "personal" ? (record.countryId ?? null) : null;
+  const allianceId = draft.category === "alliance" ? (record.allianceId ?? null) : null;
   // A missing audience is a programming error in the producing domain, not a player's mistake.
   if (draft.category === "personal" && countryId === null) throw new Error(`news ${record.kind} is personal: countryId required`);
   if (draft.category === "alliance" && allianceId === null) throw new Error(`news ${record.kind} is for an alliance: allianceId required`);
@@ -118,7 +104,10 @@ export async function recordNews(tx: NewsTransaction, record: AnyNewsRecord): Pr
 /** recordNews for many items in one statement (tick phases). @returns the items recorded */
 export async function recordNewsBatch(tx: NewsTransaction, records: readonly AnyNewsRecord[]): Promise<NewsEventItem[]> {
   const now = tx.now ?? new Date();
-  const rows = await insertNews(tx.client, records.map((r) => toInsert(r, now)));
+  const rows = await insertNews(
+    tx.client,
+    records.map((r) => toInsert(r, now)),
+  );
   for (const row of rows) emitPublished(tx, row);
   return rows.map(toNewsEventItem);
 }

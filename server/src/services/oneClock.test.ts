@@ -48,10 +48,7 @@ describe("issue 28: one clock for every record a transaction writes", () => {
     expect((await purchase!).status).toBe(200);
     expect((await leave!).status).toBe(200);
 
-    const { rows } = await sql(
-      `SELECT p.purchased_at, a.disbanded_at FROM alliance_bonus_purchases p JOIN alliances a ON a.id = p.alliance_id WHERE a.id = $1`,
-      [alliance.id],
-    );
+    const { rows } = await sql(`SELECT p.purchased_at, a.disbanded_at FROM alliance_bonus_purchases p JOIN alliances a ON a.id = p.alliance_id WHERE a.id = $1`, [alliance.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0].disbanded_at).not.toBeNull();
     // applied in this order, so recorded in this order

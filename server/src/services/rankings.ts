@@ -1,11 +1,4 @@
-import {
-  ACHIEVEMENTS,
-  ESTIMATED_RANKING_METRICS,
-  computePeriodChange,
-  publicEstimate,
-  type RankingMetricId,
-  type RankingPeriod,
-} from "@game/schema/rules";
+import { ACHIEVEMENTS, ESTIMATED_RANKING_METRICS, computePeriodChange, publicEstimate, type RankingMetricId, type RankingPeriod } from "@game/schema/rules";
 import type { AchievementsJson, MetricRankingJson, MetricRankingRowJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
 import { achievementCounts, metricRankOf, recentAchievements, topByMetric, type MetricRankingDbRow } from "../db/rankingMetrics.js";

@@ -135,11 +135,7 @@ export const SEASON_CHART_TOP = 10;
  */
 export async function seasonProgress(ctx: ServiceContext, countryId: number): Promise<SeasonProgressResponse> {
   const season = await currentSeason(ctx);
-  const [rows, top, own] = await Promise.all([
-    seasonPoints(ctx.db, countryId, new Date(season.startsAt), SEASON_CHART_TOP),
-    topByNetworth(ctx.db, SEASON_CHART_TOP),
-    rankedCountry(ctx.db, countryId),
-  ]);
+  const [rows, top, own] = await Promise.all([seasonPoints(ctx.db, countryId, new Date(season.startsAt), SEASON_CHART_TOP), topByNetworth(ctx.db, SEASON_CHART_TOP), rankedCountry(ctx.db, countryId)]);
   const series = new Map<number, SeasonSeriesJson>();
   for (const r of rows) {
     let s = series.get(r.country_id);

@@ -102,12 +102,7 @@ export async function startSeason(ctx: SeasonContext, now: number): Promise<Seas
   return started;
 }
 
-async function startSeasonIn(
-  client: DbClient,
-  ctx: SeasonContext,
-  now: number,
-  tx: { client: DbClient; emit: <E extends GameEvent>(topic: EventTopic<E>, event: E) => void; now: Date },
-): Promise<SeasonRow> {
+async function startSeasonIn(client: DbClient, ctx: SeasonContext, now: number, tx: { client: DbClient; emit: <E extends GameEvent>(topic: EventTopic<E>, event: E) => void; now: Date }): Promise<SeasonRow> {
   const name = nextSeasonName(await seasonNames(client));
   const row = await insertSeason(client, { name, startsAt: new Date(now), endsAt: new Date(computeSeasonEnd(now, ctx.config.seasonLengthDays)) });
   await recordNews(tx, { kind: "season_started", params: { season: row.name, endsAt: row.ends_at.getTime() }, dedupeKey: `season_started:${row.id}` });

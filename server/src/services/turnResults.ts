@@ -19,7 +19,9 @@ export function economyWarnings(e: EconomicEffects): ActionResultJson[] {
       title: "Treasury Empty",
       description: `Cash ran out in ${plural(e.bankruptTurns, "turn")}; $${fmt(e.unpaidExpenses)} of expenses went unpaid and unpaid units deserted.`,
       icon: "trending-down",
-      details: Object.entries(e.unitsLost).filter(([, n]) => n > 0).map(([unit, n]) => `${fmt(n)} ${unit} lost`),
+      details: Object.entries(e.unitsLost)
+        .filter(([, n]) => n > 0)
+        .map(([unit, n]) => `${fmt(n)} ${unit} lost`),
     });
   }
   if (e.starvingTurns > 0) {
@@ -35,7 +37,9 @@ export function economyWarnings(e: EconomicEffects): ActionResultJson[] {
       title: "Military Produced",
       description: "Industrial complexes delivered new units.",
       icon: "zap",
-      details: Object.entries(produced).filter(([, n]) => n > 0).map(([unit, n]) => `${fmt(n)} ${unit}`),
+      details: Object.entries(produced)
+        .filter(([, n]) => n > 0)
+        .map(([unit, n]) => `${fmt(n)} ${unit}`),
     });
   }
   return warnings;
@@ -58,14 +62,7 @@ export function researchPointsResult(pointsGained: number): ResearchResultJson[]
 }
 
 /** Assembles the spec's turn result. */
-export function buildTurnResult(input: {
-  actionType: string;
-  turnsConsumed: number;
-  turnsRemaining: number;
-  actionResults: ActionResultJson[];
-  effects: EconomicEffects;
-  researchResults?: ResearchResultJson[];
-}): TurnResultJson {
+export function buildTurnResult(input: { actionType: string; turnsConsumed: number; turnsRemaining: number; actionResults: ActionResultJson[]; effects: EconomicEffects; researchResults?: ResearchResultJson[] }): TurnResultJson {
   return {
     id: crypto.randomUUID(),
     timestamp: new Date().toISOString(),

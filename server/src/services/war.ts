@@ -116,10 +116,7 @@ export async function endWar(ctx: ServiceContext, userId: number, countryId: num
       const locked = { ...war, ...rows[0]! };
       const rejection = checkEndWar(warFacts(locked), countryId, now);
       if (rejection) throw ruleError(rejection);
-      const { rows: ended } = await tx.client.query<WarRow>(
-        "UPDATE war_declarations SET ended_at = $2, end_reason = 'declared_peace' WHERE id = $1 RETURNING *",
-        [declarationId, tx.now],
-      );
+      const { rows: ended } = await tx.client.query<WarRow>("UPDATE war_declarations SET ended_at = $2, end_reason = 'declared_peace' WHERE id = $1 RETURNING *", [declarationId, tx.now]);
       // checkEndWar let only a running war through, and a running war has both sides
       const row = bothSides({ ...locked, ...ended[0]! });
       tx.emit(countryTopic(row.target_id), {

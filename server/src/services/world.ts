@@ -191,8 +191,20 @@ export async function loadWorldMember(ctx: ServiceContext, userId: number): Prom
 export async function loadCountrySummaries(ctx: ServiceContext, countryIds: number[]): Promise<Map<number, CountrySummary>> {
   if (countryIds.length === 0) return new Map();
   const { rows } = await ctx.db.query<{
-    id: number; user_id: number | null; name: string; turns: number; stored_turns: number; cash: number; food: number; oil: number;
-    networth: number; population: number; land: number; government_type: string; alliance_id: number | null; ignored: string[] | null;
+    id: number;
+    user_id: number | null;
+    name: string;
+    turns: number;
+    stored_turns: number;
+    cash: number;
+    food: number;
+    oil: number;
+    networth: number;
+    population: number;
+    land: number;
+    government_type: string;
+    alliance_id: number | null;
+    ignored: string[] | null;
     updated_at: Date;
   }>(
     `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,

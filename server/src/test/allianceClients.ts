@@ -45,7 +45,14 @@ export async function joinAlliance(baseUrl: string, token: string, allianceId: u
     schemaErrors,
     json: () => (room.state as any).toJSON(),
     leftWith: () => code,
-    leave: () => (left ??= Promise.race([room.leave(true).then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 2_000))])),
+    leave: () =>
+      (left ??= Promise.race([
+        room.leave(true).then(
+          () => undefined,
+          () => undefined,
+        ),
+        new Promise<void>((r) => setTimeout(r, 2_000)),
+      ])),
   };
   await eventually(() => (room.state as any)?.header?.id > 0, "the alliance state");
   return client;

@@ -30,12 +30,18 @@ export async function playEveryKindOfRequest(baseUrl: string, between: (step: st
   expect(country.country.id).toBe(countryId);
   await call("an action", "POST", "/exploration/explore", { countryId, turnsToSpend: 1 }, token);
   await call("a purchase", "POST", "/market/store/buy", { countryId, itemId: "troops", quantity: 10 }, token);
-  const attack = await call("an attack", "POST", "/attack/launch", {
-    countryId,
-    targetCountryId: defender.user.countryId,
-    attackType: "standard_strike",
-    units: { troops: 50, tanks: 5 },
-  }, token);
+  const attack = await call(
+    "an attack",
+    "POST",
+    "/attack/launch",
+    {
+      countryId,
+      targetCountryId: defender.user.countryId,
+      attackType: "standard_strike",
+      units: { troops: 50, tanks: 5 },
+    },
+    token,
+  );
   expect(attack.report.defenderCountryId).toBe(defender.user.countryId);
   await between("a room join");
   const world = await joinWorld(baseUrl, token);

@@ -129,7 +129,13 @@ export async function trackRoom(room: Room<any, WorldState>): Promise<WorldTestC
     },
     // Idempotent, and bounded: leaving a room that already closed must not hang a test.
     leave: () =>
-      (left ??= Promise.race([room.leave(true).then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, 2_000))])),
+      (left ??= Promise.race([
+        room.leave(true).then(
+          () => undefined,
+          () => undefined,
+        ),
+        new Promise<void>((r) => setTimeout(r, 2_000)),
+      ])),
   };
   await eventually(() => (stateArrived || room.state?.season?.name) && own, "the initial state and the own numbers");
   return client;

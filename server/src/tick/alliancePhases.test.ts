@@ -52,8 +52,7 @@ describe("alliance and diplomacy tick phases (real Postgres)", () => {
         [type, from, to, establishedAt],
       )
     )[0].id as number;
-  const alliance = async (tag: string) =>
-    (await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, lower($1), $1, '#000000', '⚔', '#ffffff') RETURNING id", [tag]))[0].id as number;
+  const alliance = async (tag: string) => (await sql("INSERT INTO alliances (name, name_key, tag, flag_background, flag_symbol, flag_symbol_color) VALUES ($1, lower($1), $1, '#000000', '⚔', '#ffffff') RETURNING id", [tag]))[0].id as number;
   const join = async (countryId: number, allianceId: number, role = "member", credited: number[] = []) => {
     await sql("UPDATE countries SET alliance_id = $2 WHERE id = $1", [countryId, allianceId]);
     await sql("INSERT INTO alliance_members (country_id, alliance_id, role, research_credited) VALUES ($1, $2, $3, $4)", [countryId, allianceId, role, credited]);
@@ -101,7 +100,10 @@ describe("alliance and diplomacy tick phases (real Postgres)", () => {
     expect(await cashOf(b!)).toBe(100_000 - 100);
     const status = Object.fromEntries((await sql("SELECT id, status FROM diplomatic_relations")).map((r) => [r.id, r.status]));
     expect(status).toEqual({ [defensive]: "active", [research]: "expired" });
-    const lapsed = ctx.events.published.filter((p) => p.event.type === "notice" && p.event.notice.kind === "diplomacy_lapsed").map((p) => p.topic.name).sort();
+    const lapsed = ctx.events.published
+      .filter((p) => p.event.type === "notice" && p.event.notice.kind === "diplomacy_lapsed")
+      .map((p) => p.topic.name)
+      .sort();
     expect(lapsed).toEqual([`country:${a}`, `country:${b}`].sort());
   });
 
@@ -151,10 +153,11 @@ describe("alliance and diplomacy tick phases (real Postgres)", () => {
     const ctx = tickContext(pool, config);
     const al = await alliance("BON");
     const day = 24_000;
-    await sql(
-      "INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_at, expires_at, purchased_by_name) VALUES ($1, 'war_preparations', 1, 200, $2, $3, 'o')",
-      [al, timeOf(tickAt(day - 1, 12)), timeOf(tickAt(day, 12))],
-    );
+    await sql("INSERT INTO alliance_bonus_purchases (alliance_id, bonus_id, level, cost, purchased_at, expires_at, purchased_by_name) VALUES ($1, 'war_preparations', 1, 200, $2, $3, 'o')", [
+      al,
+      timeOf(tickAt(day - 1, 12)),
+      timeOf(tickAt(day, 12)),
+    ]);
     await runTick(ctx, tickAt(day, 11, 40));
     expect(ctx.events.published.filter((p) => p.event.type === "allianceChanged")).toHaveLength(0);
     await runTick(ctx, tickAt(day, 12));

@@ -1,15 +1,4 @@
-import {
-  OPERATION_LIMITS,
-  TECHNOLOGY_IDS,
-  computeDailyActivityPoints,
-  computeNetworth,
-  computeResearchMilestonePoints,
-  findAllianceBonus,
-  findRelationType,
-  relationPayers,
-  settleDailyCosts,
-  type RelationType,
-} from "@game/schema/rules";
+import { OPERATION_LIMITS, TECHNOLOGY_IDS, computeDailyActivityPoints, computeNetworth, computeResearchMilestonePoints, findAllianceBonus, findRelationType, relationPayers, settleDailyCosts, type RelationType } from "@game/schema/rules";
 import { allianceTopic, countryTopic } from "../events.js";
 import { COUNTRY_COLUMNS, rowToState, type CountryRow } from "../db/countries.js";
 import { countryChangedEvents } from "../services/actions.js";
@@ -131,7 +120,9 @@ export const diplomacyDailyCostPhase: PeriodicPhase = {
       const { rows: written } = await client.query<CountryRow>(
         `UPDATE countries c SET cash = v.cash, networth = v.networth, updated_at = $4
          FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, cash, networth) WHERE c.id = v.id
-         RETURNING ${COUNTRY_COLUMNS.split(", ").map((col) => `c.${col}`).join(", ")}`,
+         RETURNING ${COUNTRY_COLUMNS.split(", ")
+           .map((col) => `c.${col}`)
+           .join(", ")}`,
         [ids, cash, networth, new Date()],
       );
       for (const row of written) for (const e of countryChangedEvents(row, "diplomacy_daily_cost")) ctx.emit(e.topic, e.event);

@@ -1,7 +1,6 @@
 import { SPY_RECORD_RETENTION_DAYS, deleteOldMissions, resetDailyCounters } from "../db/espionage.js";
 import { DAY_MS, type PeriodicPhase } from "./tickPhase.js";
 
-
 /**
  * At midnight UTC every country's spy operation counters go back to zero (the spec's daily cap
  * of 30, per-type maxima). Periodic: once per UTC day the ticks reach, recorded, so a retried

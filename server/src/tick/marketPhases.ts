@@ -41,10 +41,7 @@ export const marketExpiryPhase: CollapsingPhase = {
   async run(ctx) {
     const at = new Date(ctx.at);
     const changes = collect(ctx);
-    const listings = await ctx.client.query<{ id: number; item_type: MarketItemType }>(
-      `UPDATE market_listings SET status = 'expired', closed_at = $1 WHERE status = 'open' AND expires_at <= $1 RETURNING id, item_type`,
-      [at],
-    );
+    const listings = await ctx.client.query<{ id: number; item_type: MarketItemType }>(`UPDATE market_listings SET status = 'expired', closed_at = $1 WHERE status = 'open' AND expires_at <= $1 RETURNING id, item_type`, [at]);
     for (const l of listings.rows) changes.of(l.item_type).removedListingIds.push(l.id);
     // Auto-renew: another whole lifetime (or as many as the catch-up spans), nothing moves.
     const renewed = await ctx.client.query(

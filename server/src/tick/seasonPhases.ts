@@ -4,7 +4,6 @@ import { endSeason } from "../services/seasonLifecycle.js";
 import { recordNewsBatch } from "../services/news.js";
 import { activeSeasonId, awardReachedAchievements, takeCountrySnapshots } from "../db/rankingMetrics.js";
 
-
 /** Daily country snapshots are kept this long (days): the monthly period needs 30. */
 export const COUNTRY_SNAPSHOT_RETENTION_DAYS = 35;
 

@@ -1,7 +1,6 @@
 import { deleteNewsBefore } from "../db/news.js";
 import { DAY_MS, type PeriodicPhase } from "./tickPhase.js";
 
-
 /** News items are kept this long, then deleted with their read state (days). */
 export const NEWS_RETENTION_DAYS = 90;
 

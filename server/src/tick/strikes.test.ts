@@ -94,7 +94,13 @@ describe.each([
     expect(wait).toBeLessThanOrEqual(12 * 3600_000);
     // the preparation is over: due now
     await t.server.database.pool.query("UPDATE strikes SET execute_at = now() WHERE id = $1", [strike.id]);
-    const outcomes = await Promise.all([executeStrike(t.server.ctx, strike.id), executeStrike(t.server.ctx, strike.id), strikeSchedulerFor(t.server.ctx)!.sweep().then(() => "sweep")]);
+    const outcomes = await Promise.all([
+      executeStrike(t.server.ctx, strike.id),
+      executeStrike(t.server.ctx, strike.id),
+      strikeSchedulerFor(t.server.ctx)!
+        .sweep()
+        .then(() => "sweep"),
+    ]);
     // Whichever of the three gets the strike first fights it (the sweep may win the race); the others skip.
     expect(outcomes.filter((o) => o === "executed").length).toBeLessThanOrEqual(1);
     expect(outcomes.filter((o) => o === "executed").length + (outcomes.includes("sweep") ? 1 : 0)).toBeGreaterThanOrEqual(1);
@@ -143,10 +149,13 @@ describe.each([
     await client.end();
     const next = await startTestServer({ newPlayerProtectionHours: 0, tickEnabled: true, redisDb, databaseUrl });
     const old = t;
-    t = { ...next, close: async () => {
-      await next.close();
-      await old.close().catch(() => undefined);
-    } };
+    t = {
+      ...next,
+      close: async () => {
+        await next.close();
+        await old.close().catch(() => undefined);
+      },
+    };
     await waitFor(async () => (await strikeState(t, due.id)).state !== "pending");
     expect(await strikeState(t, due.id)).toMatchObject({ state: "executed", battles: 1 });
     await waitFor(async () => (await strikeState(t, later.id)).state !== "pending");

@@ -22,9 +22,12 @@ export function startTimerTick(ctx: TickContext, options: TickOptions = {}): Tic
     const dueAt = nextTickAt(intervalMs);
     const expected = tickNumberAt(dueAt, intervalMs);
     // setTimeout may fire a millisecond early; the expected number, not the clock, names the tick.
-    timer = setTimeout(() => {
-      running = fire(expected).finally(arm);
-    }, Math.max(0, dueAt - Date.now()));
+    timer = setTimeout(
+      () => {
+        running = fire(expected).finally(arm);
+      },
+      Math.max(0, dueAt - Date.now()),
+    );
     timer.unref();
   };
 

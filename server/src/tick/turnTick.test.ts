@@ -69,8 +69,21 @@ describe("turn tick SQL (real Postgres)", () => {
 
   // k ticks in one UPDATE (catch-up) against k single ticks of the rule, over the band edges.
   const PAIRS: [number, number][] = [
-    [0, 0], [1, 0], [100, 0], [140, 5], [148, 0], [149, 0], [149, 179], [150, 0], [150, 1],
-    [150, 170], [150, 179], [150, 180], [0, 180], [10, 179], [120, 100],
+    [0, 0],
+    [1, 0],
+    [100, 0],
+    [140, 5],
+    [148, 0],
+    [149, 0],
+    [149, 179],
+    [150, 0],
+    [150, 1],
+    [150, 170],
+    [150, 179],
+    [150, 180],
+    [0, 180],
+    [10, 179],
+    [120, 100],
   ];
   it.each([1, 2, 3, 10, 49, 50, 51, 150, 151, 179, 181, 329, 330])("k = %d missed ticks in one UPDATE equal k single ticks", async (k) => {
     const ctx = tickContext(pool, config);

@@ -116,13 +116,7 @@ async function lockTicks(client: DbClient): Promise<void> {
  * each catches up). Idempotent through the primary key: ticks already recorded are not
  * applied again, and periodic phases record their periods.
  */
-async function applyTickRange(
-  client: DbClient,
-  range: { from: number; to: number; firstDueTick: number },
-  intervalMs: number,
-  options: TickOptions,
-  events: TopicEvent[],
-): Promise<Omit<TickResult, "durationMs" | "skipped">> {
+async function applyTickRange(client: DbClient, range: { from: number; to: number; firstDueTick: number }, intervalMs: number, options: TickOptions, events: TopicEvent[]): Promise<Omit<TickResult, "durationMs" | "skipped">> {
   const inserted = await client.query<{ tick_number: number }>(
     `INSERT INTO turn_ticks (tick_number, scheduled_at, interval_ms)
      SELECT n, to_timestamp(n * $3::double precision / 1000), $3
@@ -144,20 +138,13 @@ async function applyTickRange(
     emit: (topic, event) => events.push(on(topic, event)),
   });
   const countriesUpdated = phases.turns ?? 0;
-  await client.query(
-    "UPDATE turn_ticks SET batch_ticks = $2, countries_updated = $3, duration_ms = $4 WHERE tick_number = ANY($1::bigint[])",
-    [applied, applied.length, countriesUpdated, Math.round(performance.now() - started)],
-  );
+  await client.query("UPDATE turn_ticks SET batch_ticks = $2, countries_updated = $3, duration_ms = $4 WHERE tick_number = ANY($1::bigint[])", [applied, applied.length, countriesUpdated, Math.round(performance.now() - started)]);
   await options.hooks?.beforeCommit?.(applied);
   return { applied, countriesUpdated, phases };
 }
 
 /** One tick transaction with retries on deadlock, then the events and metrics. */
-async function runTickTransaction(
-  ctx: TickContext,
-  options: TickOptions,
-  work: (client: DbClient, events: TopicEvent[]) => Promise<Omit<TickResult, "durationMs" | "skipped"> & { skipped?: number }>,
-): Promise<TickResult> {
+async function runTickTransaction(ctx: TickContext, options: TickOptions, work: (client: DbClient, events: TopicEvent[]) => Promise<Omit<TickResult, "durationMs" | "skipped"> & { skipped?: number }>): Promise<TickResult> {
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
     const events: TopicEvent[] = [];
@@ -198,10 +185,7 @@ function afterTick(ctx: TickContext, result: TickResult, events: TopicEvent[]): 
   ctx.metrics.ticks.inc({}, result.applied.length);
   ctx.metrics.tickDuration.observe(result.durationMs / 1000);
   const log = result.applied.length > 1 || result.skipped > 0 ? ctx.logger.info.bind(ctx.logger) : ctx.logger.debug.bind(ctx.logger);
-  log(
-    { tickNumber, ticks: result.applied.length, skipped: result.skipped, phases: result.phases, durationMs: Math.round(result.durationMs) },
-    "turn tick applied",
-  );
+  log({ tickNumber, ticks: result.applied.length, skipped: result.skipped, phases: result.phases, durationMs: Math.round(result.durationMs) }, "turn tick applied");
   ctx.events.publish(WORLD_TOPIC, {
     type: "tick",
     tickNumber,

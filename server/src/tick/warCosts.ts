@@ -61,7 +61,16 @@ export const warCostsPhase: CollapsingPhase = {
         emit(countryTopic(declarerId), {
           type: "notice",
           countryId: declarerId,
-          notice: { id: `war-${war.id}-bankrupt`, kind: "war_ended", severity: "warning", title: `Peace with ${war.target_name}`, body: `You could not pay the war's $${cost.toLocaleString("en-US")}: the war has ended.`, at, view: "war-room", refId: war.id },
+          notice: {
+            id: `war-${war.id}-bankrupt`,
+            kind: "war_ended",
+            severity: "warning",
+            title: `Peace with ${war.target_name}`,
+            body: `You could not pay the war's $${cost.toLocaleString("en-US")}: the war has ended.`,
+            at,
+            view: "war-room",
+            refId: war.id,
+          },
         });
         emit(countryTopic(war.target_id), {
           type: "notice",

@@ -156,10 +156,7 @@ function ExportData() {
   };
   return (
     <Panel title="Export Data" testId="account-export">
-      <p className="muted">
-        Download everything the game keeps about you as a JSON file: your account, settings, country, battle reports, market trades, chat messages, news read state and alliance
-        membership.
-      </p>
+      <p className="muted">Download everything the game keeps about you as a JSON file: your account, settings, country, battle reports, market trades, chat messages, news read state and alliance membership.</p>
       {result && (
         <div className={`alert ${result.ok ? "info" : "error"}`} role={result.ok ? "status" : "alert"}>
           {result.message}
@@ -178,8 +175,7 @@ function DeleteAccount() {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const reason =
-    confirmation !== DELETE_ACCOUNT_CONFIRMATION ? `Type ${DELETE_ACCOUNT_CONFIRMATION} exactly to confirm` : !password ? ACCOUNT_MESSAGES.deletePasswordRequired : null;
+  const reason = confirmation !== DELETE_ACCOUNT_CONFIRMATION ? `Type ${DELETE_ACCOUNT_CONFIRMATION} exactly to confirm` : !password ? ACCOUNT_MESSAGES.deletePasswordRequired : null;
   const onDelete = async () => {
     setBusy(true);
     setError(null);
@@ -194,8 +190,8 @@ function DeleteAccount() {
   return (
     <Panel title="Delete Account" testId="account-delete" className="danger-zone">
       <div className="alert error" role="note">
-        Deleting your account is irreversible: your country leaves the world, your open market listings and orders are cancelled, and you leave your alliance (its ownership passes
-        to the next member). Your email can be used to register again.
+        Deleting your account is irreversible: your country leaves the world, your open market listings and orders are cancelled, and you leave your alliance (its ownership passes to the next member). Your email can be used to register
+        again.
       </div>
       <div className="field">
         <label htmlFor="account-delete-confirmation">Type {DELETE_ACCOUNT_CONFIRMATION} to confirm</label>

@@ -84,8 +84,16 @@ function SeasonPanel() {
           Start season
         </ActionButton>
       </div>
-      {(end.error || start.error) && <div className="field-error" role="alert">{(end.error ?? start.error)!.message}</div>}
-      {result && <p className="hint" role="status">{result}</p>}
+      {(end.error || start.error) && (
+        <div className="field-error" role="alert">
+          {(end.error ?? start.error)!.message}
+        </div>
+      )}
+      {result && (
+        <p className="hint" role="status">
+          {result}
+        </p>
+      )}
     </Panel>
   );
 }
@@ -122,8 +130,16 @@ function AnnouncementPanel() {
       <ActionButton disabledReason={trimmed ? null : "Write a message first"} busy={post.isPending} onClick={() => post.mutate()}>
         Post announcement
       </ActionButton>
-      {post.error && <div className="field-error" role="alert">{post.error.message}</div>}
-      {sent && <p className="hint" role="status">Posted to the General channel and the news.</p>}
+      {post.error && (
+        <div className="field-error" role="alert">
+          {post.error.message}
+        </div>
+      )}
+      {sent && (
+        <p className="hint" role="status">
+          Posted to the General channel and the news.
+        </p>
+      )}
     </Panel>
   );
 }
@@ -186,7 +202,14 @@ function CountryView({ countryId, onClose }: { countryId: number; onClose(): voi
   const q = useQuery({ queryKey: ["admin", "country", countryId], queryFn: () => shellApi.adminCountry(countryId) });
   const c = q.data?.country;
   return (
-    <Panel title={c ? `${c.name} (#${c.id})` : "Country"} actions={<button type="button" className="btn small ghost" onClick={onClose}>Close</button>}>
+    <Panel
+      title={c ? `${c.name} (#${c.id})` : "Country"}
+      actions={
+        <button type="button" className="btn small ghost" onClick={onClose}>
+          Close
+        </button>
+      }
+    >
       {q.error && <div className="field-error">{q.error.message}</div>}
       {c && (
         <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(130px, 1fr))" }}>
@@ -216,7 +239,11 @@ function AiPanel() {
   return (
     <Panel title="AI countries">
       {ai.error && <div className="field-error">{ai.error.message}</div>}
-      {toggle.error && <div className="field-error" role="alert">{toggle.error.message}</div>}
+      {toggle.error && (
+        <div className="field-error" role="alert">
+          {toggle.error.message}
+        </div>
+      )}
       <div className="stack" style={{ gap: "0.4rem" }} data-testid="admin-ai">
         {(ai.data ?? []).map((row) => (
           <div key={row.countryId} className="row between" style={{ flexWrap: "wrap", gap: "0.5rem", borderBottom: "1px solid var(--border)", paddingBottom: "0.4rem" }}>

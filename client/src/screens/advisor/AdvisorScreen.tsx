@@ -1,12 +1,5 @@
 import { useState } from "react";
-import {
-  BUILDING_DEFINITIONS,
-  GOVERNMENTS,
-  computeGovernmentFit,
-  computeRecommendations,
-  computeSituation,
-  type Recommendation,
-} from "@game/schema/rules";
+import { BUILDING_DEFINITIONS, GOVERNMENTS, computeGovernmentFit, computeRecommendations, computeSituation, type Recommendation } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { manageApi, useApplyCountry } from "../../api/manage";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";

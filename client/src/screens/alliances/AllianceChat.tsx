@@ -97,15 +97,7 @@ export function AllianceChat({ room, role, countryId }: { room: AllianceRoomHand
           </div>
         )}
         <div className="chat-input">
-          <textarea
-            className="input"
-            aria-label={`Message ${channel?.name ?? ""}`}
-            rows={2}
-            value={draft}
-            onChange={(e) => onType(e.target.value)}
-            onKeyDown={onKeyDown}
-            placeholder={`Message #${channel?.name ?? ""}`}
-          />
+          <textarea className="input" aria-label={`Message ${channel?.name ?? ""}`} rows={2} value={draft} onChange={(e) => onType(e.target.value)} onKeyDown={onKeyDown} placeholder={`Message #${channel?.name ?? ""}`} />
           <div className="row between">
             <span className={`small ${trimmed.length > CHAT_MAX_LENGTH ? "bad" : "muted"}`}>
               {trimmed.length}/{CHAT_MAX_LENGTH}

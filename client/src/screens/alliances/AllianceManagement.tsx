@@ -91,11 +91,21 @@ function Members({ status, live, role, countryId }: { status: AllianceStatusJson
               {m.countryId !== countryId && (
                 <div className="row">
                   {targetRole === "member" ? (
-                    <ActionButton variant="" disabledReason={promoteReason} busy={act.busy === `promote-${m.countryId}`} onClick={() => act.run(`promote-${m.countryId}`, () => allianceApi.promote(m.countryId), `${m.countryName} is now a manager`)}>
+                    <ActionButton
+                      variant=""
+                      disabledReason={promoteReason}
+                      busy={act.busy === `promote-${m.countryId}`}
+                      onClick={() => act.run(`promote-${m.countryId}`, () => allianceApi.promote(m.countryId), `${m.countryName} is now a manager`)}
+                    >
                       Promote
                     </ActionButton>
                   ) : targetRole === "manager" ? (
-                    <ActionButton variant="" disabledReason={demoteReason} busy={act.busy === `demote-${m.countryId}`} onClick={() => act.run(`demote-${m.countryId}`, () => allianceApi.demote(m.countryId), `${m.countryName} is now a member`)}>
+                    <ActionButton
+                      variant=""
+                      disabledReason={demoteReason}
+                      busy={act.busy === `demote-${m.countryId}`}
+                      onClick={() => act.run(`demote-${m.countryId}`, () => allianceApi.demote(m.countryId), `${m.countryName} is now a member`)}
+                    >
                       Demote
                     </ActionButton>
                   ) : null}
@@ -123,8 +133,7 @@ function Invitations({ role }: { role: AllianceRole }) {
   const [target, setTarget] = useState("");
   const [message, setMessage] = useState("");
   const inviteReason =
-    checkAlliancePermission(role, "canInvite")?.message ??
-    (!target.trim() ? "Enter the country's name" : message.length > ALLIANCE_MESSAGE_MAX_LENGTH ? `Message must be at most ${ALLIANCE_MESSAGE_MAX_LENGTH} characters` : null);
+    checkAlliancePermission(role, "canInvite")?.message ?? (!target.trim() ? "Enter the country's name" : message.length > ALLIANCE_MESSAGE_MAX_LENGTH ? `Message must be at most ${ALLIANCE_MESSAGE_MAX_LENGTH} characters` : null);
   const cancelReason = checkAlliancePermission(role, "canCancelInvitations")?.message ?? null;
   const send = async () => {
     if (await act.run("invite", () => allianceApi.invite(target.trim(), message.trim()), `Invitation sent to ${target.trim()}`)) {
@@ -172,7 +181,12 @@ function Applications({ role }: { role: AllianceRole }) {
   const canSee = alliancePermissions(role).canManageApplications;
   const applications = useApplications(canSee);
   const act = useAct();
-  if (!canSee) return <Panel title="Applications"><p className="muted">{ALLIANCE_MESSAGES.leadersOnly}</p></Panel>;
+  if (!canSee)
+    return (
+      <Panel title="Applications">
+        <p className="muted">{ALLIANCE_MESSAGES.leadersOnly}</p>
+      </Panel>
+    );
   const received = applications.data?.received ?? [];
   return (
     <Panel title="Applications" testId="applications">
@@ -183,8 +197,7 @@ function Applications({ role }: { role: AllianceRole }) {
         {received.map((a) => (
           <li key={a.id} className="list-card">
             <div>
-              <strong>{a.applicantName}</strong>{" "}
-              {!a.meetRequirements && <span className="badge warn">{ALLIANCE_MESSAGES.requirementsNotMet}</span>}
+              <strong>{a.applicantName}</strong> {!a.meetRequirements && <span className="badge warn">{ALLIANCE_MESSAGES.requirementsNotMet}</span>}
               <div className="small muted">
                 {titleCase(a.applicantGovernment)} · networth {fmt(a.applicantNetworth)} · {fmt(a.applicantLand)} acres · expires {timeLeft(Date.parse(a.expiresAt))}
               </div>
@@ -284,9 +297,7 @@ function Settings({ status, role }: { status: AllianceStatusJson; role: Alliance
       <ActionButton
         disabledReason={reason}
         busy={act.busy === "settings"}
-        onClick={() =>
-          act.run("settings", () => allianceApi.settings({ description, requirements: { minNetworth: Number(minNetworth), minLand: Number(minLand), acceptApplications: open } }), "Settings saved")
-        }
+        onClick={() => act.run("settings", () => allianceApi.settings({ description, requirements: { minNetworth: Number(minNetworth), minLand: Number(minLand), acceptApplications: open } }), "Settings saved")}
       >
         Save Changes
       </ActionButton>

@@ -115,7 +115,10 @@ function PlanOperation({ room, role, onDone }: { room: AllianceRoomHandle; role:
   const [invited, setInvited] = useState<Set<number> | null>(null);
   const candidates = usePartnerCandidates(search.trim(), search.trim().length >= 2);
   const memberIds = useMemo(() => new Set(snapshot.members.map((m) => m.countryId)), [snapshot.members]);
-  const pool = type === "defensive_support" ? snapshot.members.map((m) => ({ id: m.countryId, name: m.countryName })) : (candidates.data ?? []).filter((c) => !memberIds.has(c.id)).map((c) => ({ id: c.id, name: `${c.name}${c.allianceName ? ` [${c.allianceName}]` : ""}` }));
+  const pool =
+    type === "defensive_support"
+      ? snapshot.members.map((m) => ({ id: m.countryId, name: m.countryName }))
+      : (candidates.data ?? []).filter((c) => !memberIds.has(c.id)).map((c) => ({ id: c.id, name: `${c.name}${c.allianceName ? ` [${c.allianceName}]` : ""}` }));
   const scheduledFor = Date.parse(at);
   const requirements = { minParticipants: Number(minP), maxParticipants: Number(maxP), minTotalForce: Number(minForce) };
   const numbersOk = [minP, maxP, minForce].every((v) => /^\d+$/.test(v.trim())) && requirements.minParticipants >= 1 && requirements.maxParticipants <= OPERATION_LIMITS.maxParticipants;
@@ -159,7 +162,14 @@ function PlanOperation({ room, role, onDone }: { room: AllianceRoomHandle; role:
           </div>
           <div className="field">
             <label htmlFor="op-type">Operation type</label>
-            <select id="op-type" value={type} onChange={(e) => { setType(e.target.value as OperationType); setTargetId(null); }}>
+            <select
+              id="op-type"
+              value={type}
+              onChange={(e) => {
+                setType(e.target.value as OperationType);
+                setTargetId(null);
+              }}
+            >
               {OPERATION_TYPES.map((t) => (
                 <option key={t} value={t}>
                   {OPERATION_TYPE_LABELS[t]}
@@ -501,7 +511,8 @@ function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseR
         <ul className="plain-list small">
           {r.responses.map((x) => (
             <li key={x.responderId}>
-              {nameOf(x.responderId)}: {x.responseType === "military_support" ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${when(x.commitmentExpiresAt)}` : x.responseType === "intelligence" ? "shares intelligence" : "cannot assist"}
+              {nameOf(x.responderId)}:{" "}
+              {x.responseType === "military_support" ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${when(x.commitmentExpiresAt)}` : x.responseType === "intelligence" ? "shares intelligence" : "cannot assist"}
             </li>
           ))}
         </ul>

@@ -88,9 +88,7 @@ export function AlliancesScreen({ route }: { route: Route }) {
             <NoAlliance />
           </>
         ))}
-      {tab === "intelligence" && (
-        <AllianceIntelligence country={country} />
-      )}
+      {tab === "intelligence" && <AllianceIntelligence country={country} />}
       {tab === "diplomacy" && <DiplomacyPanel countryId={country.id} />}
     </div>
   );

@@ -1,14 +1,6 @@
 import { useState } from "react";
 import type { ActiveRelationJson } from "@game/schema/api";
-import {
-  DIPLOMACY_MESSAGES,
-  DIPLOMATIC_RELATION_TYPES,
-  PROPOSAL_MESSAGE_MAX_LENGTH,
-  checkCancelRelation,
-  findRelationType,
-  trustRatingColor,
-  type RelationType,
-} from "@game/schema/rules";
+import { DIPLOMACY_MESSAGES, DIPLOMATIC_RELATION_TYPES, PROPOSAL_MESSAGE_MAX_LENGTH, checkCancelRelation, findRelationType, trustRatingColor, type RelationType } from "@game/schema/rules";
 import { allianceApi, useDiplomaticRelations, usePartnerCandidates } from "../../api/alliance";
 import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
 import { fmt, money, titleCase } from "../../components/format";
@@ -137,7 +129,11 @@ function Negotiate({ act, onSent }: { act: ReturnType<typeof useAct>; onSent(): 
   const reason = !partner ? "Choose a partner" : message.length > PROPOSAL_MESSAGE_MAX_LENGTH ? `Message must be at most ${PROPOSAL_MESSAGE_MAX_LENGTH} characters` : null;
   const send = async () => {
     if (!partner) return;
-    const ok = await act.run("propose", () => allianceApi.propose({ toCountryId: partner.id, relationType: type, message: message.trim() }), def.requiresMutual ? `Proposal sent to ${partner.name}` : `${def.name} signed with ${partner.name}`);
+    const ok = await act.run(
+      "propose",
+      () => allianceApi.propose({ toCountryId: partner.id, relationType: type, message: message.trim() }),
+      def.requiresMutual ? `Proposal sent to ${partner.name}` : `${def.name} signed with ${partner.name}`,
+    );
     if (ok) {
       setMessage("");
       if (def.requiresMutual) onSent();

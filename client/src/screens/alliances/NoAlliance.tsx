@@ -1,14 +1,5 @@
 import { useCallback, useState } from "react";
-import {
-  ALLIANCE_DESCRIPTION_MAX_LENGTH,
-  ALLIANCE_FLAG_SYMBOLS,
-  ALLIANCE_MESSAGES,
-  ALLIANCE_MESSAGE_MAX_LENGTH,
-  ALLIANCE_NAME_MAX_LENGTH,
-  ALLIANCE_NAME_MIN_LENGTH,
-  ALLIANCE_TAG_PATTERN,
-  ALLY_SUPPORT_PCT,
-} from "@game/schema/rules";
+import { ALLIANCE_DESCRIPTION_MAX_LENGTH, ALLIANCE_FLAG_SYMBOLS, ALLIANCE_MESSAGES, ALLIANCE_MESSAGE_MAX_LENGTH, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, ALLY_SUPPORT_PCT } from "@game/schema/rules";
 import { allianceApi, useAllianceList, useApplications, useInvitations } from "../../api/alliance";
 import { useTargetCountries, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel } from "../../components/ui";
@@ -28,13 +19,19 @@ export const allianceBenefits = () => [
  * The countries of alliance `allianceId` the player is at war with (either side declared), by
  * name: joining that alliance ends those wars (docs/rules.md, "Allies make peace").
  */
-export function warsWithAlliance(wars: ReadonlyArray<{ declarerId: number | null; declarerName: string; targetId: number | null; targetName: string; status: string; isDeclarer: boolean }>, allianceOf: ReadonlyMap<number, number | null>, allianceId: number): string[] {
-  return wars
-    .filter((w) => w.status === "active")
-    .map((w) => (w.isDeclarer ? { id: w.targetId, name: w.targetName } : { id: w.declarerId, name: w.declarerName }))
-    // a former country (null id: its account was deleted) is in no alliance
-    .filter((other) => other.id !== null && allianceOf.get(other.id) === allianceId)
-    .map((other) => other.name);
+export function warsWithAlliance(
+  wars: ReadonlyArray<{ declarerId: number | null; declarerName: string; targetId: number | null; targetName: string; status: string; isDeclarer: boolean }>,
+  allianceOf: ReadonlyMap<number, number | null>,
+  allianceId: number,
+): string[] {
+  return (
+    wars
+      .filter((w) => w.status === "active")
+      .map((w) => (w.isDeclarer ? { id: w.targetId, name: w.targetName } : { id: w.declarerId, name: w.declarerName }))
+      // a former country (null id: its account was deleted) is in no alliance
+      .filter((other) => other.id !== null && allianceOf.get(other.id) === allianceId)
+      .map((other) => other.name)
+  );
 }
 
 /** What joining an alliance would end, as a warning line (null when nothing). */
@@ -98,8 +95,7 @@ function CreateAlliance({ onCancel }: { onCancel(): void }) {
           : description.length > ALLIANCE_DESCRIPTION_MAX_LENGTH
             ? `Description must be at most ${ALLIANCE_DESCRIPTION_MAX_LENGTH} characters`
             : null;
-  const create = () =>
-    act.run("create", () => allianceApi.create({ name: trimmed, tag: upperTag, description, flag: { backgroundColor: background, symbol, symbolColor } }));
+  const create = () => act.run("create", () => allianceApi.create({ name: trimmed, tag: upperTag, description, flag: { backgroundColor: background, symbol, symbolColor } }));
   return (
     <Panel title="Create Alliance" testId="create-alliance">
       <div className="grid two">
@@ -117,7 +113,9 @@ function CreateAlliance({ onCancel }: { onCancel(): void }) {
         <div>
           <div className="row" style={{ alignItems: "center", gap: "1rem", marginBottom: "0.8rem" }}>
             <AllianceFlag background={background} symbol={symbol} color={symbolColor} size={72} />
-            <strong>[{upperTag || "TAG"}] {trimmed || "Your alliance"}</strong>
+            <strong>
+              [{upperTag || "TAG"}] {trimmed || "Your alliance"}
+            </strong>
           </div>
           <div className="row">
             <div className="field inline">

@@ -52,11 +52,7 @@ export function ActResult({ error, message }: { error: string | null; message: s
 /** The spec's flag: a background colour with a symbol in its colour. */
 export function AllianceFlag({ background, symbol, color, size = 56 }: { background: string; symbol: string; color: string; size?: number }) {
   return (
-    <span
-      className="alliance-flag flag-symbol"
-      aria-hidden="true"
-      style={{ background, color, width: size, height: size * 0.72, fontSize: size * 0.42 }}
-    >
+    <span className="alliance-flag flag-symbol" aria-hidden="true" style={{ background, color, width: size, height: size * 0.72, fontSize: size * 0.42 }}>
       {symbol}
     </span>
   );

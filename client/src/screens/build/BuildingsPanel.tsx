@@ -80,16 +80,41 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
     <div className="stack" data-testid="buildings">
       <p className="muted">
         Choose how many of each structure to construct, then press Construct Buildings. One action builds up to {fmt(capacity)} regular building
-        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every {CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 to that capacity.
-        Buildings need cash, free land and turns; the order takes as many turns as its slowest building.
+        {capacity === 1 ? "" : "s"} plus {MAX_CONSTRUCTION_SITES_PER_ACTION} construction site; every {CONSTRUCTION_SITES_PER_CAPACITY} construction sites add 1 to that capacity. Buildings need cash, free land and turns; the order takes as
+        many turns as its slowest building.
       </p>
       <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))", gap: "0.6rem" }}>
-        <div className="panel"><div className="label">Buildings</div><div className="big-number" data-testid="buildings-total">{fmt(countBuildings(state.buildings))}</div></div>
-        <div className="panel"><div className="label">Land used</div><div className="big-number">{fmt(landUsed)}<span className="muted small"> / {fmt(state.land)}</span></div></div>
-        <div className="panel"><div className="label">Free land</div><div className="big-number" data-testid="buildings-free-land">{fmt(freeLand)}</div></div>
-        <div className="panel"><div className="label">Capacity per turn</div><div className="big-number">{fmt(capacity)}</div></div>
-        <div className="panel"><div className="label">Construction sites</div><div className="big-number">{fmt(state.buildings.construction_sites)}</div></div>
-        <div className="panel"><div className="label">Turns</div><div className="big-number">{fmt(state.turns)}</div></div>
+        <div className="panel">
+          <div className="label">Buildings</div>
+          <div className="big-number" data-testid="buildings-total">
+            {fmt(countBuildings(state.buildings))}
+          </div>
+        </div>
+        <div className="panel">
+          <div className="label">Land used</div>
+          <div className="big-number">
+            {fmt(landUsed)}
+            <span className="muted small"> / {fmt(state.land)}</span>
+          </div>
+        </div>
+        <div className="panel">
+          <div className="label">Free land</div>
+          <div className="big-number" data-testid="buildings-free-land">
+            {fmt(freeLand)}
+          </div>
+        </div>
+        <div className="panel">
+          <div className="label">Capacity per turn</div>
+          <div className="big-number">{fmt(capacity)}</div>
+        </div>
+        <div className="panel">
+          <div className="label">Construction sites</div>
+          <div className="big-number">{fmt(state.buildings.construction_sites)}</div>
+        </div>
+        <div className="panel">
+          <div className="label">Turns</div>
+          <div className="big-number">{fmt(state.turns)}</div>
+        </div>
       </div>
 
       <div className="table-wrap">
@@ -116,32 +141,24 @@ export function BuildingsPanel({ country, busy = false, onConstruct }: Buildings
                     <strong>{def.name}</strong>
                     <div className="faint small">{def.category}</div>
                   </td>
-                  <td className="n" data-label="Cost">{money(computeBuildingCost(type, state.governmentType))}</td>
-                  <td className="n" data-label="Land">{def.land}</td>
-                  <td className="n" data-label="Turns">{def.turns}</td>
+                  <td className="n" data-label="Cost">
+                    {money(computeBuildingCost(type, state.governmentType))}
+                  </td>
+                  <td className="n" data-label="Land">
+                    {def.land}
+                  </td>
+                  <td className="n" data-label="Turns">
+                    {def.turns}
+                  </td>
                   <td className="n" data-label="Upkeep">{`$${decimal2(computeBuildingUpkeep(type, state.governmentType))}`}</td>
-                  <td className="n" data-label="Owned" data-testid={`owned-${type}`}>{fmt(state.buildings[type])}</td>
+                  <td className="n" data-label="Owned" data-testid={`owned-${type}`}>
+                    {fmt(state.buildings[type])}
+                  </td>
                   <td className="n" data-label="Build">
-                    <input
-                      className="input"
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      step={1}
-                      aria-label={`${def.name} to build`}
-                      value={quantities[type]}
-                      onFocus={(e) => e.target.select()}
-                      onChange={(e) => set(type, e.target.value)}
-                    />
+                    <input className="input" type="number" inputMode="numeric" min={0} step={1} aria-label={`${def.name} to build`} value={quantities[type]} onFocus={(e) => e.target.select()} onChange={(e) => set(type, e.target.value)} />
                   </td>
                   <td data-label="">
-                    <button
-                      type="button"
-                      className="btn small"
-                      disabled={max === 0}
-                      title={max === 0 ? "No more fit this order (capacity, cash, free land or turns)" : `Set to ${max}`}
-                      onClick={() => set(type, String(max))}
-                    >
+                    <button type="button" className="btn small" disabled={max === 0} title={max === 0 ? "No more fit this order (capacity, cash, free land or turns)" : `Set to ${max}`} onClick={() => set(type, String(max))}>
                       Max
                     </button>
                   </td>

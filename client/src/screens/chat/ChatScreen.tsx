@@ -1,26 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
-import {
-  CHAT_MAX_LENGTH,
-  CHAT_MESSAGES,
-  findChannel,
-  splitMentions,
-  visibleChannels,
-  type ChatChannelSnapshot,
-  type ChatMessageSnapshot,
-  type ChatMessageType,
-  type OnlineUserSnapshot,
-} from "@game/schema/messages";
+import { CHAT_MAX_LENGTH, CHAT_MESSAGES, findChannel, splitMentions, visibleChannels, type ChatChannelSnapshot, type ChatMessageSnapshot, type ChatMessageType, type OnlineUserSnapshot } from "@game/schema/messages";
 import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
-import {
-  sendChat,
-  useChannels,
-  useCommandOutputs,
-  useConnectionStatus,
-  useOnlineUsers,
-  useOwnCountrySummary,
-  useRoomErrors,
-} from "../../realtime/hooks";
+import { sendChat, useChannels, useCommandOutputs, useConnectionStatus, useOnlineUsers, useOwnCountrySummary, useRoomErrors } from "../../realtime/hooks";
 import type { CommandOutput } from "../../realtime/worldRoom";
 import { fmt, titleCase } from "../../components/format";
 
@@ -85,10 +67,9 @@ export function ChatScreen() {
   const ignored = new Set(ownCountry?.ignoredUserIds ?? []);
   const filterTypes = CHAT_FILTERS.find((f) => f.id === filter)!.types as readonly string[] | null;
   const messages = (active?.messages ?? []).filter((m) => !ignored.has(m.senderId) && (!filterTypes || filterTypes.includes(m.type)));
-  const lines: Line[] = [
-    ...messages.map((m) => ({ kind: "message" as const, at: m.timestamp, message: m })),
-    ...(filter === "all" ? commandOutputs.map((o) => ({ kind: "command" as const, at: o.at, output: o })) : []),
-  ].sort((a, b) => a.at - b.at);
+  const lines: Line[] = [...messages.map((m) => ({ kind: "message" as const, at: m.timestamp, message: m })), ...(filter === "all" ? commandOutputs.map((o) => ({ kind: "command" as const, at: o.at, output: o })) : [])].sort(
+    (a, b) => a.at - b.at,
+  );
 
   // keep the newest line in view
   const lastKey = lines.length ? `${lines[lines.length - 1]!.at}-${lines.length}` : "";
@@ -102,15 +83,7 @@ export function ChatScreen() {
 
   const trimmed = draft.trim();
   const connected = status === "connected";
-  const sendReason = !connected
-    ? "Not connected to the world server"
-    : !active
-      ? "No channel selected"
-      : !active.isActive
-        ? CHAT_MESSAGES.inactive
-        : trimmed.length > CHAT_MAX_LENGTH
-          ? CHAT_MESSAGES.tooLong
-          : null;
+  const sendReason = !connected ? "Not connected to the world server" : !active ? "No channel selected" : !active.isActive ? CHAT_MESSAGES.inactive : trimmed.length > CHAT_MAX_LENGTH ? CHAT_MESSAGES.tooLong : null;
 
   const send = () => {
     if (!trimmed) return;
@@ -169,7 +142,11 @@ export function ChatScreen() {
             {c.name} <span className="faint">({fmt(c.userCount)})</span>
           </button>
         ))}
-        {channels.length === 0 && <span className="muted small" style={{ padding: "0.5rem" }}>{connected ? "No channels available" : "Connecting to chat..."}</span>}
+        {channels.length === 0 && (
+          <span className="muted small" style={{ padding: "0.5rem" }}>
+            {connected ? "No channels available" : "Connecting to chat..."}
+          </span>
+        )}
       </div>
 
       <div className={`chat ${showUsers ? "" : "no-users"}`}>
@@ -188,7 +165,11 @@ export function ChatScreen() {
             </label>
           </div>
           <div className="chat-messages" ref={listRef} role="log" aria-live="polite" data-testid="chat-messages">
-            {lines.length === 0 && <p className="muted center" style={{ marginTop: "2rem" }}>No messages yet. Say hello!</p>}
+            {lines.length === 0 && (
+              <p className="muted center" style={{ marginTop: "2rem" }}>
+                No messages yet. Say hello!
+              </p>
+            )}
             {lines.map((line) =>
               line.kind === "message" ? (
                 <MessageRow key={`m${line.message.id}`} message={line.message} me={user?.username} />
@@ -231,13 +212,7 @@ export function ChatScreen() {
               </span>
               <div className="row">
                 {sendReason && trimmed && <span className="reason">{sendReason}</span>}
-                <button
-                  type="button"
-                  className="btn primary"
-                  disabled={!trimmed || Boolean(sendReason)}
-                  title={!trimmed ? CHAT_MESSAGES.empty : (sendReason ?? undefined)}
-                  onClick={send}
-                >
+                <button type="button" className="btn primary" disabled={!trimmed || Boolean(sendReason)} title={!trimmed ? CHAT_MESSAGES.empty : (sendReason ?? undefined)} onClick={send}>
                   Send
                 </button>
               </div>
@@ -304,9 +279,7 @@ function MessageRow({ message, me }: { message: ChatMessageSnapshot; me?: string
 function OnlineUsersPanel({ users, onMention }: { users: OnlineUserSnapshot[]; onMention(name: string): void }) {
   const [search, setSearch] = useState("");
   const q = search.trim().toLowerCase();
-  const shown = users
-    .filter((u) => !q || u.name.toLowerCase().includes(q) || u.allianceName.toLowerCase().includes(q) || u.allianceTag.toLowerCase().includes(q))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const shown = users.filter((u) => !q || u.name.toLowerCase().includes(q) || u.allianceName.toLowerCase().includes(q) || u.allianceTag.toLowerCase().includes(q)).sort((a, b) => a.name.localeCompare(b.name));
   return (
     <aside className="panel users-panel" aria-label="Online users" data-testid="online-users">
       <h3>Online Users ({fmt(users.length)})</h3>

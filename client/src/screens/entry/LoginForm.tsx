@@ -88,13 +88,7 @@ export function LoginForm({ onSwitchToRegister }: { onSwitchToRegister(): void }
               revalidate({ email, password: e.target.value });
             }}
           />
-          <button
-            type="button"
-            className="btn small ghost reveal"
-            aria-pressed={showPassword}
-            aria-label={showPassword ? "Hide password" : "Show password"}
-            onClick={() => setShowPassword((s) => !s)}
-          >
+          <button type="button" className="btn small ghost reveal" aria-pressed={showPassword} aria-label={showPassword ? "Hide password" : "Show password"} onClick={() => setShowPassword((s) => !s)}>
             {showPassword ? "Hide" : "Show"}
           </button>
         </div>

@@ -227,21 +227,56 @@ function EmpireStep({ account, onBack, onAccountTaken }: { account: AccountInfo;
       <div className="panel" style={{ marginBottom: "0.85rem" }}>
         <h3>Starting resources</h3>
         <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fill, minmax(150px, 1fr))", gap: "0 1rem" }}>
-          <div className="stat"><span className="k">Cash</span><span className="v">{money(r.cash)}</span></div>
-          <div className="stat"><span className="k">Food</span><span className="v">{fmt(r.food)} bushels</span></div>
-          <div className="stat"><span className="k">Oil</span><span className="v">{fmt(r.oil)} barrels</span></div>
-          <div className="stat"><span className="k">Land</span><span className="v">{fmt(r.land)} acres</span></div>
-          <div className="stat"><span className="k">Population</span><span className="v">{fmt(r.population)}</span></div>
-          <div className="stat"><span className="k">Troops</span><span className="v">{fmt(r.troops)}</span></div>
-          <div className="stat"><span className="k">Jets</span><span className="v">{fmt(r.jets)}</span></div>
-          <div className="stat"><span className="k">Turrets</span><span className="v">{fmt(r.turrets)}</span></div>
-          <div className="stat"><span className="k">Tanks</span><span className="v">{fmt(r.tanks)}</span></div>
-          <div className="stat"><span className="k">Spies</span><span className="v">{fmt(r.spies)}</span></div>
-          <div className="stat"><span className="k">Turns</span><span className="v">{fmt(r.turns)}</span></div>
+          <div className="stat">
+            <span className="k">Cash</span>
+            <span className="v">{money(r.cash)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Food</span>
+            <span className="v">{fmt(r.food)} bushels</span>
+          </div>
+          <div className="stat">
+            <span className="k">Oil</span>
+            <span className="v">{fmt(r.oil)} barrels</span>
+          </div>
+          <div className="stat">
+            <span className="k">Land</span>
+            <span className="v">{fmt(r.land)} acres</span>
+          </div>
+          <div className="stat">
+            <span className="k">Population</span>
+            <span className="v">{fmt(r.population)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Troops</span>
+            <span className="v">{fmt(r.troops)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Jets</span>
+            <span className="v">{fmt(r.jets)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Turrets</span>
+            <span className="v">{fmt(r.turrets)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Tanks</span>
+            <span className="v">{fmt(r.tanks)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Spies</span>
+            <span className="v">{fmt(r.spies)}</span>
+          </div>
+          <div className="stat">
+            <span className="k">Turns</span>
+            <span className="v">{fmt(r.turns)}</span>
+          </div>
         </div>
         <div className="stat" style={{ marginTop: "0.4rem" }}>
           <span className="k">Starting networth</span>
-          <span className="v" data-testid="starting-networth">{fmt(startingNetworth)}</span>
+          <span className="v" data-testid="starting-networth">
+            {fmt(startingNetworth)}
+          </span>
         </div>
       </div>
 
@@ -249,12 +284,7 @@ function EmpireStep({ account, onBack, onAccountTaken }: { account: AccountInfo;
         <button type="button" className="btn" onClick={onBack} disabled={busy}>
           Back to Account Info
         </button>
-        <ActionButton
-          type="submit"
-          disabledReason={nameProblem}
-          busy={busy}
-          busyLabel="Creating Empire..."
-        >
+        <ActionButton type="submit" disabledReason={nameProblem} busy={busy} busyLabel="Creating Empire...">
           Create Empire: {trimmed}
         </ActionButton>
       </div>

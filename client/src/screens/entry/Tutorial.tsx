@@ -26,10 +26,18 @@ function buildSteps(name: string, intervalMs: number): Step[] {
         <>
           <p>Every empire grows through the four X's:</p>
           <ul>
-            <li><strong>eXplore</strong> new land to make room for your people and buildings.</li>
-            <li><strong>eXpand</strong> with farms, residences, industry and research labs.</li>
-            <li><strong>eXploit</strong> your economy: taxes, food, oil and technology.</li>
-            <li><strong>eXterminate</strong> your rivals when the time is right, or ally with them.</li>
+            <li>
+              <strong>eXplore</strong> new land to make room for your people and buildings.
+            </li>
+            <li>
+              <strong>eXpand</strong> with farms, residences, industry and research labs.
+            </li>
+            <li>
+              <strong>eXploit</strong> your economy: taxes, food, oil and technology.
+            </li>
+            <li>
+              <strong>eXterminate</strong> your rivals when the time is right, or ally with them.
+            </li>
           </ul>
           <p>All players are equal; your government type only gives bonuses.</p>
         </>
@@ -39,7 +47,9 @@ function buildSteps(name: string, intervalMs: number): Step[] {
       title: "Turns and Time Management",
       body: (
         <>
-          <p>You start with {STARTING_TURNS} turns. Every {interval} you receive one more, up to {MAX_TURNS} available turns; beyond that they go to storage, up to {MAX_STORED_TURNS} stored turns.</p>
+          <p>
+            You start with {STARTING_TURNS} turns. Every {interval} you receive one more, up to {MAX_TURNS} available turns; beyond that they go to storage, up to {MAX_STORED_TURNS} stored turns.
+          </p>
           <p>Exploring and building spend turns, at most {EXPLORE_MAX_TURNS} per action. Each turn you spend runs your economy once: tax income, upkeep, food, oil, population growth and research.</p>
           <p>The status bar at the top always shows your turns, money, food and networth.</p>
         </>
@@ -49,11 +59,21 @@ function buildSteps(name: string, intervalMs: number): Step[] {
       title: "Core Game Systems",
       body: (
         <ul>
-          <li><strong>Exploration</strong>: buy new acres; the price per acre grows with your size.</li>
-          <li><strong>Buildings</strong>: eight types, each using land. Construction sites raise how many you can build per turn.</li>
-          <li><strong>Economy</strong>: people pay taxes, farms feed them, oil rigs fuel your vehicles.</li>
-          <li><strong>Research</strong>: labs generate points that improve your technology.</li>
-          <li><strong>Networth</strong>: the sum of everything you own; it decides your ranking.</li>
+          <li>
+            <strong>Exploration</strong>: buy new acres; the price per acre grows with your size.
+          </li>
+          <li>
+            <strong>Buildings</strong>: eight types, each using land. Construction sites raise how many you can build per turn.
+          </li>
+          <li>
+            <strong>Economy</strong>: people pay taxes, farms feed them, oil rigs fuel your vehicles.
+          </li>
+          <li>
+            <strong>Research</strong>: labs generate points that improve your technology.
+          </li>
+          <li>
+            <strong>Networth</strong>: the sum of everything you own; it decides your ranking.
+          </li>
         </ul>
       ),
     },

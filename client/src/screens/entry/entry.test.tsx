@@ -50,7 +50,10 @@ describe("Login form", () => {
 
   it("reads 'Signing In...' while busy and shows the server's error above the form", async () => {
     let answer!: (r: Response) => void;
-    vi.stubGlobal("fetch", vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
     renderWithProviders(<EntryScreen />);
     type("Email", "general@example.com");
     type("Password", "secret123");
@@ -64,7 +67,10 @@ describe("Login form", () => {
   });
 
   it("falls back to 'Login failed' when the server gives no message", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("oops", { status: 500 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("oops", { status: 500 })),
+    );
     renderWithProviders(<EntryScreen />);
     type("Email", "general@example.com");
     type("Password", "secret123");
@@ -75,7 +81,10 @@ describe("Login form", () => {
   });
 
   it("keeps the debug log folded away under a failed sign-in (issue 30 #10: request paths and timings shown to players)", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response("oops", { status: 500 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("oops", { status: 500 })),
+    );
     renderWithProviders(<EntryScreen />);
     type("Email", "general@example.com");
     type("Password", "secret123");
@@ -161,7 +170,10 @@ describe("Registration", () => {
 
   it("a taken email returns to step 1 with the message next to the email field; a taken country name stays on step 2 beside its field", async () => {
     let answer = { status: 409, body: { success: false, error: "Email already registered", code: "auth/email_taken" } };
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify(answer.body), { status: answer.status })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify(answer.body), { status: answer.status })),
+    );
     await toRegister();
     fillAccount();
     fireEvent.click(screen.getByRole("button", { name: "Continue to Empire Creation" }));

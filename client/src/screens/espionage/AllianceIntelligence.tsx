@@ -39,12 +39,22 @@ export function AllianceIntelligence({ country }: { country: Country }) {
 function SharedIntelligence({ country }: { country: Country }) {
   const shared = useSharedIntelligence(country.allianceId !== null);
   const [selected, setSelected] = useState<number | null>(null);
-  if (country.allianceId === null) return <Panel><p className="muted">Join an alliance to see the intelligence its members share.</p></Panel>;
+  if (country.allianceId === null)
+    return (
+      <Panel>
+        <p className="muted">Join an alliance to see the intelligence its members share.</p>
+      </Panel>
+    );
   if (shared.isPending) return <Loading text="Loading shared intelligence..." />;
   if (shared.error) return <div className="alert error">{(shared.error as Error).message}</div>;
   const reports = shared.data ?? [];
   const report = reports.find((r) => r.id === selected) ?? reports[0] ?? null;
-  if (!report) return <Panel title="Shared Intelligence"><p className="muted">No intelligence reports found</p></Panel>;
+  if (!report)
+    return (
+      <Panel title="Shared Intelligence">
+        <p className="muted">No intelligence reports found</p>
+      </Panel>
+    );
   return (
     <div className="news-layout" data-testid="shared-intelligence">
       <ul className="news-list">

@@ -60,7 +60,11 @@ export function IntelligenceCenter({ country }: { country: Country }) {
   // the chance moves with the spies chosen; the same rule the server rolls against
   const chance = type ? missionChancePct(type, s, spies) : null;
   const estimate = s.successPreview.basis === "estimate";
-  const chanceText = (pct: number) => <span className={BAND_CLASS[chanceBand(pct)]} data-testid="ic-chance">{estimate ? `about ${pct}% (estimate)` : `${pct}%`}</span>;
+  const chanceText = (pct: number) => (
+    <span className={BAND_CLASS[chanceBand(pct)]} data-testid="ic-chance">
+      {estimate ? `about ${pct}% (estimate)` : `${pct}%`}
+    </span>
+  );
   const blocked = type ? missionBlocked(type, s, spies, now) : null;
   const reason = !type ? "No operation type selected" : !target ? "No target selected" : blocked;
 
@@ -204,8 +208,7 @@ export function RecentMissions({ missions }: { missions: SpyMissionJson[] }) {
           <div>
             <strong>{operationName(m.operationType)}</strong> → {m.targetCountryName}
             <p className="small muted">
-              {new Date(m.startTime).toLocaleString()} · {m.spiesUsed} spies · actual chance {Math.min(100, m.successChance)}%
-              {m.results.detected && " · detected"}
+              {new Date(m.startTime).toLocaleString()} · {m.spiesUsed} spies · actual chance {Math.min(100, m.successChance)}%{m.results.detected && " · detected"}
               {m.results.spiesLost > 0 && ` · spies lost: ${m.results.spiesLost}`}
             </p>
           </div>

@@ -100,14 +100,17 @@ export function IntelligenceReports({ emptyText = "No intelligence reports found
 
 function ReportRow({ report, selected, onClick }: { report: IntelligenceReportJson; selected: boolean; onClick(): void }) {
   return (
-    <button type="button" className={`news-item ${selected ? "unread" : ""} ${report.expired ? "faint" : ""}`} style={report.expired ? { opacity: 0.55 } : undefined} onClick={onClick} data-testid="report-row" data-expired={report.expired || undefined}>
+    <button
+      type="button"
+      className={`news-item ${selected ? "unread" : ""} ${report.expired ? "faint" : ""}`}
+      style={report.expired ? { opacity: 0.55 } : undefined}
+      onClick={onClick}
+      data-testid="report-row"
+      data-expired={report.expired || undefined}
+    >
       <div className="row between">
         <strong>{report.targetCountryName}</strong>
-        {report.success ? (
-          report.confidenceLevel && <span className={`badge ${CONFIDENCE_BADGE[report.confidenceLevel]}`}>{report.confidenceLevel}</span>
-        ) : (
-          <span className="badge bad">failed</span>
-        )}
+        {report.success ? report.confidenceLevel && <span className={`badge ${CONFIDENCE_BADGE[report.confidenceLevel]}`}>{report.confidenceLevel}</span> : <span className="badge bad">failed</span>}
       </div>
       <span className="small muted">
         {operationName(report.operationType)} · {new Date(report.operationDate).toLocaleString()}
@@ -124,13 +127,7 @@ export function ShareButton({ report, inAlliance }: { report: IntelligenceReport
   const share = useMutation({ mutationFn: () => espionageApi.share(report.id), onSuccess: () => void queryClient.invalidateQueries({ queryKey: espionageKeys.all }) });
   if (!report.isOwn) return null;
   if (report.sharedWithAlliance) return <span className="small ok">Shared with your alliance</span>;
-  const reason = !inAlliance
-    ? "Join an alliance to share intelligence"
-    : !report.success
-      ? "A failed operation has no intelligence to share"
-      : report.expired
-        ? ESPIONAGE_MESSAGES.expired
-        : null;
+  const reason = !inAlliance ? "Join an alliance to share intelligence" : !report.success ? "A failed operation has no intelligence to share" : report.expired ? ESPIONAGE_MESSAGES.expired : null;
   return (
     <div className="stack" style={{ gap: "0.35rem" }}>
       <ActionButton variant="" disabledReason={reason} busy={share.isPending} busyLabel="Sharing..." onClick={() => share.mutate()} data-testid="share-intel">

@@ -83,7 +83,14 @@ function IntelligenceView({ intel }: { intel: Intelligence }) {
         <Stat label="Battles (24 h)" value={m.recentCombat} />
         <Stat label="Strengths" value={list(m.strengths)} />
         <Stat label="Vulnerabilities" value={list(m.vulnerabilities)} />
-        {m.technology && <Stat label="Technology" value={Object.entries(m.technology).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")} />}
+        {m.technology && (
+          <Stat
+            label="Technology"
+            value={Object.entries(m.technology)
+              .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`)
+              .join(", ")}
+          />
+        )}
       </div>
     );
   }

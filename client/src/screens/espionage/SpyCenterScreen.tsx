@@ -1,7 +1,22 @@
 import { useMemo, useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import type { MissionResponse } from "@game/schema/api";
-import { ESPIONAGE_MESSAGES, SPY_CAPACITY_PCT, SPY_OPERATIONS, SPY_OPERATION_IDS, chanceBand, checkEspionageTarget, checkSpyOperation, checkTraining, operationSuccess, shownChancePct, spyCapacity, trainingTurns, type SpyOperationId, plural } from "@game/schema/rules";
+import {
+  ESPIONAGE_MESSAGES,
+  SPY_CAPACITY_PCT,
+  SPY_OPERATIONS,
+  SPY_OPERATION_IDS,
+  chanceBand,
+  checkEspionageTarget,
+  checkSpyOperation,
+  checkTraining,
+  operationSuccess,
+  shownChancePct,
+  spyCapacity,
+  trainingTurns,
+  type SpyOperationId,
+  plural,
+} from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import type { Country } from "../../api/country";
 import { espionageApi, useEspionageRefresh, useIntelligenceStatus, useSpyAction } from "../../api/espionage";
@@ -92,8 +107,7 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
         )?.message ?? null)
       : null;
   // the server's checks on the same inputs: the operation (spies, daily caps, turns), then the target
-  const operationRefusal = (id: SpyOperationId, used: number) =>
-    s ? (checkSpyOperation(SPY_OPERATIONS[id], { spies: s.availableSpies, turns: s.turns }, used, usageOf(s))?.message ?? null) : null;
+  const operationRefusal = (id: SpyOperationId, used: number) => (s ? (checkSpyOperation(SPY_OPERATIONS[id], { spies: s.availableSpies, turns: s.turns }, used, usageOf(s))?.message ?? null) : null);
   const reason = !target ? "No target selected" : !def ? "No operation selected" : (targetRefusal(def.id === "sabotage") ?? operationRefusal(def.id, spiesUsed));
   const estimate = s?.successPreview.basis === "estimate";
 
@@ -105,10 +119,20 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
 
   return (
     <div className="stack" data-testid="covert-operations">
-      <Panel title="Target" actions={<button type="button" className="btn ghost" onClick={onPickTarget}>{target ? "Change target" : "Select target"}</button>}>
+      <Panel
+        title="Target"
+        actions={
+          <button type="button" className="btn ghost" onClick={onPickTarget}>
+            {target ? "Change target" : "Select target"}
+          </button>
+        }
+      >
         {target ? (
           <p data-testid="sc-target">
-            <strong>{target.name}</strong> <span className="small muted">{target.government_type} · {fmt(Number(target.land))} acres · networth {fmt(Number(target.networth))}</span>
+            <strong>{target.name}</strong>{" "}
+            <span className="small muted">
+              {target.government_type} · {fmt(Number(target.land))} acres · networth {fmt(Number(target.networth))}
+            </span>
           </p>
         ) : (
           <p className="muted">No target selected: choose one in Target Selection.</p>
@@ -142,7 +166,16 @@ function CovertOperations({ country, targetId, onPickTarget }: { country: Countr
         {def && (
           <div className="field" style={{ maxWidth: 260, marginTop: "0.75rem" }}>
             <label htmlFor="sc-spies-used">Spies to send (at least {def.spyCost})</label>
-            <input id="sc-spies-used" className="input" type="number" min={def.spyCost} max={spies} value={spiesInput === "" ? spiesUsed : spiesInput} onChange={(e) => setSpiesInput(e.target.value)} onBlur={() => setSpiesInput(String(spiesUsed))} />
+            <input
+              id="sc-spies-used"
+              className="input"
+              type="number"
+              min={def.spyCost}
+              max={spies}
+              value={spiesInput === "" ? spiesUsed : spiesInput}
+              onChange={(e) => setSpiesInput(e.target.value)}
+              onBlur={() => setSpiesInput(String(spiesUsed))}
+            />
           </div>
         )}
         <div style={{ marginTop: "0.75rem" }}>
@@ -229,7 +262,11 @@ function SpyTraining({ country }: { country: Country }) {
         <ActionButton disabledReason={check?.message ?? null} busy={train.isPending} busyLabel="Training..." onClick={() => train.mutate(quantity)} data-testid="st-train">
           Train Spies
         </ActionButton>
-        {train.data && <p className="small ok">Trained {plural(train.data.trained, "spy", "spies")} ({plural(train.data.turnsSpent, "turn")}).</p>}
+        {train.data && (
+          <p className="small ok">
+            Trained {plural(train.data.trained, "spy", "spies")} ({plural(train.data.turnsSpent, "turn")}).
+          </p>
+        )}
         {train.error && (
           <div className="alert error" role="alert">
             {(train.error as Error).message}

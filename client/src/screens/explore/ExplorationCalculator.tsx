@@ -70,22 +70,14 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
           <Stat label="Cash" value={money(country.cash)} testId="explore-cash" />
           <Stat label="Government" value={gov.name} />
           <p className="muted small" style={{ marginTop: "0.75rem" }}>
-            Send expeditions to claim new acres. Each turn spent explores {fmt(quote.acresPerTurn)} acres at {money(quote.costPerAcre)} an acre, and runs
-            your economy once. The price rises by $5 an acre for every 100 acres you own, and fewer acres are found per turn as your country grows.
+            Send expeditions to claim new acres. Each turn spent explores {fmt(quote.acresPerTurn)} acres at {money(quote.costPerAcre)} an acre, and runs your economy once. The price rises by $5 an acre for every 100 acres you own, and
+            fewer acres are found per turn as your country grows.
           </p>
         </Panel>
         <Panel title="Exploration Calculator">
           <div className="field">
             <label htmlFor="explore-turns-input">Turns to spend (1 to {maxTurns})</label>
-            <input
-              type="range"
-              min={maxTurns > 0 ? 1 : 0}
-              max={maxTurns}
-              value={Math.min(Math.max(turns, 0), maxTurns)}
-              disabled={maxTurns < 1}
-              aria-label="Turns slider"
-              onChange={(e) => setTurns(Number(e.target.value))}
-            />
+            <input type="range" min={maxTurns > 0 ? 1 : 0} max={maxTurns} value={Math.min(Math.max(turns, 0), maxTurns)} disabled={maxTurns < 1} aria-label="Turns slider" onChange={(e) => setTurns(Number(e.target.value))} />
             <input
               id="explore-turns-input"
               className="input"
@@ -118,11 +110,7 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
             <Stat label="Cost per acre" value={money(quote.costPerAcre)} testId="preview-cost-per-acre" />
             <Stat label="Total acres" value={fmt(quote.totalAcres)} testId="preview-total-acres" />
             <Stat label="Total cost" value={money(quote.totalCost)} testId="preview-total-cost" />
-            <Stat
-              label="Remaining cash"
-              value={<span className={quote.remainingCash < 0 ? "bad" : ""}>{money(quote.remainingCash)}</span>}
-              testId="preview-remaining-cash"
-            />
+            <Stat label="Remaining cash" value={<span className={quote.remainingCash < 0 ? "bad" : ""}>{money(quote.remainingCash)}</span>} testId="preview-remaining-cash" />
           </div>
           {error && (
             <div className="alert error" role="alert" style={{ marginTop: "0.75rem" }}>
@@ -152,12 +140,10 @@ export function ExplorationCalculator({ country, busy = false, onExplore }: Expl
           <Panel title="Cost Formula">
             <ExplorationCostFormulaHelp />
             <p className="small num">
-              Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {computeExplorationCostSteps(country.landAcres)}) x{" "}
-              {gov.explorationCostPct / 100}) = {fmt(quote.costPerAcre)}
+              Now: floor(({EXPLORE_BASE_COST_PER_ACRE} + {EXPLORE_COST_STEP} x {computeExplorationCostSteps(country.landAcres)}) x {gov.explorationCostPct / 100}) = {fmt(quote.costPerAcre)}
             </p>
             <p className="small">
-              Acres per turn follow a land-size table: {table.bands[0]!.acres} acres per turn up to {fmt(table.bands[0]!.upTo)} acres, falling as your
-              country grows, {table.fallback} beyond the table.
+              Acres per turn follow a land-size table: {table.bands[0]!.acres} acres per turn up to {fmt(table.bands[0]!.upTo)} acres, falling as your country grows, {table.fallback} beyond the table.
             </p>
           </Panel>
           <Panel title="Tips">

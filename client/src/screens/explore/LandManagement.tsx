@@ -82,7 +82,11 @@ export function LandManagement({ country }: { country: Country }) {
             <div className={`bar ${utilClass}`} role="progressbar" aria-valuenow={Math.round(utilization)} aria-valuemin={0} aria-valuemax={100} aria-label="Land utilization">
               <span style={{ width: `${Math.min(100, utilization)}%` }} />
             </div>
-            {utilization > HIGH_UTILIZATION_PCT && <p className="warn small" style={{ marginTop: "0.4rem" }}>{HIGH_UTILIZATION_MESSAGE}</p>}
+            {utilization > HIGH_UTILIZATION_PCT && (
+              <p className="warn small" style={{ marginTop: "0.4rem" }}>
+                {HIGH_UTILIZATION_MESSAGE}
+              </p>
+            )}
           </div>
         </Panel>
         <Panel title="Utilization by Category">

@@ -121,8 +121,7 @@ function TurnHistoryList() {
     <ul className="plain-list" data-testid="turn-history" style={{ marginTop: "0.6rem" }}>
       {items.map((r) => (
         <li key={r.id} className="small">
-          <strong>{r.actionResults[0]?.title ?? r.actionType}</strong> · {r.turnsConsumed} {r.turnsConsumed === 1 ? "turn" : "turns"} ·{" "}
-          <span className="faint">{new Date(r.timestamp).toLocaleString("en-US")}</span>
+          <strong>{r.actionResults[0]?.title ?? r.actionType}</strong> · {r.turnsConsumed} {r.turnsConsumed === 1 ? "turn" : "turns"} · <span className="faint">{new Date(r.timestamp).toLocaleString("en-US")}</span>
         </li>
       ))}
     </ul>
@@ -140,8 +139,7 @@ export function StoredTurnsPanel() {
   const room = Math.max(0, MAX_TURNS - country.turnsAvailable);
   const fits = Math.min(country.storedTurns, room);
   const quantity = text.trim() === "" ? fits : Number(text);
-  const rejection =
-    text.trim() !== "" && !/^\d+$/.test(text.trim()) ? "Quantity must be a whole number of at least 1" : (checkConvertStoredTurns(countryState, quantity)?.message ?? null);
+  const rejection = text.trim() !== "" && !/^\d+$/.test(text.trim()) ? "Quantity must be a whole number of at least 1" : (checkConvertStoredTurns(countryState, quantity)?.message ?? null);
   const convert = async () => {
     setBusy(true);
     setMessage(null);
@@ -206,9 +204,7 @@ function GovernmentTab() {
     <div className="stack">
       <Panel title="Change Cost">
         <p data-testid="government-cost">
-          {changeCost.free
-            ? "Your first government change is free."
-            : `The next change costs ${money(changeCost.cash)} and ${plural(changeCost.turns, "turn")} (each paid change costs more than the last).`}
+          {changeCost.free ? "Your first government change is free." : `The next change costs ${money(changeCost.cash)} and ${plural(changeCost.turns, "turn")} (each paid change costs more than the last).`}
         </p>
         {message && (
           <div className={`alert ${message.kind}`} role="status" data-testid="government-message">
@@ -237,14 +233,7 @@ function GovernmentTab() {
                 ))}
               </ul>
               {!current && (
-                <ActionButton
-                  className="small"
-                  onClick={() => void select(g.id)}
-                  busy={changing !== null}
-                  busyLabel="CHANGING..."
-                  disabledReason={rejection?.message ?? null}
-                  data-testid={`select-${g.id}`}
-                >
+                <ActionButton className="small" onClick={() => void select(g.id)} busy={changing !== null} busyLabel="CHANGING..." disabledReason={rejection?.message ?? null} data-testid={`select-${g.id}`}>
                   SELECT
                 </ActionButton>
               )}
@@ -289,7 +278,11 @@ function SettingsTab() {
       <input type="checkbox" checked={value[key]} onChange={() => toggle(key)} disabled={options.isPending} data-testid={`option-${key}`} />
       <span>
         {label}
-        {hint && <span className="small faint" style={{ display: "block" }}>{hint}</span>}
+        {hint && (
+          <span className="small faint" style={{ display: "block" }}>
+            {hint}
+          </span>
+        )}
       </span>
     </label>
   );

@@ -25,7 +25,22 @@ function storeJson(militaryTech: number, overrides: Partial<Record<string, Parti
     items: STORE_ITEM_ORDER.map((id) => {
       const d = STORE_ITEMS[id];
       const stock = storeStockCapacity(id);
-      return { id, name: d.name, description: d.description, category: d.category, basePrice: d.basePrice, price: computeStorePrices(id, country), inStock: stock > 0, stock, fullAt: null, maxPurchase: d.maxPurchase, techBonus: d.techBonus, expressOnly: d.expressOnly, owned: id === "troops" ? 100 : 0, ...overrides[id] };
+      return {
+        id,
+        name: d.name,
+        description: d.description,
+        category: d.category,
+        basePrice: d.basePrice,
+        price: computeStorePrices(id, country),
+        inStock: stock > 0,
+        stock,
+        fullAt: null,
+        maxPurchase: d.maxPurchase,
+        techBonus: d.techBonus,
+        expressOnly: d.expressOnly,
+        owned: id === "troops" ? 100 : 0,
+        ...overrides[id],
+      };
     }),
     recentTransactions: [],
     seller: { openListings: 0, feeInputs: { sellerDiscountPurchases: [], tradeAgreement: false } },
@@ -33,7 +48,10 @@ function storeJson(militaryTech: number, overrides: Partial<Record<string, Parti
 }
 
 function renderStore(store: StoreJson, cash = "100000") {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ success: true, data: store }), { status: 200, headers: { "content-type": "application/json" } })));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(JSON.stringify({ success: true, data: store }), { status: 200, headers: { "content-type": "application/json" } })),
+  );
   const country = toCountryState(testCountry({ cash, military_tech: store.militaryTechDiscountPct }));
   render(
     <QueryClientProvider client={createQueryClient()}>

@@ -35,7 +35,10 @@ export function GovernmentStore({ countryId, country }: { countryId: number; cou
     <div className="stack" data-testid="government-store">
       <div className="row between">
         <div>
-          <span className="label">Available cash</span> <span className="big-number" data-testid="store-cash">{money(country.cash)}</span>
+          <span className="label">Available cash</span>{" "}
+          <span className="big-number" data-testid="store-cash">
+            {money(country.cash)}
+          </span>
         </div>
         {discount > 0 ? <span className="badge ok">Military tech discount {discount}%</span> : null}
       </div>

@@ -127,7 +127,14 @@ function Trends({ data }: { data: MarketAnalyticsJson }) {
   return (
     <div className="grid">
       <Panel title={`${itemName(data.itemType)} trend`}>
-        <Stat label="Trend" value={<span className={`badge ${t.trend === "bullish" ? "ok" : t.trend === "bearish" ? "bad" : ""}`} data-testid="trend">{t.trend}</span>} />
+        <Stat
+          label="Trend"
+          value={
+            <span className={`badge ${t.trend === "bullish" ? "ok" : t.trend === "bearish" ? "bad" : ""}`} data-testid="trend">
+              {t.trend}
+            </span>
+          }
+        />
         <Stat label="Strength" value={`${t.strength.toFixed(1)}%`} />
         <Stat label="Support" value={priceText(t.support)} />
         <Stat label="Resistance" value={priceText(t.resistance)} />

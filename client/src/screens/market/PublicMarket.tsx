@@ -77,11 +77,25 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
   const now = useNow(60_000);
   if (listings.isPending) return <Loading text="Loading market interface..." />;
   if (listings.error) return <div className="alert error">{listings.error.message}</div>;
-  if (listings.data.length === 0) return <p className="muted center" data-testid="no-listings">No {item} listings available</p>;
+  if (listings.data.length === 0)
+    return (
+      <p className="muted center" data-testid="no-listings">
+        No {item} listings available
+      </p>
+    );
   const buy = (l: ListingJson, quantity: number) =>
     confirmAction(`Buy ${fmt(quantity)} ${item} for ${money(quantity * l.pricePerUnit)}?`) &&
-    action.run(`buy-${l.id}`, () => marketApi.buyListing(countryId, l.id, quantity), (r) => `Bought ${fmt(r.transaction.quantity)} ${item} for ${money(r.transaction.totalAmount)}.`);
-  const cancel = (l: ListingJson) => action.run(`cancel-${l.id}`, () => marketApi.cancelListing(countryId, l.id), () => `Listing cancelled: ${fmt(l.quantity)} ${item} returned.`);
+    action.run(
+      `buy-${l.id}`,
+      () => marketApi.buyListing(countryId, l.id, quantity),
+      (r) => `Bought ${fmt(r.transaction.quantity)} ${item} for ${money(r.transaction.totalAmount)}.`,
+    );
+  const cancel = (l: ListingJson) =>
+    action.run(
+      `cancel-${l.id}`,
+      () => marketApi.cancelListing(countryId, l.id),
+      () => `Listing cancelled: ${fmt(l.quantity)} ${item} returned.`,
+    );
   return (
     <div className="table-wrap">
       <table className="table listings-table" data-testid="listings">
@@ -107,10 +121,18 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
                 <td data-label="Seller">
                   {l.sellerName} {l.isOwnListing ? <span className="badge warn">{MARKET_MESSAGES.yourListing}</span> : null}
                 </td>
-                <td className="n" data-label="Quantity">{fmt(l.quantity)}</td>
-                <td className="n" data-label="Price">{money(l.pricePerUnit)}</td>
-                <td className="n" data-label="Total">{money(l.totalPrice)}</td>
-                <td className="n" data-label="Expires">{daysText(l.expiresAt - now)} d</td>
+                <td className="n" data-label="Quantity">
+                  {fmt(l.quantity)}
+                </td>
+                <td className="n" data-label="Price">
+                  {money(l.pricePerUnit)}
+                </td>
+                <td className="n" data-label="Total">
+                  {money(l.totalPrice)}
+                </td>
+                <td className="n" data-label="Expires">
+                  {daysText(l.expiresAt - now)} d
+                </td>
                 <td data-label="">
                   {l.isOwnListing ? (
                     <ActionButton variant="ghost" className="small" busy={action.busy === `cancel-${l.id}`} busyLabel="Cancelling..." onClick={() => void cancel(l)}>
@@ -127,14 +149,7 @@ function BuyTab({ item, countryId, country, action }: Props & { item: MarketItem
                         onChange={(e) => setAmounts((a) => ({ ...a, [l.id]: e.target.value }))}
                         data-testid={`buy-quantity-${l.id}`}
                       />
-                      <ActionButton
-                        className="small"
-                        disabledReason={refusal?.message}
-                        busy={action.busy === `buy-${l.id}`}
-                        busyLabel="Buying..."
-                        disabled={action.busy !== null}
-                        onClick={() => void buy(l, quantity)}
-                      >
+                      <ActionButton className="small" disabledReason={refusal?.message} busy={action.busy === `buy-${l.id}`} busyLabel="Buying..." disabled={action.busy !== null} onClick={() => void buy(l, quantity)}>
                         {quantity > 0 && quantity < l.quantity ? `Buy ${fmt(quantity)}` : "Buy"}
                       </ActionButton>
                     </div>
@@ -216,7 +231,18 @@ function SellTab({ item, countryId, country, action }: Props & { item: MarketIte
               <span className="num">
                 {fmt(l.quantity)} at {money(l.pricePerUnit)}
               </span>
-              <ActionButton variant="ghost" className="small" busy={action.busy === `cancel-${l.id}`} onClick={() => void action.run(`cancel-${l.id}`, () => marketApi.cancelListing(countryId, l.id), () => "Listing cancelled.")}>
+              <ActionButton
+                variant="ghost"
+                className="small"
+                busy={action.busy === `cancel-${l.id}`}
+                onClick={() =>
+                  void action.run(
+                    `cancel-${l.id}`,
+                    () => marketApi.cancelListing(countryId, l.id),
+                    () => "Listing cancelled.",
+                  )
+                }
+              >
                 Cancel
               </ActionButton>
             </div>

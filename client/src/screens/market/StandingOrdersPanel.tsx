@@ -49,12 +49,7 @@ export function StandingOrdersPanel({ countryId, country }: { countryId: number;
     <div className="stack" data-testid="standing-orders">
       <CreateOrderForm countryId={countryId} country={country} openOrders={openOrders} action={action} />
       <ActionMessage message={action.message} />
-      <Tabs<Filter>
-        label="Order filter"
-        value={filter}
-        onChange={setFilter}
-        tabs={(["all", "active", "pending", "completed"] as const).map((f) => ({ id: f, label: `${capitalize(f)} (${count(f)})` }))}
-      />
+      <Tabs<Filter> label="Order filter" value={filter} onChange={setFilter} tabs={(["all", "active", "pending", "completed"] as const).map((f) => ({ id: f, label: `${capitalize(f)} (${count(f)})` }))} />
       {orders.isPending ? (
         <Loading text="Loading standing orders..." />
       ) : orders.error ? (
@@ -154,7 +149,11 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
   const pct = Math.round((order.quantityFilled / order.quantityWanted) * 100);
   const activateRefusal = checkActivateOrder({ status: order.status, paused: order.paused, processAfter: order.processAfter }, now);
   const control = (c: "pause" | "activate" | "cancel") =>
-    action.run(`${c}-${order.id}`, () => marketApi.controlOrder(countryId, order.id, c), (r) => orderControlMessage(c, r.order.status));
+    action.run(
+      `${c}-${order.id}`,
+      () => marketApi.controlOrder(countryId, order.id, c),
+      (r) => orderControlMessage(c, r.order.status),
+    );
   return (
     <section className="panel" data-testid={`order-${order.id}`}>
       <div className="row between">
@@ -199,7 +198,14 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
               Pause
             </ActionButton>
           ) : (
-            <ActionButton className="small" variant="" disabledReason={activateRefusal ? formatActivationCountdown(order.processAfter, now) : null} busy={action.busy === `activate-${order.id}`} disabled={action.busy !== null} onClick={() => void control("activate")}>
+            <ActionButton
+              className="small"
+              variant=""
+              disabledReason={activateRefusal ? formatActivationCountdown(order.processAfter, now) : null}
+              busy={action.busy === `activate-${order.id}`}
+              disabled={action.busy !== null}
+              onClick={() => void control("activate")}
+            >
               Activate
             </ActionButton>
           )}

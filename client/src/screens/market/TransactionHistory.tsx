@@ -142,7 +142,19 @@ export function TransactionHistory({ countryId }: { countryId: number }) {
                   <ResponsiveContainer>
                     <ScatterChart margin={{ top: 8, right: 12, bottom: 8, left: 0 }}>
                       <CartesianGrid stroke="#2e3a2a" />
-                      <XAxis dataKey="timestamp" type="number" domain={["auto", "auto"]} ticks={distinctTimeTicks(rows.map((r) => r.timestamp), shortDate)} tickFormatter={(v: number) => shortDate(v)} stroke="#a3ad97" fontSize={11} name="Date" />
+                      <XAxis
+                        dataKey="timestamp"
+                        type="number"
+                        domain={["auto", "auto"]}
+                        ticks={distinctTimeTicks(
+                          rows.map((r) => r.timestamp),
+                          shortDate,
+                        )}
+                        tickFormatter={(v: number) => shortDate(v)}
+                        stroke="#a3ad97"
+                        fontSize={11}
+                        name="Date"
+                      />
                       <YAxis dataKey="pricePerUnit" type="number" stroke="#a3ad97" fontSize={11} name="Price" />
                       <Tooltip formatter={(v) => String(v)} labelFormatter={() => ""} contentStyle={{ background: "#161d15", border: "1px solid #45553e" }} />
                       <Legend />

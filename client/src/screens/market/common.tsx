@@ -95,4 +95,3 @@ export function distinctTimeTicks(times: readonly number[], label: (t: number) =
     return true;
   });
 }
-

@@ -54,7 +54,12 @@ export function BattleReplay({ battleId, onClose }: { battleId: number; onClose?
   }, [playing, step, last, pace]);
 
   if (replay.isPending) return <Loading text="Loading the replay..." />;
-  if (replay.error) return <div className="alert error" role="alert">{replay.error.message}</div>;
+  if (replay.error)
+    return (
+      <div className="alert error" role="alert">
+        {replay.error.message}
+      </div>
+    );
   const { report: r } = replay.data;
   const phase: BattlePhase = phases[step]!;
   const missile = r.missilesLaunched > 0;
@@ -76,10 +81,27 @@ export function BattleReplay({ battleId, onClose }: { battleId: number; onClose?
       </div>
 
       <div className="replay-controls row wrap" role="group" aria-label="Replay controls">
-        <button type="button" className="btn small" onClick={() => { setPlaying(false); setStep(0); }} disabled={step === 0}>
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            setPlaying(false);
+            setStep(0);
+          }}
+          disabled={step === 0}
+        >
           First
         </button>
-        <button type="button" className="btn small" onClick={() => { setPlaying(false); setStep((s) => Math.max(0, s - 1)); }} disabled={step === 0} data-testid="replay-prev">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            setPlaying(false);
+            setStep((s) => Math.max(0, s - 1));
+          }}
+          disabled={step === 0}
+          data-testid="replay-prev"
+        >
           Previous
         </button>
         <button
@@ -94,10 +116,28 @@ export function BattleReplay({ battleId, onClose }: { battleId: number; onClose?
         >
           {playing ? "Pause" : atEnd ? "Play again" : "Play"}
         </button>
-        <button type="button" className="btn small" onClick={() => { setPlaying(false); setStep((s) => Math.min(last, s + 1)); }} disabled={atEnd} data-testid="replay-next">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            setPlaying(false);
+            setStep((s) => Math.min(last, s + 1));
+          }}
+          disabled={atEnd}
+          data-testid="replay-next"
+        >
           Next
         </button>
-        <button type="button" className="btn small" onClick={() => { setPlaying(false); setStep(last); }} disabled={atEnd} data-testid="replay-end">
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            setPlaying(false);
+            setStep(last);
+          }}
+          disabled={atEnd}
+          data-testid="replay-end"
+        >
           Last
         </button>
         <label className="replay-pace">

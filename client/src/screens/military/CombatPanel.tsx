@@ -53,10 +53,7 @@ export function useAvailable(country: Country, status: MilitaryStatusJson | unde
  */
 export function launchRejection(sel: AttackSelection, country: Country, available: Record<string, number>): RuleRejection | null {
   if (!sel.target) return reject("combat/no_target", "No target selected");
-  return (
-    checkAttackUnits(sel.attackType, sel.units, available as never) ??
-    (sel.attackType ? checkAttackTech(sel.attackType, toCountryState(country).tech) ?? checkAttackTurns(sel.attackType, country.turnsAvailable) : null)
-  );
+  return checkAttackUnits(sel.attackType, sel.units, available as never) ?? (sel.attackType ? (checkAttackTech(sel.attackType, toCountryState(country).tech) ?? checkAttackTurns(sel.attackType, country.turnsAvailable)) : null);
 }
 
 /** The order of the current selection. */
@@ -81,7 +78,8 @@ export function useLaunch(country: Country) {
   const [report, setReport] = useState<BattleReportJson | null>(null);
   const [strike, setStrike] = useState<StrikeJson | null>(null);
   const launch = async (sel: AttackSelection) => {
-    if (sel.attackType && isMissileAttack(sel.attackType) && !confirmAction(`Launch ${fmt(sel.units.missiles ?? 0)} ${ATTACK_TYPES[sel.attackType].name.toLowerCase()}${(sel.units.missiles ?? 0) === 1 ? "" : "s"}? Missiles fired are gone.`)) return;
+    if (sel.attackType && isMissileAttack(sel.attackType) && !confirmAction(`Launch ${fmt(sel.units.missiles ?? 0)} ${ATTACK_TYPES[sel.attackType].name.toLowerCase()}${(sel.units.missiles ?? 0) === 1 ? "" : "s"}? Missiles fired are gone.`))
+      return;
     setRunning(true);
     setError(null);
     setReport(null);
@@ -222,15 +220,7 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
             {error}
           </div>
         )}
-        <ActionButton
-          variant="danger"
-          block
-          disabledReason={rejection?.message ?? null}
-          busy={running}
-          busyLabel="Attacking..."
-          data-testid="launch-attack"
-          onClick={() => launch(sel)}
-        >
+        <ActionButton variant="danger" block disabledReason={rejection?.message ?? null} busy={running} busyLabel="Attacking..." data-testid="launch-attack" onClick={() => launch(sel)}>
           Launch Attack
         </ActionButton>
       </Panel>
@@ -252,15 +242,7 @@ function AttackTypeCard({ id, selected, available, onSelect }: { id: AttackTypeI
   const t = ATTACK_TYPES[id];
   const { selectable, reason } = attackTypeSelectable(id, available as never);
   return (
-    <button
-      type="button"
-      className={`attack-card ${selected ? "selected" : ""}`}
-      aria-pressed={selected}
-      disabled={!selectable}
-      title={reason ?? t.description}
-      onClick={onSelect}
-      data-testid={`attack-type-${id}`}
-    >
+    <button type="button" className={`attack-card ${selected ? "selected" : ""}`} aria-pressed={selected} disabled={!selectable} title={reason ?? t.description} onClick={onSelect} data-testid={`attack-type-${id}`}>
       <strong>{t.name}</strong>
       <span className="small muted">
         {t.turnCost} {t.turnCost === 1 ? "turn" : "turns"} · {t.allowedUnits.length ? t.allowedUnits.join(", ") : `missiles (max ${t.maxUnits})`}

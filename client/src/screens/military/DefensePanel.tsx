@@ -1,7 +1,22 @@
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { MilitaryStatusJson } from "@game/schema/api";
-import { ALERT_EFFECTS, ALERT_LEVELS, ALLOCATION_EFFECT_DIVISOR, COUNTER_INTEL_EFFECT_DIVISOR, GDI_BAND_HIGH_PCT, GDI_BAND_LOW_PCT, DEFENSE_ALLOCATION_KEYS, applySliderChange, checkBuyMissiles, checkDefenseAllocation, checkJoinGdi, checkLeaveGdi, type AlertLevel, type DefenseAllocation } from "@game/schema/rules";
+import {
+  ALERT_EFFECTS,
+  ALERT_LEVELS,
+  ALLOCATION_EFFECT_DIVISOR,
+  COUNTER_INTEL_EFFECT_DIVISOR,
+  GDI_BAND_HIGH_PCT,
+  GDI_BAND_LOW_PCT,
+  DEFENSE_ALLOCATION_KEYS,
+  applySliderChange,
+  checkBuyMissiles,
+  checkDefenseAllocation,
+  checkJoinGdi,
+  checkLeaveGdi,
+  type AlertLevel,
+  type DefenseAllocation,
+} from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { toCountryState } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
@@ -138,12 +153,8 @@ export function DefensePanel({ country, status }: { country: Country; status: Mi
         ))}
       </div>
       <div className="grid">
-        <Panel title="Strengths">
-          {d.review.strengths.length ? <List items={d.review.strengths} /> : <p className="muted">None yet.</p>}
-        </Panel>
-        <Panel title="Vulnerabilities">
-          {d.review.vulnerabilities.length ? <List items={d.review.vulnerabilities} /> : <p className="muted">None found.</p>}
-        </Panel>
+        <Panel title="Strengths">{d.review.strengths.length ? <List items={d.review.strengths} /> : <p className="muted">None yet.</p>}</Panel>
+        <Panel title="Vulnerabilities">{d.review.vulnerabilities.length ? <List items={d.review.vulnerabilities} /> : <p className="muted">None found.</p>}</Panel>
         <Panel title="Recommendations">
           <List items={d.review.recommendations} />
         </Panel>
@@ -169,8 +180,7 @@ export function DefensePanel({ country, status }: { country: Country; status: Mi
           <Stat label="Status" value={titleCase(status.protection.status)} testId="protection-status" />
           {status.protection.status === "new_player_protection" && <Stat label="Protected until" value={new Date(status.protection.protectedUntil).toLocaleString("en-US")} />}
           <p className="hint">
-            <GdiBandHelp /> Joining costs {money(status.protection.gdi.fee)}; members stay at least 24 hours and
-            wait 24 hours to rejoin after leaving.
+            <GdiBandHelp /> Joining costs {money(status.protection.gdi.fee)}; members stay at least 24 hours and wait 24 hours to rejoin after leaving.
           </p>
           <ActionButton
             variant={gdiFacts.member ? "danger" : "primary"}
@@ -209,4 +219,3 @@ export function GdiBandHelp() {
     </span>
   );
 }
-

@@ -43,8 +43,7 @@ export function MilitaryScreen({ intent }: { intent?: string }) {
   }, [intent]);
   const status = useMilitaryStatus(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading strategic data..." />;
-  const needsStatus = (text: string, render: (s: NonNullable<typeof status.data>) => ReactNode) =>
-    status.data ? render(status.data) : status.isError ? <div className="alert error">{status.error.message}</div> : <Loading text={text} />;
+  const needsStatus = (text: string, render: (s: NonNullable<typeof status.data>) => ReactNode) => (status.data ? render(status.data) : status.isError ? <div className="alert error">{status.error.message}</div> : <Loading text={text} />);
   return (
     <div className="stack" data-testid="military">
       <div className="page-header">

@@ -1,6 +1,19 @@
 import { useState } from "react";
 import type { MilitaryStatusJson, StrikeJson } from "@game/schema/api";
-import { ALLY_SUPPORT_PCT, ATTACK_TYPES, ATTACK_TYPE_IDS, MAX_SCHEDULE_AHEAD_MS, PLANNED_STRIKE_BONUS_PCT, PLANNED_STRIKE_PREP_MS, UNIT_LABELS, attackTypeSelectable, clampUnitInput, halfForces, isMissileAttack, orderUnits } from "@game/schema/rules";
+import {
+  ALLY_SUPPORT_PCT,
+  ATTACK_TYPES,
+  ATTACK_TYPE_IDS,
+  MAX_SCHEDULE_AHEAD_MS,
+  PLANNED_STRIKE_BONUS_PCT,
+  PLANNED_STRIKE_PREP_MS,
+  UNIT_LABELS,
+  attackTypeSelectable,
+  clampUnitInput,
+  halfForces,
+  isMissileAttack,
+  orderUnits,
+} from "@game/schema/rules";
 import type { Country } from "../../api/country";
 import { militaryApi, useAllies, useMilitaryRefresh, useStrikes } from "../../api/military";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
@@ -23,7 +36,18 @@ export function PreparationPanel({ country, status, onChooseTarget }: { country:
   return (
     <div className="stack" data-testid="attack-preparation">
       <Panel title="Attack Preparation">
-        <Stat label="Target" value={sel.target ? sel.target.name : <button type="button" className="link-btn" onClick={onChooseTarget}>No target selected</button>} />
+        <Stat
+          label="Target"
+          value={
+            sel.target ? (
+              sel.target.name
+            ) : (
+              <button type="button" className="link-btn" onClick={onChooseTarget}>
+                No target selected
+              </button>
+            )
+          }
+        />
         <Stat label="Attack type" value={sel.attackType ? ATTACK_TYPES[sel.attackType].name : "None"} />
       </Panel>
       <Tabs
@@ -68,15 +92,7 @@ function UnitsStep({ country, status }: { country: Country; status: MilitaryStat
             <label htmlFor={`prep-${u}`}>
               {UNIT_LABELS[u]} ({fmt(available[u])} available)
             </label>
-            <input
-              id={`prep-${u}`}
-              className="input"
-              type="number"
-              min={0}
-              max={available[u]}
-              value={units[u]}
-              onChange={(e) => selection.setUnits({ ...sel.units, [u]: clampUnitInput(Number(e.target.value), available[u]) })}
-            />
+            <input id={`prep-${u}`} className="input" type="number" min={0} max={available[u]} value={units[u]} onChange={(e) => selection.setUnits({ ...sel.units, [u]: clampUnitInput(Number(e.target.value), available[u]) })} />
           </div>
         ))}
       <button type="button" className="btn small" disabled={!sel.attackType} onClick={() => sel.attackType && selection.setUnits(halfForces(sel.attackType, available))}>
@@ -245,8 +261,7 @@ export function AllySupportHelp() {
 export function PlannedStrikeHelp() {
   return (
     <p className="hint" data-testid="help-planned-strike">
-      A planned strike always prepares {hoursText(PLANNED_STRIKE_PREP_MS)} (+{PLANNED_STRIKE_BONUS_PCT}% strength). Scheduled attacks run at their time, up to {daysWords(MAX_SCHEDULE_AHEAD_MS)} ahead, and are
-      checked again then.
+      A planned strike always prepares {hoursText(PLANNED_STRIKE_PREP_MS)} (+{PLANNED_STRIKE_BONUS_PCT}% strength). Scheduled attacks run at their time, up to {daysWords(MAX_SCHEDULE_AHEAD_MS)} ahead, and are checked again then.
     </p>
   );
 }

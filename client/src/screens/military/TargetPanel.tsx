@@ -312,7 +312,9 @@ export function TargetAnalysisView({ row, ownLand, children }: { row: TargetRow;
       <Stat label="Strategic value" value={`${a.strategicValue} / 100`} />
       <Stat label="Recommended units" value={a.recommendedUnits === null ? "Unknown: gather intelligence" : fmt(a.recommendedUnits)} />
       {a.basis === "intelligence" ? (
-        <p className="hint">From your {a.confidence}-confidence intelligence report (military ratio {a.militaryRatio?.toFixed(2)}).</p>
+        <p className="hint">
+          From your {a.confidence}-confidence intelligence report (military ratio {a.militaryRatio?.toFixed(2)}).
+        </p>
       ) : (
         <p className="hint">Estimated from public data only (networth, land, record): no intelligence on this country.</p>
       )}

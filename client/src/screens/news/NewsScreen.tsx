@@ -83,9 +83,7 @@ function NewsFeed() {
 
   /** Updates the cached pages: the item(s) read, and the count. */
   const markCached = (ids: Set<string> | "all", unreadCount: number) => {
-    queryClient.setQueriesData<Omit<NewsListResponse, "success">>({ queryKey: newsKeys.all }, (data) =>
-      data ? { ...data, unreadCount, data: data.data.map((n) => (ids === "all" || ids.has(n.id) ? { ...n, isRead: true } : n)) } : data,
-    );
+    queryClient.setQueriesData<Omit<NewsListResponse, "success">>({ queryKey: newsKeys.all }, (data) => (data ? { ...data, unreadCount, data: data.data.map((n) => (ids === "all" || ids.has(n.id) ? { ...n, isRead: true } : n)) } : data));
   };
 
   const open = async (item: NewsItemJson) => {
@@ -259,10 +257,7 @@ function Notifications({ onNavigate }: { onNavigate(route: Route): void }) {
   const list = [...notices].reverse();
   return (
     <Panel title="Notifications">
-      <p className="hint">
-        Alerts sent to you while you were connected this session. Everything they report is also kept in the News Feed; choose which alerts
-        you get under Settings, Notifications.
-      </p>
+      <p className="hint">Alerts sent to you while you were connected this session. Everything they report is also kept in the News Feed; choose which alerts you get under Settings, Notifications.</p>
       {list.length === 0 ? (
         <p className="muted" style={{ margin: 0 }}>
           No notifications this session.

@@ -87,10 +87,7 @@ export function CountryDashboard() {
           <Stat label="Food per turn" value={p ? signed(p.food) : "Loading production..."} />
           <Stat label="Oil" value={plural(country.oil, "barrel")} />
           <Stat label="Oil per turn" value={p ? signed(p.oil) : "Loading production..."} />
-          <Stat
-            label="Units per turn"
-            value={p ? `${fmt(p.troops)} troops, ${fmt(p.jets)} jets, ${fmt(p.tanks)} tanks, ${fmt(p.turrets)} turrets` : "Loading production..."}
-          />
+          <Stat label="Units per turn" value={p ? `${fmt(p.troops)} troops, ${fmt(p.jets)} jets, ${fmt(p.tanks)} tanks, ${fmt(p.turrets)} turrets` : "Loading production..."} />
         </Panel>
         <Panel title="Military Forces">
           <Stat label="Troops" value={fmt(country.troops)} />
@@ -135,7 +132,11 @@ export function CountryDashboard() {
           <Stat label="Win rate" value={battles > 0 ? percent(winRate) : "No battles yet"} testId="dash-winrate" />
           <Stat label="Land captured" value={`${fmt(country.totalLandCaptured)} acres`} />
           <Stat label="Combat efficiency" value={country.totalBattles > 0 ? percent(country.combatEfficiency, 0) : "—"} />
-          {country.totalBattles === 0 && <p className="muted small" style={{ marginTop: "0.5rem" }}>No recent combat activity</p>}
+          {country.totalBattles === 0 && (
+            <p className="muted small" style={{ marginTop: "0.5rem" }}>
+              No recent combat activity
+            </p>
+          )}
         </Panel>
         <CombatRecovery countryId={country.id} />
         <Panel title="Recent Turn Reports">
@@ -174,14 +175,17 @@ function CombatRecovery({ countryId }: { countryId: number }) {
   const status = useMilitaryStatus(countryId);
   const reports = useBattleReports({});
   const now = Date.now();
-  if (!status.data || !reports.data) return <Panel title="Combat Damage and Recovery"><p className="muted">Loading war data...</p></Panel>;
+  if (!status.data || !reports.data)
+    return (
+      <Panel title="Combat Damage and Recovery">
+        <p className="muted">Loading war data...</p>
+      </Panel>
+    );
   const mine = reports.data.reports;
   const dayAgo = now - 86_400_000;
   const weekAgo = now - 7 * 86_400_000;
   const landLost = mine.filter((r) => r.isPlayerDefender && Date.parse(r.timestamp) > dayAgo).reduce((s, r) => s + r.landCaptured + r.landDestroyed, 0);
-  const unitsLost = mine
-    .filter((r) => Date.parse(r.timestamp) > weekAgo)
-    .reduce((s, r) => s + Object.values(r.isPlayerAttacker ? r.attackerCasualties : r.defenderCasualties).reduce((a, b) => a + b, 0), 0);
+  const unitsLost = mine.filter((r) => Date.parse(r.timestamp) > weekAgo).reduce((s, r) => s + Object.values(r.isPlayerAttacker ? r.attackerCasualties : r.defenderCasualties).reduce((a, b) => a + b, 0), 0);
   const b = status.data.brigades;
   const slowest = Math.max(0, ...b.brigades.map((x) => hoursToFull(x.readiness)));
   const rehab = status.data.rehabilitation;

@@ -49,11 +49,9 @@ export function rankCountries(
     victories?: Map<number, number>;
   },
 ): RankedRow[] {
-  const value = (r: RankingRowSnapshot) =>
-    options.metric === "land" ? r.land : options.metric === "wars_won" ? (options.victories?.get(r.countryId) ?? 0) : r.value;
+  const value = (r: RankingRowSnapshot) => (options.metric === "land" ? r.land : options.metric === "wars_won" ? (options.victories?.get(r.countryId) ?? 0) : r.value);
   const q = options.search.trim().toLowerCase();
-  const matches = (r: RankingRowSnapshot) =>
-    !q || r.countryName.toLowerCase().includes(q) || r.playerName.toLowerCase().includes(q) || r.allianceName.toLowerCase().includes(q);
+  const matches = (r: RankingRowSnapshot) => !q || r.countryName.toLowerCase().includes(q) || r.playerName.toLowerCase().includes(q) || r.allianceName.toLowerCase().includes(q);
   const eligible = rows.filter((r) => isRankedInPeriod(asRanked(r), options.period, options.now, options.ownCountryId));
   const sorted = [...eligible].sort((a, b) => value(b) - value(a) || compareRank(asRanked(a), asRanked(b)));
   const ranked = sorted.map((row, i) => ({ row, rank: i + 1, value: value(row), isMe: row.countryId === options.ownCountryId }));
@@ -112,8 +110,7 @@ export function RankingsScreen({ focusSearch = false, initialTab }: { focusSearc
   );
 }
 
-const periodLabel = (period: RankingPeriod) =>
-  period === "all_time" ? "since the season began" : period === "daily" ? "since today's first snapshot" : `over the last ${RANKING_PERIODS.find((p) => p.id === period)!.days} days`;
+const periodLabel = (period: RankingPeriod) => (period === "all_time" ? "since the season began" : period === "daily" ? "since today's first snapshot" : `over the last ${RANKING_PERIODS.find((p) => p.id === period)!.days} days`);
 
 function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
   const { country } = useGame();
@@ -150,15 +147,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
       <div className="grid" style={{ gridTemplateColumns: "repeat(auto-fit, minmax(180px, 1fr))" }}>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="ranking-search">Search</label>
-          <input
-            id="ranking-search"
-            ref={searchRef}
-            className="input"
-            type="search"
-            placeholder="Country, player or alliance"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
+          <input id="ranking-search" ref={searchRef} className="input" type="search" placeholder="Country, player or alliance" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="ranking-metric">Metric</label>
@@ -215,8 +204,7 @@ function CountriesTab({ focusSearch }: { focusSearch: boolean }) {
                 <tr key={row.countryId} className={isMe ? "me" : undefined} data-testid={isMe ? "ranking-me" : "ranking-row"}>
                   <td className="n">{row.rank}</td>
                   <td>
-                    <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} />{" "}
-                    {row.countryName}
+                    <span role="img" className={`conn ${row.isOnline ? "connected" : ""}`} title={row.isOnline ? "Online" : "Offline"} aria-label={row.isOnline ? "Online" : "Offline"} /> {row.countryName}
                     {row.allianceTag && <span className="faint"> [{row.allianceTag}]</span>}
                     {row.isAi && " "}
                     {row.isAi && (

@@ -86,7 +86,13 @@ export function SeasonChart() {
           No daily snapshot yet this season: the first is taken at the turn of the day (UTC).
         </p>
       ) : (
-        <div className="season-chart" data-testid="season-chart" data-points={own?.points.length ?? 0} role="img" aria-label={`${METRICS.find((m) => m.id === metric)!.label} over the season, day by day; the table below gives the same numbers`}>
+        <div
+          className="season-chart"
+          data-testid="season-chart"
+          data-points={own?.points.length ?? 0}
+          role="img"
+          aria-label={`${METRICS.find((m) => m.id === metric)!.label} over the season, day by day; the table below gives the same numbers`}
+        >
           <ResponsiveContainer>
             <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="#2e3a2a" />

@@ -67,9 +67,7 @@ export function ResearchScreen() {
         <Panel title="Research Points">
           <Stat label="Unspent points" value={fmt(data.currentResearchPoints)} testId="research-points" />
           <Stat label="Levels they can buy now" value={affordable.length === 0 ? "none" : affordable.map((t) => t.name).join(", ")} />
-          <p className="small muted">
-            Labs add points each turn you spend. Points are spent on whole levels of a technology; what is left stays in the pool for the next one.
-          </p>
+          <p className="small muted">Labs add points each turn you spend. Points are spent on whole levels of a technology; what is left stays in the pool for the next one.</p>
         </Panel>
       </div>
       <div className="row" role="group" aria-label="Category">
@@ -81,15 +79,7 @@ export function ResearchScreen() {
       </div>
       <div className="attack-cards" data-testid="tech-cards">
         {cards.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            className={`attack-card ${selected === t.id ? "selected" : ""}`}
-            aria-pressed={selected === t.id}
-            data-testid={`tech-${t.id}`}
-            data-state={t.state}
-            onClick={() => setSelected(t.id)}
-          >
+          <button key={t.id} type="button" className={`attack-card ${selected === t.id ? "selected" : ""}`} aria-pressed={selected === t.id} data-testid={`tech-${t.id}`} data-state={t.state} onClick={() => setSelected(t.id)}>
             <span className="row between">
               <strong>{t.name}</strong>
               <span className={`badge ${STATE_BADGE[t.state]}`}>{t.state}</span>
@@ -117,13 +107,7 @@ export function ResearchScreen() {
             <Stat label="Level" value={`${chosen.level} -> ${Math.min(chosen.level + 1, chosen.maxLevel)}`} />
             <Stat label="Cost" value={chosen.cost === null ? "-" : `${fmt(chosen.cost)} points`} />
             <Stat label="Turns at current output" value={chosen.turns === null ? "-" : chosen.turns === 0 ? "0: the points are in hand" : fmt(chosen.turns)} testId="research-turns" />
-            <ActionButton
-              onClick={confirm}
-              busy={busy}
-              busyLabel="RESEARCHING..."
-              disabledReason={chosen.cost === null ? `${chosen.name} is at its maximum level` : (rejection?.message ?? null)}
-              data-testid="research-confirm"
-            >
+            <ActionButton onClick={confirm} busy={busy} busyLabel="RESEARCHING..." disabledReason={chosen.cost === null ? `${chosen.name} is at its maximum level` : (rejection?.message ?? null)} data-testid="research-confirm">
               CONFIRM RESEARCH
             </ActionButton>
           </div>

@@ -71,7 +71,12 @@ const ACCOUNT_VIEW = "account" as ViewId;
 export function SettingsScreen({ onNavigate }: { onNavigate(route: Route): void }) {
   const settings = useSettings();
   if (settings.isPending) return <Loading text="Loading settings..." />;
-  if (settings.isError || !settings.data) return <div className="panel error" role="alert">{settings.error?.message ?? "Failed to get settings"}</div>;
+  if (settings.isError || !settings.data)
+    return (
+      <div className="panel error" role="alert">
+        {settings.error?.message ?? "Failed to get settings"}
+      </div>
+    );
   return <SettingsForm saved={settings.data} onNavigate={onNavigate} />;
 }
 
@@ -111,12 +116,7 @@ export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNav
     <div className="stack" style={{ gap: "0.5rem", marginBottom: "0.85rem" }}>
       {Object.entries(FLAGS[section] ?? {}).map(([key, label]) => (
         <label key={key} className="row small" style={{ gap: "0.5rem" }}>
-          <input
-            type="checkbox"
-            data-testid={`setting-${section}-${key}`}
-            checked={Boolean((draft[section] as Record<string, unknown>)[key])}
-            onChange={(e) => set(section, key as never, e.target.checked)}
-          />
+          <input type="checkbox" data-testid={`setting-${section}-${key}`} checked={Boolean((draft[section] as Record<string, unknown>)[key])} onChange={(e) => set(section, key as never, e.target.checked)} />
           {label}
         </label>
       ))}
@@ -161,14 +161,7 @@ export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNav
           <>
             <div className="field">
               <label htmlFor="setting-displayName">Display name</label>
-              <input
-                id="setting-displayName"
-                className="input"
-                maxLength={DISPLAY_NAME_MAX}
-                placeholder={saved.username}
-                value={draft.profile.displayName}
-                onChange={(e) => set("profile", "displayName", e.target.value)}
-              />
+              <input id="setting-displayName" className="input" maxLength={DISPLAY_NAME_MAX} placeholder={saved.username} value={draft.profile.displayName} onChange={(e) => set("profile", "displayName", e.target.value)} />
               <span className="hint">Empty: your username, {saved.username}.</span>
             </div>
             <div className="field">
@@ -213,12 +206,7 @@ export function SettingsForm({ saved, onNavigate }: { saved: SettingsJson; onNav
             <p>
               Signed in as <strong>{saved.username}</strong> ({saved.email}).
             </p>
-            <ActionButton
-              variant=""
-              disabledReason={accountAvailable ? null : "Account management is not available on this server yet"}
-              onClick={() => onNavigate({ view: ACCOUNT_VIEW })}
-              data-testid="open-account"
-            >
+            <ActionButton variant="" disabledReason={accountAvailable ? null : "Account management is not available on this server yet"} onClick={() => onNavigate({ view: ACCOUNT_VIEW })} data-testid="open-account">
               Password, data export and account deletion
             </ActionButton>
           </div>
@@ -267,9 +255,7 @@ function BrowserNotificationsToggle() {
         />
         Browser notifications on this device
       </label>
-      <span className="hint">
-        While the game is in a background tab: attacks on you, spies detected, allies calling for help. Saved in this browser at once.
-      </span>
+      <span className="hint">While the game is in a background tab: attacks on you, spies detected, allies calling for help. Saved in this browser at once.</span>
       {denied && (
         <span className="field-error" role="alert">
           The browser did not allow notifications for this site.

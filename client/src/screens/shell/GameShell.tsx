@@ -40,7 +40,9 @@ export function StatusBar() {
       </div>
       <div className="status-item">
         <span className="k">Money</span>
-        <span className="v" data-testid="status-money">{country ? money(country.cash) : dash}</span>
+        <span className="v" data-testid="status-money">
+          {country ? money(country.cash) : dash}
+        </span>
       </div>
       <div className="status-item">
         <span className="k">Food</span>
@@ -52,7 +54,9 @@ export function StatusBar() {
         <span className="k">
           Networth <span role="img" className={`conn ${status}`} title={statusMessage || STATUS_TEXT[status]} aria-label={STATUS_TEXT[status]} />
         </span>
-        <span className="v" data-testid="status-networth">{country ? fmt(country.networth) : dash}</span>
+        <span className="v" data-testid="status-networth">
+          {country ? fmt(country.networth) : dash}
+        </span>
       </div>
     </div>
   );
@@ -80,13 +84,7 @@ function SideMenu({ route, open, onNavigate, onLogout, onClose }: { route: Route
           {group.entries.map((entry) => {
             const current = route.view === entry.view && (route.intent ?? "") === (entry.intent ?? "");
             return (
-              <button
-                key={entry.label}
-                type="button"
-                className="menu-item"
-                aria-current={current ? "page" : undefined}
-                onClick={() => onNavigate({ view: entry.view, intent: entry.intent })}
-              >
+              <button key={entry.label} type="button" className="menu-item" aria-current={current ? "page" : undefined} onClick={() => onNavigate({ view: entry.view, intent: entry.intent })}>
                 <span className="ico" aria-hidden="true">
                   {entry.icon}
                 </span>
@@ -184,14 +182,7 @@ export function GameShell() {
   return (
     <div className={`shell ${game.cards.length > 0 ? "has-popups" : ""}`}>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn small menu-toggle"
-          aria-controls="side-menu"
-          aria-expanded={menuOpen}
-          aria-label={menuOpen ? "Close menu" : "Open menu"}
-          onClick={() => setMenuOpen((o) => !o)}
-        >
+        <button type="button" className="btn small menu-toggle" aria-controls="side-menu" aria-expanded={menuOpen} aria-label={menuOpen ? "Close menu" : "Open menu"} onClick={() => setMenuOpen((o) => !o)}>
           ☰
         </button>
         <span className="title">{PRODUCT_TITLE}</span>

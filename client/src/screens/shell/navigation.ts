@@ -5,27 +5,28 @@ import { useCallback, useEffect, useState } from "react";
  * chat, news, settings, advisor, manage, spy-center, war-room, research). Only views with a
  * screen are in AVAILABLE_VIEWS; menu entries pointing elsewhere are left out, not dead links.
  */
-export type ViewId =
-  | "overview"
-  | "advisor"
-  | "manage"
-  | "build"
-  | "market"
-  | "explore"
-  | "research"
-  | "military"
-  | "alliances"
-  | "spy-center"
-  | "war-room"
-  | "chat"
-  | "news"
-  | "rankings"
-  | "settings"
-  | "account"
-  | "admin";
+export type ViewId = "overview" | "advisor" | "manage" | "build" | "market" | "explore" | "research" | "military" | "alliances" | "spy-center" | "war-room" | "chat" | "news" | "rankings" | "settings" | "account" | "admin";
 
 /** Views with a screen (the shell's SCREENS registry; kept here so navigation has no JSX). */
-export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["overview", "explore", "build", "chat", "rankings", "news", "market", "military", "war-room", "alliances", "spy-center", "account", "research", "manage", "advisor", "settings", "admin"]);
+export const AVAILABLE_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>([
+  "overview",
+  "explore",
+  "build",
+  "chat",
+  "rankings",
+  "news",
+  "market",
+  "military",
+  "war-room",
+  "alliances",
+  "spy-center",
+  "account",
+  "research",
+  "manage",
+  "advisor",
+  "settings",
+  "admin",
+]);
 
 /** Whether `value` names a view of the shell. */
 export function isViewId(value: string): value is ViewId {
@@ -33,8 +34,23 @@ export function isViewId(value: string): value is ViewId {
 }
 
 export const VIEW_IDS = [
-  "overview", "advisor", "manage", "build", "market", "explore", "research", "military",
-  "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "account", "admin",
+  "overview",
+  "advisor",
+  "manage",
+  "build",
+  "market",
+  "explore",
+  "research",
+  "military",
+  "alliances",
+  "spy-center",
+  "war-room",
+  "chat",
+  "news",
+  "rankings",
+  "settings",
+  "account",
+  "admin",
 ] as const satisfies readonly ViewId[];
 
 export interface MenuEntry {

@@ -47,8 +47,7 @@ function DebugInfoButton({ extra }: { extra: Record<string, string | number | bo
 function HelpText() {
   return (
     <p className="hint" style={{ marginTop: "0.75rem" }}>
-      If this keeps happening, try refreshing the page or clearing your browser cache. If the problem persists, contact support and
-      include the debug info.
+      If this keeps happening, try refreshing the page or clearing your browser cache. If the problem persists, contact support and include the debug info.
     </p>
   );
 }
@@ -100,29 +99,13 @@ function WaitScreen({ title, message, status, since, thresholdMs }: { title: str
 
 export function LoadingScreen() {
   const auth = useAuth();
-  return (
-    <WaitScreen
-      title="Loading"
-      message="Establishing secure connection to command..."
-      status={auth.statusLine || "Loading..."}
-      since={auth.loadingSince}
-      thresholdMs={SLOW_LOAD_MS}
-    />
-  );
+  return <WaitScreen title="Loading" message="Establishing secure connection to command..." status={auth.statusLine || "Loading..."} since={auth.loadingSince} thresholdMs={SLOW_LOAD_MS} />;
 }
 
 export function EmpireCreationScreen() {
   const auth = useAuth();
   const [since] = useState(() => Date.now());
-  return (
-    <WaitScreen
-      title="Empire Creation"
-      message="Your empire is being created. This may take a few moments..."
-      status={auth.statusLine || "Waiting for your empire..."}
-      since={since}
-      thresholdMs={SLOW_EMPIRE_MS}
-    />
-  );
+  return <WaitScreen title="Empire Creation" message="Your empire is being created. This may take a few moments..." status={auth.statusLine || "Waiting for your empire..."} since={since} thresholdMs={SLOW_EMPIRE_MS} />;
 }
 
 export function AuthErrorScreen() {

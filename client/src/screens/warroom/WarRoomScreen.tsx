@@ -73,10 +73,20 @@ export function WarRoomScreen({ onNavigate }: { onNavigate(route: Route): void }
           { id: "intel", label: "Military Intel" },
         ]}
       />
-      {tab === "targets" && (query.isPending ? <Loading text="Loading potential targets..." /> : <TargetAnalysisTab rows={reachable} active={active} declarations={wars.data ?? []} onAttack={(r) => {
-        selection.selectTarget({ id: r.country.id, name: r.country.name });
-        onNavigate({ view: "military", intent: "combat" });
-      }} />)}
+      {tab === "targets" &&
+        (query.isPending ? (
+          <Loading text="Loading potential targets..." />
+        ) : (
+          <TargetAnalysisTab
+            rows={reachable}
+            active={active}
+            declarations={wars.data ?? []}
+            onAttack={(r) => {
+              selection.selectTarget({ id: r.country.id, name: r.country.name });
+              onNavigate({ view: "military", intent: "combat" });
+            }}
+          />
+        ))}
       {tab === "declarations" && <DeclarationsTab wars={wars} />}
       {tab === "strategy" && <StrategyTab />}
       {tab === "intel" && <IntelTab />}
@@ -126,7 +136,9 @@ function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: Tar
                   target: { id: r.country.id, land: r.land, isEliminated: r.country.is_eliminated, protectedUntil: Date.parse(r.country.protected_until), allianceId: r.country.alliance_id },
                   declarerAllianceId: country.allianceId,
                   cash: country.cash,
-                  existing: declarations.filter((d) => d.isDeclarer && d.targetId === r.country.id).map((d) => ({ declarerId: d.declarerId, targetId: d.targetId, declaredAt: Date.parse(d.declaredAt), endedAt: d.endedAt ? Date.parse(d.endedAt) : null })),
+                  existing: declarations
+                    .filter((d) => d.isDeclarer && d.targetId === r.country.id)
+                    .map((d) => ({ declarerId: d.declarerId, targetId: d.targetId, declaredAt: Date.parse(d.declaredAt), endedAt: d.endedAt ? Date.parse(d.endedAt) : null })),
                   activeWars: active.size,
                   now,
                 });
@@ -136,7 +148,8 @@ function TargetAnalysisTab({ rows, active, declarations, onAttack }: { rows: Tar
                   {r.country.name} {atWar && <span className="badge bad">At war: +{WAR_ATTACK_BONUS_PCT}% attack</span>}
                 </span>
                 <span className="small muted">
-                  {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)}{r.refusal ? "" : ` · ${r.analysis.threat} (${chanceText(r.analysis)})`}
+                  {fmt(r.networth)} nw · {fmt(r.land)} acres · {protectionText(r.country.protection_status)}
+                  {r.refusal ? "" : ` · ${r.analysis.threat} (${chanceText(r.analysis)})`}
                 </span>
                 <div className="row">
                   <ActionButton className="small" disabledReason={r.refusal} onClick={() => onAttack(r)}>
@@ -202,8 +215,7 @@ function DeclarationsTab({ wars }: { wars: ReturnType<typeof useWarDeclarations>
         </ul>
       )}
       <p className="hint">
-        A war costs ${WAR_COST_PER_ACRE_PER_TURN} per target acre per turn, gives +{WAR_ATTACK_BONUS_PCT}% attack against the target and passes its GDI protection. It lasts at least 48 hours; peace comes
-        automatically when you cannot pay.
+        A war costs ${WAR_COST_PER_ACRE_PER_TURN} per target acre per turn, gives +{WAR_ATTACK_BONUS_PCT}% attack against the target and passes its GDI protection. It lasts at least 48 hours; peace comes automatically when you cannot pay.
       </p>
     </Panel>
   );
@@ -241,9 +253,7 @@ function IntelTab() {
         ) : recent.length === 0 ? (
           <p className="muted">No recent combat activity</p>
         ) : (
-          recent.map((r) => (
-            <Stat key={r.id} label={r.isPlayerAttacker ? `vs ${r.defenderName}` : `by ${r.attackerName}`} value={<span className={viewerWon(r) ? "ok" : "bad"}>{viewerWon(r) ? "Victory" : "Defeat"}</span>} />
-          ))
+          recent.map((r) => <Stat key={r.id} label={r.isPlayerAttacker ? `vs ${r.defenderName}` : `by ${r.attackerName}`} value={<span className={viewerWon(r) ? "ok" : "bad"}>{viewerWon(r) ? "Victory" : "Defeat"}</span>} />)
         )}
       </Panel>
     </div>
@@ -275,8 +285,8 @@ export function BattleRulesHelp() {
     <>
       <li data-testid="help-victory">An attack wins when its power exceeds the defence by {Math.round((VICTORY_THRESHOLD - 1) * 100)}%.</li>
       <li data-testid="help-land">
-        Standard strikes take {LAND_GRAB_MIN_PCT}-{LAND_GRAB_MAX_PCT}% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than{" "}
-        {DAILY_LAND_LOSS_CAP_PCT}% of its land in a day.
+        Standard strikes take {LAND_GRAB_MIN_PCT}-{LAND_GRAB_MAX_PCT}% of the target's land (more from larger targets); repeated hits on one target within a day take less, and no country loses more than {DAILY_LAND_LOSS_CAP_PCT}% of its
+        land in a day.
       </li>
       <li data-testid="help-planned">
         Planned strikes prepare {hoursText(PLANNED_STRIKE_PREP_MS)} for +{PLANNED_STRIKE_BONUS_PCT}% strength; their units rest {hoursText(PLANNED_STRIKE_REHAB_MS)} after.
@@ -284,4 +294,3 @@ export function BattleRulesHelp() {
     </>
   );
 }
-

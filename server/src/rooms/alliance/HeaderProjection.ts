@@ -20,8 +20,16 @@ export class HeaderProjection implements AllianceProjection {
   private readonly counts: Coalescer;
 
   constructor(private readonly host: AllianceHost) {
-    this.reload = new Coalescer(HEADER_RELOAD_MS, () => this.load(), (err) => host.log.error({ err }, "alliance header reload failed"));
-    this.counts = new Coalescer(HEADER_RELOAD_MS, () => this.loadCounts(), (err) => host.log.error({ err }, "alliance counters reload failed"));
+    this.reload = new Coalescer(
+      HEADER_RELOAD_MS,
+      () => this.load(),
+      (err) => host.log.error({ err }, "alliance header reload failed"),
+    );
+    this.counts = new Coalescer(
+      HEADER_RELOAD_MS,
+      () => this.loadCounts(),
+      (err) => host.log.error({ err }, "alliance counters reload failed"),
+    );
   }
 
   async load(): Promise<void> {

@@ -17,7 +17,11 @@ export class MembersProjection implements AllianceProjection {
   private onlineInDb = new Set<number>();
 
   constructor(private readonly host: AllianceHost) {
-    this.reload = new Coalescer(MEMBERS_RELOAD_MS, () => this.load(), (err) => host.log.error({ err }, "alliance members reload failed"));
+    this.reload = new Coalescer(
+      MEMBERS_RELOAD_MS,
+      () => this.load(),
+      (err) => host.log.error({ err }, "alliance members reload failed"),
+    );
   }
 
   async load(): Promise<void> {

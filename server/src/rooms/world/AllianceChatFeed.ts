@@ -17,9 +17,7 @@ export class AllianceChatFeed {
   private readonly subscriptions: SharedSubscriptions<number>;
 
   constructor(ctx: ServiceContext) {
-    this.subscriptions = new SharedSubscriptions((allianceId) =>
-      ctx.events.subscribe(allianceTopic(allianceId), (event: AllianceEvent) => this.onAllianceEvent(event)),
-    );
+    this.subscriptions = new SharedSubscriptions((allianceId) => ctx.events.subscribe(allianceTopic(allianceId), (event: AllianceEvent) => this.onAllianceEvent(event)));
   }
 
   /** A client of an alliance member joined (or moved into an alliance). */

@@ -35,10 +35,12 @@ export class OwnProjection implements WorldProjection {
     private readonly host: WorldHost,
     private readonly feeds: WorldFeeds,
   ) {
-    this.countries = new SharedSubscriptions((countryId) =>
-      host.subscribe(countryTopic(countryId), (event: CountryEvent) => this.onCountryEvent(event)),
+    this.countries = new SharedSubscriptions((countryId) => host.subscribe(countryTopic(countryId), (event: CountryEvent) => this.onCountryEvent(event)));
+    this.refresh = new Coalescer(
+      SUMMARY_REFRESH_DELAY_MS,
+      () => this.reloadAll(),
+      (err) => host.log.error({ err }, "summary refresh failed"),
     );
-    this.refresh = new Coalescer(SUMMARY_REFRESH_DELAY_MS, () => this.reloadAll(), (err) => host.log.error({ err }, "summary refresh failed"));
   }
 
   /**

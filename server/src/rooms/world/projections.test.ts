@@ -62,16 +62,39 @@ function makeHost() {
 }
 
 const member = (userId: number, countryId: number, allianceId: number | null = null): WorldMember => ({
-  userId, username: `u${userId}`, countryId, role: "member", allianceId, allianceRole: allianceId ? "member" : null,
-  allianceName: "", allianceTag: "", government: "monarchy", networth: 1,
+  userId,
+  username: `u${userId}`,
+  countryId,
+  role: "member",
+  allianceId,
+  allianceRole: allianceId ? "member" : null,
+  allianceName: "",
+  allianceTag: "",
+  government: "monarchy",
+  networth: 1,
 });
 
 const numbers = (version: number, cash: number): CountryNumbers => ({
-  version, name: "C", turns: 1, storedTurns: 0, cash, food: 0, oil: 0, networth: 10, population: 0, land: 0,
+  version,
+  name: "C",
+  turns: 1,
+  storedTurns: 0,
+  cash,
+  food: 0,
+  oil: 0,
+  networth: 10,
+  population: 0,
+  land: 0,
 });
 
 const summary = (countryId: number, version: number, cash: number): CountrySummary => ({
-  ...numbers(version, cash), countryId, userId: 1, government: "monarchy", allianceId: null, allianceRole: null, ignoredUserIds: [],
+  ...numbers(version, cash),
+  countryId,
+  userId: 1,
+  government: "monarchy",
+  allianceId: null,
+  allianceRole: null,
+  ignoredUserIds: [],
 });
 
 describe("OwnProjection", () => {
@@ -81,7 +104,11 @@ describe("OwnProjection", () => {
     const a = join("sa", member(1, 10));
     const a2 = join("sa2", member(1, 10));
     const b = join("sb", member(2, 20));
-    for (const [c, id, cash] of [[a, 10, 500], [a2, 10, 500], [b, 20, 700]] as const) {
+    for (const [c, id, cash] of [
+      [a, 10, 500],
+      [a2, 10, 500],
+      [b, 20, 700],
+    ] as const) {
       await own.watch(id);
       own.addClient(c.client, member(id === 10 ? 1 : 2, id), summary(id, 100, cash));
     }
@@ -173,7 +200,22 @@ describe("PresenceFeed", () => {
 
 describe("RankingsFeed", () => {
   const entry = (i: number, value: number): RankingEntry => ({
-    id: String(i), rank: i, countryId: i, countryName: `C${i}`, playerName: "", isAi: false, governmentType: "monarchy", allianceName: "", allianceTag: "", value, land: 1, change: 0, trend: "same", lastActive: 0, isOnline: false, userId: null,
+    id: String(i),
+    rank: i,
+    countryId: i,
+    countryName: `C${i}`,
+    playerName: "",
+    isAi: false,
+    governmentType: "monarchy",
+    allianceName: "",
+    allianceTag: "",
+    value,
+    land: 1,
+    change: 0,
+    trend: "same",
+    lastActive: 0,
+    isOnline: false,
+    userId: null,
   });
 
   it("reloads only for a change that can move the list, and sends only the rows that differ by position", async () => {

@@ -69,7 +69,11 @@ export class Coalescer {
   private running: Promise<void> | undefined;
   private again = false;
 
-  constructor(private readonly delayMs: number, private readonly work: () => Promise<void>, private readonly onError: (err: unknown) => void) {}
+  constructor(
+    private readonly delayMs: number,
+    private readonly work: () => Promise<void>,
+    private readonly onError: (err: unknown) => void,
+  ) {}
 
   request(): void {
     if (this.running) {

@@ -197,12 +197,7 @@ export function request(port: number, method: string, path: string, body?: unkno
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
-export async function loadPhase(
-  pids: number | readonly number[],
-  connections: number,
-  seconds: number,
-  fire: (i: number) => Promise<{ status: number; body: any }>,
-): Promise<PhaseResult> {
+export async function loadPhase(pids: number | readonly number[], connections: number, seconds: number, fire: (i: number) => Promise<{ status: number; body: any }>): Promise<PhaseResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let ok = 0;
@@ -264,11 +259,13 @@ async function actionPaths(ports: readonly number[]): Promise<string> {
   const totals = new Map<string, number>();
   for (const port of ports) {
     const text = await new Promise<string>((resolve, reject) => {
-      http.get({ host: "127.0.0.1", port, path: "/metrics", agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-      }).on("error", reject);
+      http
+        .get({ host: "127.0.0.1", port, path: "/metrics", agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        })
+        .on("error", reject);
     });
     for (const [, path, count] of text.matchAll(/^game_action_paths_total\{path="(\w+)"\} (\d+)/gm)) totals.set(path!, (totals.get(path!) ?? 0) + Number(count));
   }
@@ -406,7 +403,9 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
     const explorations = players.map((p) => prepareRequest("POST", apiUrl(routes.explore), { countryId: p.countryId, turnsToSpend: 1 }, p.token));
     const explore = !phases.includes("explore") ? skipped : await loadPhase(pids, options.connections, options.seconds, (i) => load.send(i % players.length, explorations[i % players.length]!));
     const exploreTransactions = phases.includes("explore") ? (await committedTransactions(gameUrl)) - transactionsBefore : 0;
-    log(`  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy (${(explore.machineStolen * 100).toFixed(0)}% stolen by the hypervisor)`);
+    log(
+      `  explore: ${explore.perSecond.toFixed(0)}/s, p50 ${explore.p50Ms.toFixed(1)} ms, p99 ${explore.p99Ms.toFixed(1)} ms, server CPU ${explore.serverCpuMs.toFixed(3)} ms/action, Postgres and the rest ${explore.databaseCpuMs.toFixed(3)} ms/action, machine ${(explore.machineBusy * 100).toFixed(0)}% busy (${(explore.machineStolen * 100).toFixed(0)}% stolen by the hypervisor)`,
+    );
     if (phases.includes("explore")) {
       log(`  database transactions per exploration (each a round trip): ${(exploreTransactions / explore.requests).toFixed(2)}; action paths so far: ${await actionPaths(ports)}`);
     }
@@ -440,7 +439,9 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         const p = players[buyer]!;
         return load.send(buyer, prepareRequest("POST", apiUrl(routes.buyListing, { params: { id: listingId } }), { countryId: p.countryId }, p.token));
       });
-      log(`  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres and the rest ${buy.databaseCpuMs.toFixed(3)} ms/purchase`);
+      log(
+        `  market buy (distinct listings): ${buy.perSecond.toFixed(0)}/s, p50 ${buy.p50Ms.toFixed(1)} ms, p99 ${buy.p99Ms.toFixed(1)} ms, server CPU ${buy.serverCpuMs.toFixed(3)} ms/purchase, Postgres and the rest ${buy.databaseCpuMs.toFixed(3)} ms/purchase`,
+      );
       if (buy.requests > listings.length) log(`  (only ${listings.length} listings: later purchases were refusals)`);
       refill();
     }
@@ -476,7 +477,9 @@ export async function runActionBench(options: ActionBenchOptions): Promise<Actio
         const fire = (i: number) => floorLoad!.send(i, prepareRequest("POST", `/api/floor/${i}`));
         await loadPhase(floorPids, options.connections, 2, fire);
         const result = await loadPhase(floorPids, options.connections, options.seconds, fire);
-        log(`  floor (${kind}): ${result.perSecond.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(1)} ms, server CPU ${result.serverCpuMs.toFixed(3)} ms/transaction, Postgres and the rest ${result.databaseCpuMs.toFixed(3)} ms/transaction, load generator ${result.clientCpuMs.toFixed(3)} ms`);
+        log(
+          `  floor (${kind}): ${result.perSecond.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(1)} ms, server CPU ${result.serverCpuMs.toFixed(3)} ms/transaction, Postgres and the rest ${result.databaseCpuMs.toFixed(3)} ms/transaction, load generator ${result.clientCpuMs.toFixed(3)} ms`,
+        );
         return result;
       } finally {
         floorLoad?.close();

@@ -100,13 +100,7 @@ export async function runAttackBench(options: AttackBenchOptions): Promise<Attac
       const attacker = players[random(players.length)]!;
       let defender = players[random(players.length)]!;
       if (defender === attacker) defender = players[(players.indexOf(attacker) + 1) % players.length]!;
-      return request(
-        port,
-        "POST",
-        routes.attackLaunch.path,
-        { countryId: attacker.countryId, targetCountryId: defender.countryId, attackType: "standard_strike", units: { troops: 20_000, tanks: 1_000, jets: 100 } },
-        attacker.token,
-      );
+      return request(port, "POST", routes.attackLaunch.path, { countryId: attacker.countryId, targetCountryId: defender.countryId, attackType: "standard_strike", units: { troops: 20_000, tanks: 1_000, jets: 100 } }, attacker.token);
     });
     clearInterval(rest);
     log(

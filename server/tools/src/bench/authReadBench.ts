@@ -71,7 +71,10 @@ export async function runAuthReadBench(options: AuthReadBenchOptions): Promise<A
   try {
     for (let waited = 0; ; waited += 200) {
       if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${output}`);
-      const up = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (waited > 60_000) throw new Error(`server did not start: ${output}`);
       await new Promise((r) => setTimeout(r, 200));

@@ -78,7 +78,9 @@ const SECTIONS: Section[] = [
       const seconds = int("BENCH_SECONDS", 10);
       log(`\n== REST exploration throughput (POST /api/exploration/explore, turnsToSpend 1)`);
       const r = await runExplorationBench({ databaseUrl: url, players, concurrency, durationMs: seconds * 1000, log });
-      log(`  ${r.requests.toLocaleString("en-US")} requests in ${r.seconds.toFixed(1)} s: ${Math.round(r.requestsPerSecond).toLocaleString("en-US")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.ok.toLocaleString("en-US")} ok`);
+      log(
+        `  ${r.requests.toLocaleString("en-US")} requests in ${r.seconds.toFixed(1)} s: ${Math.round(r.requestsPerSecond).toLocaleString("en-US")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms, ${r.ok.toLocaleString("en-US")} ok`,
+      );
       for (const [reason, count] of Object.entries(r.failures)) log(`  refused ${count}x: ${reason}`);
     },
   },
@@ -97,7 +99,13 @@ const SECTIONS: Section[] = [
         redisUrl: env("BENCH_REDIS_URL", "redis://127.0.0.1:6379/4"),
         log,
       });
-      for (const [phase, result] of [["explore", r.explore], ["buy", r.buy], ["read", r.read], ["floor (express)", r.floorExpress], ["floor (node)", r.floorNode]] as const) {
+      for (const [phase, result] of [
+        ["explore", r.explore],
+        ["buy", r.buy],
+        ["read", r.read],
+        ["floor (express)", r.floorExpress],
+        ["floor (node)", r.floorNode],
+      ] as const) {
         for (const [reason, count] of Object.entries(result.failures)) log(`  ${phase} refused ${count}x: ${reason}`);
       }
       log(`  explore / pgbench -N = ${(r.ratio * 100).toFixed(0)}%, market buy / pgbench -N = ${(r.buyRatio * 100).toFixed(0)}%  (pgbench ${r.pgbenchTps.map((v) => v.toFixed(0)).join(" and ")} TPS)`);

@@ -148,16 +148,16 @@ export class Load {
     // Matchmaking probes: a reservation (never used), every 500 ms, alternating processes.
     if (this.matchmakingProbes)
       this.loops.push(
-      (async () => {
-        let n = 0;
-        while (this.running) {
-          const processIndex = n++ % this.urls.length;
-          const res = await request(`${this.urls[processIndex]}/matchmake/joinOrCreate/world`, "POST", {}, this.players[0]!.token, 12_000);
-          this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, retryAfter: res.retryAfter, badEnvelope: !envelopeOk(res.status, res.body) });
-          await sleep(500);
-        }
-      })(),
-    );
+        (async () => {
+          let n = 0;
+          while (this.running) {
+            const processIndex = n++ % this.urls.length;
+            const res = await request(`${this.urls[processIndex]}/matchmake/joinOrCreate/world`, "POST", {}, this.players[0]!.token, 12_000);
+            this.answers.push({ at: Date.now(), process: processIndex, kind: "matchmake", status: res.status, retryAfter: res.retryAfter, badEnvelope: !envelopeOk(res.status, res.body) });
+            await sleep(500);
+          }
+        })(),
+      );
   }
 
   async stop(): Promise<void> {
@@ -202,7 +202,6 @@ export async function flushRedis(): Promise<void> {
   redis.disconnect();
 }
 
-
 export async function waitForRecovery(load: Load, since: number, processes: number, timeoutMs: number): Promise<number | undefined> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -223,4 +222,3 @@ export function run(command: string, args: string[]): Promise<void> {
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
   });
 }
-

@@ -351,7 +351,12 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
   const port = await freePort();
   const server = spawnServer(
     {
-      DATABASE_URL: database.url, JWT_SECRET, METRICS_PUBLIC: "true", RATE_LIMIT_REGISTER_PER_HOUR: "0", LOG_LEVEL: "info", TICK_ENABLED: "true",
+      DATABASE_URL: database.url,
+      JWT_SECRET,
+      METRICS_PUBLIC: "true",
+      RATE_LIMIT_REGISTER_PER_HOUR: "0",
+      LOG_LEVEL: "info",
+      TICK_ENABLED: "true",
       TURN_INTERVAL_MS: String(tickSeconds * 1000),
       // every bot is a different player; the per-user seat cap is not what a soak measures
       ROOM_SESSIONS_PER_USER: "0",
@@ -365,7 +370,9 @@ export async function soakDrill(options: { clients: number; minutes: number; rat
     const started = Date.now();
     const sampler = (async () => {
       while (sampling) {
-        const res = await fetch(`${server.baseUrl}/metrics`).then((r) => r.text()).catch(() => "");
+        const res = await fetch(`${server.baseUrl}/metrics`)
+          .then((r) => r.text())
+          .catch(() => "");
         if (res) {
           samples.push({
             atSec: Math.round((Date.now() - started) / 1000),

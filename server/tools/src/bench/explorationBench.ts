@@ -73,11 +73,7 @@ export async function runExplorationBench(options: ExplorationBenchOptions): Pro
     // Register (argon2id hashing dominates: a few at a time).
     const players = await registerBenchPlayers(server.port, options.players, `b${Date.now().toString(36)}`);
     const ids = players.map((p) => p.countryId);
-    const refill = () =>
-      server.ctx.db.query(
-        "UPDATE countries SET turns = 150, cash = 1000000000000 WHERE id = ANY($1::bigint[]) AND (turns < 100 OR cash < 100000000000)",
-        [ids],
-      );
+    const refill = () => server.ctx.db.query("UPDATE countries SET turns = 150, cash = 1000000000000 WHERE id = ANY($1::bigint[]) AND (turns < 100 OR cash < 100000000000)", [ids]);
     await refill();
     log(`  ${players.length} players registered; firing 1-turn explorations, ${options.concurrency} in flight, ${options.durationMs / 1000} s`);
 

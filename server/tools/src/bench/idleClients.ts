@@ -173,13 +173,25 @@ async function startWorld(name: TargetName, processes: number): Promise<Target> 
     const { child } = await startChild(
       "server/src/main.ts",
       {
-        PORT: String(port), DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret, DATA_DIR: `${dataDir}/${i}`, CLIENT_DIR: path.join(dataDir, "none"),
-        TICK_ENABLED: "false", LOG_LEVEL: "warn", WORLD_SHARD_SIZE: String(SHARD), REDIS_URL: redisUrl, METRICS_PUBLIC: "true",
+        PORT: String(port),
+        DATABASE_URL: dbUrl.toString(),
+        JWT_SECRET: secret,
+        DATA_DIR: `${dataDir}/${i}`,
+        CLIENT_DIR: path.join(dataDir, "none"),
+        TICK_ENABLED: "false",
+        LOG_LEVEL: "warn",
+        WORLD_SHARD_SIZE: String(SHARD),
+        REDIS_URL: redisUrl,
+        METRICS_PUBLIC: "true",
         PUBLIC_ADDRESS: processes > 1 ? `127.0.0.1:${port}` : "",
         // seated sessions per user are not what is measured: every client is a different player
         ROOM_SESSIONS_PER_USER: "0",
       },
-      () => fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false),
+      () =>
+        fetch(`${baseUrl}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
     );
     servers.push({ child, baseUrl });
   }

@@ -140,7 +140,12 @@ export async function rollingDrill(options: { players: number; rate: number; bui
 
     // The alliance: three members, an open operation against the fourth player, chat lines.
     const [owner, a, b, target] = players as [Player, Player, Player, Player];
-    const created = await request(`${frontUrl}/api/alliance/create`, "POST", { name: `Rolling ${Date.now().toString(36)}`, tag: `R${(Date.now() % 10_000).toString(36).toUpperCase()}`.slice(0, 5), description: "", flag: { backgroundColor: "#1e3a8a", symbol: "⚔", symbolColor: "#facc15" } }, owner.token);
+    const created = await request(
+      `${frontUrl}/api/alliance/create`,
+      "POST",
+      { name: `Rolling ${Date.now().toString(36)}`, tag: `R${(Date.now() % 10_000).toString(36).toUpperCase()}`.slice(0, 5), description: "", flag: { backgroundColor: "#1e3a8a", symbol: "⚔", symbolColor: "#facc15" } },
+      owner.token,
+    );
     if (created.status !== 201) throw new Error(`alliance: ${created.status} ${JSON.stringify(created.body)}`);
     const allianceId = created.body.allianceId as number;
     for (const member of [a, b]) {
@@ -148,7 +153,12 @@ export async function rollingDrill(options: { players: number; rate: number; bui
       const accept = await request(`${frontUrl}/api/alliance/invitations/${invite.body?.invitationId}/accept`, "POST", {}, member.token);
       if (accept.status !== 200) throw new Error(`alliance member: ${invite.status} ${accept.status} ${JSON.stringify(accept.body)}`);
     }
-    const planned = await request(`${frontUrl}/api/alliance/operations`, "POST", { name: "Rolling watch", operationType: "reconnaissance", targetCountryId: target.countryId, scheduledFor: Date.now() + 3_600_000, requirements: { minParticipants: 1, maxParticipants: 8, minTotalForce: 1 } }, owner.token);
+    const planned = await request(
+      `${frontUrl}/api/alliance/operations`,
+      "POST",
+      { name: "Rolling watch", operationType: "reconnaissance", targetCountryId: target.countryId, scheduledFor: Date.now() + 3_600_000, requirements: { minParticipants: 1, maxParticipants: 8, minTotalForce: 1 } },
+      owner.token,
+    );
     if (planned.status !== 201) throw new Error(`operation: ${planned.status} ${JSON.stringify(planned.body)}`);
 
     // Room clients: every player's world room, and the three members' alliance room.

@@ -33,6 +33,11 @@ describe("memoryGrowth (the soak's memory check)", () => {
   });
 
   it("has nothing to judge when the load ended before warm-up", () => {
-    expect(memoryGrowth(samples(300, () => 300), { warmAtSec: 600, loadEndedAtSec: 300 })).toBeNull();
+    expect(
+      memoryGrowth(
+        samples(300, () => 300),
+        { warmAtSec: 600, loadEndedAtSec: 300 },
+      ),
+    ).toBeNull();
   });
 });

@@ -35,18 +35,7 @@ const SEED = 7;
 const VIEW_TTL_MS = 3_000;
 
 /** Intent kinds this run must show, each at least once. */
-const REQUIRED_INTENTS = [
-  "attack",
-  "spy_operation",
-  "spy_mission",
-  "market_list",
-  "market_order",
-  "alliance_create",
-  "alliance_apply",
-  "alliance_accept",
-  "diplomacy_propose",
-  "diplomacy_accept",
-] as const;
+const REQUIRED_INTENTS = ["attack", "spy_operation", "spy_mission", "market_list", "market_order", "alliance_create", "alliance_apply", "alliance_accept", "diplomacy_propose", "diplomacy_accept"] as const;
 const REQUIRED_ROOM_MESSAGES = ["alliance_chat", "operation_plan", "operation_respond"] as const;
 
 describe("load tester strategy driver: the whole game against a test server", () => {
@@ -120,7 +109,17 @@ describe("load tester strategy driver: the whole game against a test server", ()
     expect(strategy!.concernReads.market).toBeLessThan(strategy!.decisions / 2);
     for (const r of consistency.routes) expect({ route: `${r.method} ${r.route}`, server: r.server }).toEqual({ route: `${r.method} ${r.route}`, server: r.tester });
     const read = (route: string) => consistency.routes.find((r) => r.method === "GET" && r.route === route)!.tester;
-    for (const route of ["/api/military/brigades/:countryId", "/api/intelligence/status/:countryId", "/api/intelligence/known", "/api/market/listings", "/api/market/standing-orders/:countryId", "/api/alliance/status/:countryId", "/api/alliance/applications", "/api/alliance/list", "/api/diplomatic-relations/:countryId"]) {
+    for (const route of [
+      "/api/military/brigades/:countryId",
+      "/api/intelligence/status/:countryId",
+      "/api/intelligence/known",
+      "/api/market/listings",
+      "/api/market/standing-orders/:countryId",
+      "/api/alliance/status/:countryId",
+      "/api/alliance/applications",
+      "/api/alliance/list",
+      "/api/diplomatic-relations/:countryId",
+    ]) {
       expect({ route, read: read(route) > 0 }).toEqual({ route, read: true });
     }
   });

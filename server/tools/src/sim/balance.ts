@@ -155,16 +155,17 @@ export function evaluateSeeds(seasons: readonly SeedSeason[]): SeedsVerdict[] {
   const verdicts: SeedsVerdict[] = [
     {
       target: `the leader of the last day is not the leader of day ${LEADER_EARLY_DAY} in at least ${needed} of ${applicable.length} seeds`,
-      measured:
-        applicable.length === 0
-          ? "no season longer than day 10: not applicable"
-          : `${changed.length} of ${applicable.length} (${applicable.map((j) => `seed ${j.seed}: ${j.leaders!.early} -> ${j.leaders!.last}`).join("; ")})`,
+      measured: applicable.length === 0 ? "no season longer than day 10: not applicable" : `${changed.length} of ${applicable.length} (${applicable.map((j) => `seed ${j.seed}: ${j.leaders!.early} -> ${j.leaders!.last}`).join("; ")})`,
       met: applicable.length === 0 || changed.length >= needed,
     },
   ];
   for (const id of ["top10_churn", "daily_land_loss", "government_medians", "money_supply", "personality_medians", "bankruptcy", "famine"] as const) {
     const missed = judged.filter((j) => !j.checks.find((c) => c.id === id)!.met).map((j) => j.seed);
-    verdicts.push({ target: `${judged[0]?.checks.find((c) => c.id === id)?.target ?? id}, on every seed`, measured: missed.length === 0 ? `met on ${judged.length} of ${judged.length}` : `missed on seed ${missed.join(", ")}`, met: missed.length === 0 });
+    verdicts.push({
+      target: `${judged[0]?.checks.find((c) => c.id === id)?.target ?? id}, on every seed`,
+      measured: missed.length === 0 ? `met on ${judged.length} of ${judged.length}` : `missed on seed ${missed.join(", ")}`,
+      met: missed.length === 0,
+    });
   }
   return verdicts;
 }
@@ -178,7 +179,8 @@ export function evaluateBalance(days: readonly DaySample[]): BalanceCheck[] {
   checks.push({
     id: "top10_churn",
     target: `the top 10 still changes after day ${TOP10_LATE_DAY}`,
-    measured: lastDay <= TOP10_LATE_DAY ? `season of ${lastDay} days: not applicable` : `${late.length} of ${lastDay - TOP10_LATE_DAY} days after day ${TOP10_LATE_DAY} changed the top 10 (${late.reduce((n, c) => n + c.entered.length, 0)} entries)`,
+    measured:
+      lastDay <= TOP10_LATE_DAY ? `season of ${lastDay} days: not applicable` : `${late.length} of ${lastDay - TOP10_LATE_DAY} days after day ${TOP10_LATE_DAY} changed the top 10 (${late.reduce((n, c) => n + c.entered.length, 0)} entries)`,
     met: lastDay <= TOP10_LATE_DAY || late.length > 0,
   });
 

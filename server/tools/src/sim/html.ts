@@ -28,8 +28,7 @@ function itemSeries(run: SeasonRun, pick: (t: SeasonRun["days"][number]["trades"
   }));
 }
 
-const HEAD =
-  "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>";
+const HEAD = "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content='width=device-width,initial-scale=1'>";
 const STYLE =
   "<style>body{font:14px system-ui,sans-serif;max-width:960px;margin:24px auto;padding:0 12px;color:#111827}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #d1d5db;padding:4px 8px;text-align:left}th{background:#f3f4f6}.met{color:#15803d;font-weight:600}.missed{color:#b91c1c;font-weight:600}pre{background:#f3f4f6;padding:8px;overflow:auto}</style></head><body>";
 
@@ -51,7 +50,10 @@ export function renderSeedsHtml(runs: ReadonlyArray<{ run: SeasonRun; wallSecond
     `<pre>${escapeHtml(command)}</pre>`,
     "<h2>Verdicts over the seeds</h2>",
     verdictTable(evaluateSeeds(runs.map((r) => ({ seed: r.run.options.seed, days: r.run.days })))),
-    table(["seed", "wall time (s)", "actions", "refused"], runs.map((r) => [r.run.options.seed, Math.round(r.wallSeconds), r.run.stats.actions, r.run.stats.refused])),
+    table(
+      ["seed", "wall time (s)", "actions", "refused"],
+      runs.map((r) => [r.run.options.seed, Math.round(r.wallSeconds), r.run.stats.actions, r.run.stats.refused]),
+    ),
     ...runs.map((r) => seasonSection(r.run, `Seed ${r.run.options.seed}`, "h2", "h3")),
     "</body></html>",
   ].join("\n");
@@ -69,7 +71,13 @@ function seasonSection(run: SeasonRun, heading: string, h1: string, h2: string):
   const money = moneyPerAcre(run.days);
   const overall = median(last.countries.map((c) => c.networth));
   const groupRows = (key: "personality" | "government") =>
-    Object.entries(mediansBy(last, key)).map(([group, g]) => [group, g.count, Math.round(g.median), `${overall > 0 ? ((g.median / overall - 1) * 100).toFixed(1) : "0"}%`, Math.round(median(last.countries.filter((c) => c[key] === group).map((c) => c.land)))]);
+    Object.entries(mediansBy(last, key)).map(([group, g]) => [
+      group,
+      g.count,
+      Math.round(g.median),
+      `${overall > 0 ? ((g.median / overall - 1) * 100).toFixed(1) : "0"}%`,
+      Math.round(median(last.countries.filter((c) => c[key] === group).map((c) => c.land))),
+    ]);
   const days = run.days.length - 1;
   const o = run.options;
   const s = run.stats;
@@ -84,7 +92,10 @@ function seasonSection(run: SeasonRun, heading: string, h1: string, h2: string):
     `<${h2}>Final day by government</${h2}>`,
     table(["government", "countries", "median networth", "vs overall", "median land"], groupRows("government")),
     `<${h2}>Actions by kind</${h2}>`,
-    table(["kind", "done"], Object.entries(s.byKind).sort(([a], [b]) => a.localeCompare(b))),
+    table(
+      ["kind", "done"],
+      Object.entries(s.byKind).sort(([a], [b]) => a.localeCompare(b)),
+    ),
     lineChart({ title: "Median networth by personality", xLabel: "day", yLabel: "networth", series: seriesByGroup(run, "personality", "networth") }),
     lineChart({ title: "Median land by personality", xLabel: "day", yLabel: "acres", series: seriesByGroup(run, "personality", "land") }),
     lineChart({ title: "Median networth by government", xLabel: "day", yLabel: "networth", series: seriesByGroup(run, "government", "networth") }),
@@ -120,8 +131,16 @@ function seasonSection(run: SeasonRun, heading: string, h1: string, h2: string):
     lineChart({ title: "Average Government Store price, by item", xLabel: "day", yLabel: "price per unit", series: itemSeries(run, (t) => t.storePrice) }),
     lineChart({ title: "Money supply (cash of every country and standing-order escrow)", xLabel: "day", yLabel: "cash", series: [{ name: "money supply", color: PALETTE[2]!, points: run.days.map((d) => [d.day, d.moneySupply]) }] }),
     lineChart({ title: "Cash per acre of land", xLabel: "day", yLabel: "cash per acre", series: [{ name: "cash per acre", color: PALETTE[5]!, points: money.map((m) => [m.day, m.value]) }] }),
-    lineChart({ title: "Money supply in turns of the world's gross income", xLabel: "day", yLabel: "turns of income", series: [{ name: "turns of income", color: PALETTE[6 % PALETTE.length]!, points: moneyInTurnsOfIncome(run.days).map((m) => [m.day, m.value]) }] }),
+    lineChart({
+      title: "Money supply in turns of the world's gross income",
+      xLabel: "day",
+      yLabel: "turns of income",
+      series: [{ name: "turns of income", color: PALETTE[6 % PALETTE.length]!, points: moneyInTurnsOfIncome(run.days).map((m) => [m.day, m.value]) }],
+    }),
     `<${h2}>Top 10 changes per day</${h2}>`,
-    table(["day", "entered", "left"], churn.map((c) => [c.day, c.entered.join(", ") || "-", c.left.join(", ") || "-"])),
+    table(
+      ["day", "entered", "left"],
+      churn.map((c) => [c.day, c.entered.join(", ") || "-", c.left.join(", ") || "-"]),
+    ),
   ].join("\n");
 }

@@ -53,7 +53,9 @@ export interface DaySample {
 export async function sampleDay(db: Db, day: number, from: Date, at: Date): Promise<DaySample> {
   const [countries, battles, trades, money, troubles] = await Promise.all([
     db.query<CountryRow & { personality: string }>(
-      `SELECT ${COUNTRY_COLUMNS.split(", ").map((column) => `c.${column}`).join(", ")}, a.personality
+      `SELECT ${COUNTRY_COLUMNS.split(", ")
+        .map((column) => `c.${column}`)
+        .join(", ")}, a.personality
          FROM ai_countries a JOIN countries c ON c.id = a.country_id ORDER BY c.id`,
     ),
     db.query<{ defender_id: number; lost: number; hits: number }>(
@@ -66,9 +68,7 @@ export async function sampleDay(db: Db, day: number, from: Date, at: Date): Prom
          FROM market_trades WHERE created_at > $1 AND created_at <= $2 GROUP BY 1, 2`,
       [from, at],
     ),
-    db.query<{ money: number }>(
-      "SELECT ((SELECT coalesce(sum(cash), 0) FROM countries) + (SELECT coalesce(sum(held_cash), 0) FROM standing_orders))::bigint AS money",
-    ),
+    db.query<{ money: number }>("SELECT ((SELECT coalesce(sum(cash), 0) FROM countries) + (SELECT coalesce(sum(held_cash), 0) FROM standing_orders))::bigint AS money"),
     db.query<{ bankruptcies: number; famine_countries: number }>(
       `SELECT count(*) FILTER (WHERE kind = 'bankrupt')::int AS bankruptcies, count(DISTINCT country_id) FILTER (WHERE kind = 'starving')::int AS famine_countries
          FROM news_items WHERE category = 'personal' AND kind IN ('bankrupt', 'starving') AND created_at > $1 AND created_at <= $2`,
@@ -84,7 +84,10 @@ export async function sampleDay(db: Db, day: number, from: Date, at: Date): Prom
     cash: Number(r.cash),
     income: computeTaxRevenue(rowToState(r)),
   }));
-  const top10 = [...rows].sort((a, b) => b.networth - a.networth || a.id - b.id).slice(0, 10).map((r) => r.id);
+  const top10 = [...rows]
+    .sort((a, b) => b.networth - a.networth || a.id - b.id)
+    .slice(0, 10)
+    .map((r) => r.id);
   const landLost: Record<number, number> = {};
   let attacks = 0;
   for (const b of battles.rows) {
@@ -104,7 +107,14 @@ export async function sampleDay(db: Db, day: number, from: Date, at: Date): Prom
     }
     byItem.set(t.item_type, item);
   }
-  return { day, countries: rows, top10, attacks, landLost, trades: [...byItem.values()].sort((a, b) => a.item.localeCompare(b.item)), moneySupply: Number(money.rows[0]!.money),
+  return {
+    day,
+    countries: rows,
+    top10,
+    attacks,
+    landLost,
+    trades: [...byItem.values()].sort((a, b) => a.item.localeCompare(b.item)),
+    moneySupply: Number(money.rows[0]!.money),
     bankruptcies: troubles.rows[0]!.bankruptcies,
     famineCountries: troubles.rows[0]!.famine_countries,
   };

@@ -79,7 +79,10 @@ function sample(day: number, countries: Array<Partial<CountrySample> & { id: num
   return {
     day,
     countries: rows,
-    top10: [...rows].sort((x, y) => y.networth - x.networth || x.id - y.id).slice(0, 10).map((r) => r.id),
+    top10: [...rows]
+      .sort((x, y) => y.networth - x.networth || x.id - y.id)
+      .slice(0, 10)
+      .map((r) => r.id),
     attacks: 0,
     landLost: {},
     trades: [],
@@ -133,8 +136,7 @@ describe("balance verdicts", () => {
 
   it("the money band follows income, not land: cash rising with income is met, cash rising past it is not", () => {
     // days 5-12: cash per acre triples while income per turn triples too (a developing economy)
-    const growing = (grow: (day: number) => number, earn: (day: number) => number) =>
-      Array.from({ length: 13 }, (_, day) => sample(day, [{ id: 1, land: 1_000, cash: 100_000 * grow(day), income: 1_000 * earn(day) }]));
+    const growing = (grow: (day: number) => number, earn: (day: number) => number) => Array.from({ length: 13 }, (_, day) => sample(day, [{ id: 1, land: 1_000, cash: 100_000 * grow(day), income: 1_000 * earn(day) }]));
     const step = (day: number) => 1 + Math.max(0, day - 5) / 3.5; // 1x on day 5, 3x on day 12
     const developing = evaluateBalance(growing(step, step)).find((c) => c.id === "money_supply")!;
     expect(developing.met).toBe(true);
@@ -157,9 +159,7 @@ describe("balance verdicts", () => {
   it("personality medians: a style 16% above the overall median fails, 14% passes", () => {
     // five styles of three countries each; the overall median is 1000 (most countries sit there)
     const styles = (gap: number) =>
-      ["farmer", "trader", "raider", "researcher", "turtle"].flatMap((personality, p) =>
-        [0, 1, 2].map((i) => ({ id: p * 3 + i + 1, personality, networth: personality === "farmer" ? 1000 * (1 + gap) : 1000 })),
-      );
+      ["farmer", "trader", "raider", "researcher", "turtle"].flatMap((personality, p) => [0, 1, 2].map((i) => ({ id: p * 3 + i + 1, personality, networth: personality === "farmer" ? 1000 * (1 + gap) : 1000 })));
     const judge = (gap: number) => evaluateBalance([sample(0, styles(0)), sample(1, styles(gap))]).find((c) => c.id === "personality_medians")!;
     expect(judge(0.16).met).toBe(false);
     expect(judge(0.16).measured).toContain("farmer +16.0%");
@@ -186,7 +186,12 @@ describe("balance verdicts", () => {
   it("the leader of the last day must differ from day 10's in at least 2 of 3 seeds", () => {
     // a season of 12 days whose leader on day 12 is `last` and on day 10 is country 1
     const season = (last: number) =>
-      Array.from({ length: 13 }, (_, day) => sample(day, [1, 2, 3].map((id) => ({ id, networth: id === (day <= 10 ? 1 : last) ? 5_000 : 1_000 }))));
+      Array.from({ length: 13 }, (_, day) =>
+        sample(
+          day,
+          [1, 2, 3].map((id) => ({ id, networth: id === (day <= 10 ? 1 : last) ? 5_000 : 1_000 })),
+        ),
+      );
     const verdict = (lasts: number[]) => evaluateSeeds(lasts.map((last, i) => ({ seed: [7, 11, 23][i]!, days: season(last) })))[0]!;
     expect(verdict([2, 3, 1]).met).toBe(true);
     expect(verdict([2, 3, 1]).measured).toContain("2 of 3");

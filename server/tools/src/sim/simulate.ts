@@ -145,7 +145,9 @@ async function main(): Promise<void> {
   const json = results.length === 1 ? { command, wallSeconds: results[0]!.wallSeconds, loadAverage, ...results[0]!.run } : { command, loadAverage, seeds: results.map((r) => ({ wallSeconds: r.wallSeconds, ...r.run })) };
   fs.writeFileSync(path.join(out, "report.json"), JSON.stringify(json));
   fs.writeFileSync(path.join(out, "report.html"), renderSeedsHtml(results, command));
-  console.log(`\nwall time ${((Date.now() - started) / 1000).toFixed(0)} s (${results.map((r) => `seed ${r.run.options.seed} ${r.wallSeconds.toFixed(0)} s`).join(", ")}; ${values.parallel ? "seeds at once" : "one seed after another"}); load average ${loadAverage.join(" ")}; report: ${path.join(out, "report.html")}`);
+  console.log(
+    `\nwall time ${((Date.now() - started) / 1000).toFixed(0)} s (${results.map((r) => `seed ${r.run.options.seed} ${r.wallSeconds.toFixed(0)} s`).join(", ")}; ${values.parallel ? "seeds at once" : "one seed after another"}); load average ${loadAverage.join(" ")}; report: ${path.join(out, "report.html")}`,
+  );
   for (const r of results) {
     console.log(`\nseed ${r.run.options.seed}:`);
     for (const check of evaluateBalance(r.run.days)) console.log(`${check.met ? "met   " : "MISSED"}  ${check.target}: ${check.measured}`);
