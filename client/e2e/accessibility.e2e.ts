@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./browser";
-import { startServer, type E2EServer, type Player } from "./harness";
+import { newPlayer, startServer, type E2EServer, type Player } from "./harness";
 
-/** Every screen a player reaches from the menu (the admin's is an administrator's). */
+/** Every screen a player reaches from the menu; the admin's is checked with an administrator. */
 const SCREENS = ["overview", "advisor", "manage", "build", "market", "explore", "research", "military", "alliances", "spy-center", "war-room", "chat", "news", "rankings", "settings", "account"] as const;
 const WIDTHS = [
   ["desktop", { width: 1366, height: 860 }],
@@ -20,11 +20,17 @@ const WIDTHS = [
 let server: E2EServer;
 let browser: Browser;
 let player: Player;
+let admin: Player;
+const ADMIN_EMAIL = `a11yadmin${process.pid}@example.com`;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ ADMIN_EMAILS: ADMIN_EMAIL });
   player = await server.registerPlayer("a11y");
-  await server.api("POST", "/user/tutorial-complete", undefined, player.token);
+  const body = { ...newPlayer("a11yadm"), email: ADMIN_EMAIL };
+  const reg = await server.api("POST", "/auth/register", body);
+  expect(reg.status).toBe(201);
+  admin = { token: reg.body.token, user: reg.body.user, countryId: reg.body.user.countryId, body };
+  for (const p of [player, admin]) await server.api("POST", "/user/tutorial-complete", undefined, p.token);
   browser = await launchChromium();
 });
 
@@ -56,9 +62,9 @@ describe.each(WIDTHS)("axe at %s width", (_name, viewport) => {
     await page.close();
   });
 
-  it.each(SCREENS)("%s", async (view) => {
+  it.each([...SCREENS.map((view) => [view, "player"] as const), ["admin", "administrator"] as const])("%s (%s)", async (view, who) => {
     const page = await context.newPage();
-    await page.addInitScript((token) => localStorage.setItem("access_token", token), player.token);
+    await page.addInitScript((token) => localStorage.setItem("access_token", token), (who === "administrator" ? admin : player).token);
     await page.goto(`${server.baseUrl}/#/${view}`);
     await page.locator("main h1").first().waitFor({ timeout: 20_000 });
     // the screen's data has come (no loading text left)

@@ -61,7 +61,10 @@ describe("issue 28: the season end is ordered, retried and idempotent by season 
     const season = await activeSeason();
     const p = await registerPlayer(t, "reset");
     const seasonsBefore = (await sql("SELECT count(*)::int AS n FROM seasons")).rows[0].n;
-    const answers = await Promise.all([1, 2, 3].map(() => t.api("POST", "/admin/season/end", {}, admin.token)));
+    // Each names the season it means to end: that is what makes the request idempotent. A request
+    // without an id ends the season active when it arrives, so on a quiet machine a third request
+    // arriving after the first had committed ended the next season (200, 200, 409).
+    const answers = await Promise.all([1, 2, 3].map(() => t.api("POST", "/admin/season/end", { seasonId: season.id }, admin.token)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body).toMatchObject({ success: false, code: "season/already_ended" });
     // one season ended and one started
