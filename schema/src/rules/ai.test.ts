@@ -396,7 +396,7 @@ describe("AI strategies", () => {
 
   /** A third of its acres farms, so no income to spare, but 5 million beyond its idle threshold (food sold); no army. */
   const piledOnThinIncome = (patch: Partial<CountryState> = {}) =>
-    armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 240, residences: 400, farms: 400 }, ...patch });
+    armed({ troops: 0, turrets: 0, tanks: 0, cash: 5_000_000, land: 1_200, buildings: { ...startingCountry().buildings, enterprise_zones: 400, residences: 400, farms: 400 }, ...patch });
 
   it("buys the next unit when the store is out of the one furthest below its share", () => {
     const piled = piledOnThinIncome({ troops: 1_000 });

@@ -7,15 +7,18 @@ import { GOVERNMENTS, ceilPct } from "./governments.js";
  * farm's spec figures (5.3 bushels sold at 29 for 50 of maintenance on 1,500) a farm returned
  * 6.9% of its price a turn and an enterprise zone 4.0% (200 - 100 on 2,500), so the cheapest
  * building per acre was also the best investment and the farm-heavy style led every season by
- * 27-46%. At 300 a zone returns 8.0% (docs/balance.md "Issue 27, second stop").
+ * 27-46%. At 300 a zone would return 8.0% (docs/balance.md "Issue 27, second stop"); that change
+ * is not in force: it made the AI's raiders build instead of attack, and the simulator had not
+ * yet shown it balances the styles.
  */
-export const ENTERPRISE_ZONE_INCOME = 300;
+export const ENTERPRISE_ZONE_INCOME = 200;
 /**
  * Extra people housed per residence (designed, issue 27: was 200). At 200 a full residence
  * returned 3.3% of its price a turn after feeding its people (200 tax - 75 - 2 bushels at the
- * store's 29), and only once filled; at 300, 6.9% (300 - 75 - 87 on 2,000), level with a farm.
+ * store's 29), and only once filled; at 300 it would be 6.9% (300 - 75 - 87 on 2,000), level with
+ * a farm (proposed, not in force: see ENTERPRISE_ZONE_INCOME).
  */
-export const HOUSING_PER_RESIDENCE = 300;
+export const HOUSING_PER_RESIDENCE = 200;
 
 /** Building categories of the spec's table. */
 export type BuildingCategory = "Commercial" | "Residential" | "Industrial" | "Military" | "Research" | "Food Production" | "Infrastructure";

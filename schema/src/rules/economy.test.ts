@@ -43,9 +43,9 @@ function country(patch: Partial<CountryState> = {}, buildings: Partial<CountrySt
 describe("designed constants", () => {
   it.each([
     ["TAX_PER_PERSON", TAX_PER_PERSON, 1],
-    ["ENTERPRISE_ZONE_INCOME (issue 27: was 200)", ENTERPRISE_ZONE_INCOME, 300],
+    ["ENTERPRISE_ZONE_INCOME", ENTERPRISE_ZONE_INCOME, 200],
     ["HOUSING_PER_ACRE", HOUSING_PER_ACRE, 10],
-    ["HOUSING_PER_RESIDENCE (issue 27: was 200)", HOUSING_PER_RESIDENCE, 300],
+    ["HOUSING_PER_RESIDENCE", HOUSING_PER_RESIDENCE, 200],
     ["POPULATION_GROWTH_DIVISOR", POPULATION_GROWTH_DIVISOR, 20],
     ["FARM_FOOD_TENTHS (5.3 bushels, spec)", FARM_FOOD_TENTHS, 53],
     ["OIL_PER_RIG (spec)", OIL_PER_RIG, 2],
@@ -67,9 +67,9 @@ describe("income", () => {
     ["1000 people, monarchy", {}, {}, 1000],
     ["1000 people, republic (+12%)", { governmentType: "republic" }, {}, 1120],
     ["business level 5 (+10%)", { tech: { ...startingCountry().tech, business: 5 } }, {}, 1100],
-    ["3 enterprise zones (300 each)", {}, { enterprise_zones: 3 }, 1900],
+    ["3 enterprise zones", {}, { enterprise_zones: 3 }, 1600],
     ["overcrowded: only the housed 1000 of 2000 pay", { population: 2000 }, {}, 1000],
-    ["republic, business 10, 2 zones", { governmentType: "republic", tech: { ...startingCountry().tech, business: 10 } }, { enterprise_zones: 2 }, 2150], // 1600 x 1.12 x 1.2 = 2150.4
+    ["republic, business 10, 2 zones", { governmentType: "republic", tech: { ...startingCountry().tech, business: 10 } }, { enterprise_zones: 2 }, 1881], // 1400 x 1.12 x 1.2 = 1881.6
   ])("%s: %d", (_name, patch, buildings, tax) => {
     expect(computeTaxRevenue(country(patch, buildings))).toBe(tax);
   });
@@ -104,15 +104,15 @@ describe("food and oil", () => {
 });
 
 describe("population", () => {
-  it("the housing cap is 10 per acre plus 300 per residence", () => {
-    expect(computeHousingCap(country({ land: 550 }, { residences: 3 }))).toBe(6400);
+  it("the housing cap is 10 per acre plus 200 per residence", () => {
+    expect(computeHousingCap(country({ land: 550 }, { residences: 3 }))).toBe(6100);
   });
 
   it.each<[string, Partial<CountryState>, Partial<CountryState["buildings"]>, number]>([
     ["100 acres, residential 0", {}, {}, 1000],
     ["100 acres, residential 1 (+2%)", { tech: { ...emptyTechLevels(), residential: 1 } }, {}, 1020],
     ["100 acres, residential 10 (+20%)", { tech: { ...emptyTechLevels(), residential: 10 } }, {}, 1200],
-    ["550 acres, 3 residences, residential 5 (+10%)", { land: 550, tech: { ...emptyTechLevels(), residential: 5 } }, { residences: 3 }, 7040],
+    ["550 acres, 3 residences, residential 5 (+10%)", { land: 550, tech: { ...emptyTechLevels(), residential: 5 } }, { residences: 3 }, 6710],
     ["33 acres, residential 3: 349.8 floored", { land: 33, tech: { ...emptyTechLevels(), residential: 3 } }, {}, 349],
     ["no land, residential 10", { land: 0, tech: { ...emptyTechLevels(), residential: 10 } }, {}, 0],
   ])("housing cap, %s: %d", (_name, patch, buildings, cap) => {
@@ -163,7 +163,7 @@ describe("runEconomyTurn", () => {
     expect(effects.oilProduced).toBe(10);
     expect(effects.militaryProduced).toEqual({ troops: 12, jets: 4, turrets: 8, tanks: 5 });
     expect(effects.researchPointsGained).toBe(300);
-    expect(effects.populationChange).toBe(Math.ceil((11_500 - 9000) / 20));
+    expect(effects.populationChange).toBe(Math.ceil((11_000 - 9000) / 20));
     expect(next.researchPoints).toBe(300);
     expect(next.troops).toBe(112);
   });
@@ -354,7 +354,7 @@ describe("status figures", () => {
 
   it("building production rates", () => {
     expect(computeBuildingProductionRates(country({}, { farms: 10, oil_rigs: 5, residences: 1 }))).toEqual({
-      population: { total: 1300 },
+      population: { total: 1200 },
       food: { total: 53 },
       oil: { total: 10 },
     });
