@@ -139,7 +139,10 @@ describe("seasons and administration in the browser", () => {
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 1");
     await shot(adminPage, "admin");
     await adminPage.getByTestId("end-season").click();
+    // the end names the season the administrator is ending, so a repeat answers 409 instead of ending the next one
+    const endRequest = adminPage.waitForRequest((r) => r.url().endsWith("/api/admin/season/end") && r.method() === "POST");
     await adminPage.getByTestId("confirm-end-season").click();
+    expect((await endRequest).postDataJSON()).toEqual({ startNext: true, seasonId: first.id });
     // live: the room's season changes on both pages
     await expect.poll(() => adminPage.getByTestId("admin-season-name").textContent(), { timeout: 15_000 }).toBe("Season 2");
     await expect.poll(() => playerPage.getByTestId("round-ends").textContent(), { timeout: 15_000 }).toBe("The round ends in 0.0 days");

@@ -59,8 +59,13 @@ export const shellApi = {
   async announce(message: string): Promise<void> {
     await callRoute(routes.announce, { message });
   },
+  /**
+   * Ends the season that is current when the administrator confirms, by id: a second click, or a
+   * season the tick has already rolled over, answers 409 instead of ending the next season.
+   */
   async endSeason(startNext: boolean): Promise<{ ended: string; started: string | null }> {
-    return (await callRoute(routes.endSeason, { startNext })).data;
+    const current = (await callRoute(routes.currentSeason)).data;
+    return (await callRoute(routes.endSeason, { startNext, seasonId: current.id })).data;
   },
   async aiCountries(): Promise<AiCountryJson[]> {
     return (await callRoute(routes.adminAi)).data;

@@ -494,7 +494,10 @@ async function main(): Promise<void> {
   }
   const text = JSON.stringify(summary, null, 2);
   process.stdout.write(`${text}\n`);
-  if (report) fs.writeFileSync(report, text);
+  if (report) {
+    fs.mkdirSync(path.dirname(report), { recursive: true });
+    fs.writeFileSync(report, text);
+  }
   process.exit(summary.passed ? 0 : 1);
 }
 
