@@ -4,7 +4,7 @@ import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
 import type { EconomicEffects, computeBuildingProductionRates } from "../rules/economy.js";
 import { idSchema } from "./common.js";
 import { ownCountryJsonSchema } from "./countryViews.js";
-import { ACTION_RESULT_ICONS, ECONOMIC_EFFECT_KEYS } from "./turnResult.js";
+import { ACTION_RESULT_ICONS, ECONOMIC_EFFECT_KEYS, type ActionResultJson, type ResearchResultJson, type TurnResultJson } from "./turnResult.js";
 import { buildingCountsSchema, buildingTypeJsonSchema, int, isoTime, num, productionPerTurnSchema, unitAllocationSchema } from "./rulesJson.js";
 
 export * from "./turnResult.js";
@@ -105,8 +105,7 @@ export const actionResultJsonSchema = z.object({
   description: z.string(),
   icon: z.enum(ACTION_RESULT_ICONS),
   details: z.array(z.string()),
-});
-export type ActionResultJson = z.infer<typeof actionResultJsonSchema>;
+}) satisfies z.ZodType<ActionResultJson>;
 
 /** One line of RESEARCH PROGRESS. */
 export const researchResultJsonSchema = z.object({
@@ -115,14 +114,12 @@ export const researchResultJsonSchema = z.object({
   pointsGained: num,
   description: z.string(),
   levelUp: z.boolean(),
-});
-export type ResearchResultJson = z.infer<typeof researchResultJsonSchema>;
+}) satisfies z.ZodType<ResearchResultJson>;
 
 /** The spec's economicEffects (every field defaults to 0). */
 export const economicEffectsJsonSchema = z.object(Object.fromEntries(ECONOMIC_EFFECT_KEYS.map((key) => [key, num])) as Record<(typeof ECONOMIC_EFFECT_KEYS)[number], typeof num>) satisfies z.ZodType<
   Pick<EconomicEffects, (typeof ECONOMIC_EFFECT_KEYS)[number]>
 >;
-export type EconomicEffectsJson = z.infer<typeof economicEffectsJsonSchema>;
 
 /** The turn result of the spec, answered by every turn-spending action and kept in history. */
 export const turnResultJsonSchema = z
@@ -138,8 +135,7 @@ export const turnResultJsonSchema = z
     researchPointsGained: num,
     militaryProduced: z.object({ troops: num, jets: num, tanks: num, turrets: num }),
   })
-  .meta({ id: "TurnResult" });
-export type TurnResultJson = z.infer<typeof turnResultJsonSchema>;
+  .meta({ id: "TurnResult" }) satisfies z.ZodType<TurnResultJson>;
 
 /** What every turn-spending action answers besides its own fields. */
 export const turnActionResponseSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { lineText } from "./text.js";
-import { DISPLAY_NAME_MAX, SETTINGS_COMBAT_VIEWS, SETTINGS_FONT_SIZES, SETTINGS_LANGUAGES, SETTINGS_REFRESH_INTERVALS, SETTINGS_THEMES, SETTINGS_TIMEZONES, defaultSettings } from "./settingsDefaults.js";
+import { type GameSettings, DISPLAY_NAME_MAX, SETTINGS_COMBAT_VIEWS, SETTINGS_FONT_SIZES, SETTINGS_LANGUAGES, SETTINGS_REFRESH_INTERVALS, SETTINGS_THEMES, SETTINGS_TIMEZONES, defaultSettings } from "./settingsDefaults.js";
 
 export * from "./settingsDefaults.js";
 
@@ -49,8 +49,7 @@ export const settingsSchema = z.object({
     fontSize: oneOf(SETTINGS_FONT_SIZES, "fontSize"),
     colorBlindMode: flag("colorBlindMode"),
   }),
-});
-export type GameSettings = z.infer<typeof settingsSchema>;
+}) satisfies z.ZodType<GameSettings>;
 
 /** PUT /api/settings: the whole document (the Settings screen always sends every tab). */
 export const settingsUpdateSchema = settingsSchema;

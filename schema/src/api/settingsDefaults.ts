@@ -1,5 +1,3 @@
-import type { GameSettings } from "./settings.js";
-
 /**
  * A player's settings (document 3, section 3 "Settings" and section 9 "Settings options"),
  * stored on the server per user: GET /api/settings, PUT /api/settings. Every key has the
@@ -20,6 +18,36 @@ export const DISPLAY_NAME_MAX = 30;
  * reads the defaults at start (confirm actions, display), and importing settings.ts would build
  * the schema and load zod with the first screen (issue 30, docs/performance.md).
  */
+
+type OneOf<T extends readonly unknown[]> = T[number];
+
+/**
+ * A player's settings, as `settingsSchema` (settings.ts) parses them: written out here so this
+ * module needs nothing of the schema's (settings.ts checks its schema's output is this type).
+ */
+export interface GameSettings {
+  profile: { displayName: string; timezone: OneOf<typeof SETTINGS_TIMEZONES>; language: OneOf<typeof SETTINGS_LANGUAGES> };
+  notifications: {
+    allianceMessages: boolean;
+    warAlerts: boolean;
+    marketUpdates: boolean;
+    achievementAlerts: boolean;
+    diplomaticEvents: boolean;
+    soundEnabled: boolean;
+    pushNotifications: boolean;
+    emailNotifications: boolean;
+  };
+  privacy: { showOnlineStatus: boolean; allowSpyOperations: boolean; showInRankings: boolean; allowDirectMessages: boolean; shareActivityData: boolean };
+  gameplay: {
+    autoSaveTurns: boolean;
+    confirmActions: boolean;
+    showAdvancedStats: boolean;
+    defaultCombatView: OneOf<typeof SETTINGS_COMBAT_VIEWS>;
+    autoRefresh: boolean;
+    refreshInterval: number;
+  };
+  display: { theme: OneOf<typeof SETTINGS_THEMES>; compactMode: boolean; showAnimations: boolean; fontSize: OneOf<typeof SETTINGS_FONT_SIZES>; colorBlindMode: boolean };
+}
 
 /** The spec's defaults. */
 export function defaultSettings(): GameSettings {

@@ -1,5 +1,4 @@
 import type { EconomicEffects } from "../rules/economy.js";
-import type { EconomicEffectsJson, TurnResultJson } from "./economy.js";
 
 /*
  * A turn result read without zod (economy.ts has its schema): the game reads every
@@ -26,6 +25,42 @@ export const ECONOMIC_EFFECT_KEYS = [
   "maintenanceCosts",
   "productionBonus",
 ] as const satisfies readonly (keyof EconomicEffects)[];
+
+/*
+ * A turn result's types, written out so this module needs nothing of economy.ts (whose schemas
+ * are checked against them with `satisfies`; economy.test.ts checks the other direction).
+ */
+/** One line of a turn result's ACTION RESULTS section. */
+export interface ActionResultJson {
+  id: string;
+  title: string;
+  description: string;
+  icon: ActionResultIcon;
+  details: string[];
+}
+/** One line of RESEARCH PROGRESS. */
+export interface ResearchResultJson {
+  id: string;
+  researchType: string;
+  pointsGained: number;
+  description: string;
+  levelUp: boolean;
+}
+/** The spec's economicEffects (every field defaults to 0). */
+export type EconomicEffectsJson = Record<(typeof ECONOMIC_EFFECT_KEYS)[number], number>;
+/** The turn result of the spec, answered by every turn-spending action and kept in history. */
+export interface TurnResultJson {
+  id: string;
+  timestamp: string;
+  actionType: string;
+  turnsConsumed: number;
+  turnsRemaining: number;
+  actionResults: ActionResultJson[];
+  economicEffects: EconomicEffectsJson;
+  researchResults: ResearchResultJson[];
+  researchPointsGained: number;
+  militaryProduced: { troops: number; jets: number; tanks: number; turrets: number };
+}
 
 /** A finite number from a number or a numeric string; anything else is 0 (the spec's default). */
 function numberOr0(value: unknown): number {
