@@ -104,6 +104,10 @@ describe("battle replay in the browser", () => {
     expect(await replay.getByTestId("replay-step").getAttribute("data-kind")).toBe("forces");
     expect(await replay.getByTestId("replay-land").textContent()).toBe("0 acres");
     expect(await replay.getByTestId("replay-attacker-losses").textContent()).toBe("Lost: none");
+    // no empty band under the step's one line (issue 30: the step kept 5.5rem however short it was)
+    const stepBox = (await replay.getByTestId("replay-step").boundingBox())!;
+    const linesBox = (await replay.locator(".replay-lines").boundingBox())!;
+    expect(stepBox.y + stepBox.height - (linesBox.y + linesBox.height)).toBeLessThan(4);
     await keep(p, "01-forces");
     // step by step to the casualties
     while ((await replay.getByTestId("replay-step").getAttribute("data-kind")) !== "casualties") await replay.getByTestId("replay-next").click();

@@ -96,6 +96,11 @@ describe("your season as a chart", () => {
     for (let i = 1; i < ys.length; i++) expect(ys[i]!).toBeLessThan(ys[i - 1]!);
     // the rivals' lines beside it (one legend entry per country)
     expect(await chart.locator(".recharts-legend-item").count()).toBe(1 + others.length);
+    // the value axis writes numbers as the table does ("9,000", not "9000")
+    // (the day axis' ticks are dates, "2026-11-22": the others are the value axis')
+    const ticks = (await chart.locator(".recharts-cartesian-axis-tick-value").allTextContents()).filter((t) => !t.includes("-"));
+    expect(ticks.length).toBeGreaterThan(1);
+    for (const t of ticks) expect(t).toMatch(/^\d{1,3}(,\d{3})*$/);
     await keep(page, "01-networth");
     await page.getByTestId("season-metric").selectOption("rank");
     await expect.poll(() => chart.locator("circle.own-dot").count()).toBe(expected.length);

@@ -1,6 +1,5 @@
-import "./zodConfig"; // first: before any module of the game parses
 import { useEffect } from "react";
-import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
+import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages/constants";
 import { useAuth } from "./auth/AuthContext";
 import { GameProvider } from "./game/GameContext";
 import { useWorldConnection } from "./realtime/hooks";

@@ -1,4 +1,5 @@
-import { COUNTRY_FIELDS, NULLABLE_COUNTRY_COLUMNS, type OwnCountryJson, type PublicCountryJson } from "@game/schema/api";
+import type { OwnCountryJson, PublicCountryJson } from "@game/schema/api";
+import { COUNTRY_FIELDS, NULLABLE_COUNTRY_COLUMNS } from "@game/schema/api/countryFields";
 import type { BuildingCounts, CountryState, GovernmentType, TechLevels } from "@game/schema/rules";
 import { TECHNOLOGY_IDS, isGovernmentType } from "@game/schema/rules";
 

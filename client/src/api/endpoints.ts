@@ -1,5 +1,5 @@
 import type { BuildingProductionJson, ConstructResponse, CountryListResponse, CountryResponse, ExploreResponse, PublicCountryJson, TurnHistoryResponse, TurnResultJson } from "@game/schema/api";
-import { toTurnResultJson } from "@game/schema/api";
+import { toTurnResultJson } from "@game/schema/api/turnResult";
 import type { BuildingType, EconomyBonuses, ProductionPerTurn } from "@game/schema/rules";
 import { routes } from "@game/schema/routes";
 import { ApiError, callRoute } from "./http";

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { defaultSettings } from "@game/schema/api";
+import { defaultSettings } from "@game/schema/api/settingsDefaults";
 import { useSettings } from "../api/shell";
 
 /**

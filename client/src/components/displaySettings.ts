@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { defaultSettings, type GameSettings } from "@game/schema/api";
+import type { GameSettings } from "@game/schema/api";
+import { defaultSettings } from "@game/schema/api/settingsDefaults";
 import { useSettings } from "../api/shell";
 
 /** The theme a setting resolves to: "auto" follows the system (prefers-color-scheme). */

@@ -307,6 +307,30 @@ describe("the world room connection", () => {
   });
 });
 
+describe("the world room's messages of a bad shape (issue 30: checked by hand, not zod, in the browser)", () => {
+  it("drops a message its check refuses before any listener sees it, and keeps the next good one", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const room = worldRoom();
+    const world = await joined(createWorldConnection({ endpoint: () => "ws://test", join: async () => room }), room);
+    // sent raw, past the catalogue check of room.message: what a broken or hostile server could send
+    act(() => room.emit(`message:${WorldMessage.own}`, { cash: "all of it" }));
+    act(() => room.emit(`message:${WorldMessage.notice}`, { id: 7, title: null }));
+    act(() => room.emit(`message:${WorldMessage.error}`, "boom"));
+    let s = world.getSnapshot();
+    expect(s.ownCountry).toMatchObject({ cash: 100_000 });
+    expect(s.notices).toEqual([]);
+    expect(s.errors).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(3);
+    const notice = { id: "battle-1", kind: "attacked", severity: "danger", title: "Attacked", body: "You were attacked", at: 5 };
+    act(() => room.message("notice", notice));
+    act(() => room.message("own", { cash: 80_000 }));
+    s = world.getSnapshot();
+    expect(s.notices).toEqual([notice]);
+    expect(s.ownCountry).toMatchObject({ cash: 80_000 });
+    warn.mockRestore();
+  });
+});
+
 describe("the generic room connection (reused by another room kind)", () => {
   interface AllianceData {
     members: string[];

@@ -10,7 +10,7 @@
  * snapshot (shareEqual), so a component reading one slice does not re-render when another
  * slice is patched.
  */
-import { rejoinDelay } from "@game/schema/messages";
+import { rejoinDelay } from "@game/schema/messages/constants";
 
 export type ConnectionStatus = "idle" | "connecting" | "connected" | "reconnecting" | "error";
 
@@ -67,6 +67,12 @@ export interface RoomDefinition<Data extends object> {
    * reports status "error" with the server's reason. @default []
    */
   finalCloseCodes?: readonly number[];
+  /**
+   * Shape checks of the room's messages, by name: a message whose check refuses it is dropped
+   * before any listener sees it (the client does not trust the shapes it receives; the world
+   * room's are realtime/worldChecks.ts). A message without a check reaches its listeners as sent.
+   */
+  accept?: Readonly<Record<string, (payload: unknown) => boolean>>;
   /** the data before the first state arrives, and again after disconnect() */
   initial: Data;
   /**
@@ -91,7 +97,7 @@ export interface RoomConnectionOptions {
  * jitter to 8 s, the load tester's bots' too. It was a fixed 1 s first: every socket of a
  * stopped process came back to the surviving one in the same millisecond (issue 28).
  */
-export { REJOIN_MAX_MS, REJOIN_MIN_MS } from "@game/schema/messages";
+export { REJOIN_MAX_MS, REJOIN_MIN_MS } from "@game/schema/messages/constants";
 
 /**
  * Where Colyseus lives: the page's own origin in production (the server serves the client),
@@ -402,8 +408,13 @@ export class RoomConnection<Data extends object, ClientMessages extends object =
   }
 
   private listenTo(room: JoinedRoom, type: string, generation: number): void {
+    const accept = this.definition.accept?.[type];
     room.onMessage(type, (payload) => {
       if (generation !== this.generation) return;
+      if (accept && !accept(payload)) {
+        console.warn(`Dropped a "${type}" message of an unexpected shape`);
+        return;
+      }
       for (const listener of this.messageListeners.get(type) ?? []) listener(payload);
     });
   }

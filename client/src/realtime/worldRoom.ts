@@ -8,32 +8,26 @@
  * (re)join, and the room answers each new topic with a snapshot. Every shape comes from
  * @game/schema/messages.
  */
-import {
-  addLineToChannels,
-  applyChatCounts,
-  CHAT_RECENT_MESSAGES,
-  findChannel,
-  applyOnlineUsers,
-  applyOwnPatch,
-  applyRankings,
-  chatChannelsFrom,
-  SESSION_CLOSE_SIGNED_OUT,
-  WATCH_TOPICS,
-  WORLD_ROOM,
-  WorldMessage,
-  type ChatChannelSnapshot,
-  type ChatMessagePayload,
-  type CountrySummarySnapshot,
-  type NewsTickerSnapshot,
-  type NoticePayload,
-  type OnlineUserSnapshot,
-  type RankingRowSnapshot,
-  type SeasonSnapshot,
-  type WatchTopic,
-  type WorldClientMessages,
-  type WorldServerMessages,
-  type WorldStateSnapshot,
+// Values from the messages' zod-free modules only: the catalogue (world.ts) builds every message's
+// zod schema when evaluated, and this module is part of the game's start (issue 30).
+import { addLineToChannels, applyChatCounts, applyOnlineUsers, applyOwnPatch, applyRankings, chatChannelsFrom } from "@game/schema/messages/worldFeeds";
+import { SESSION_CLOSE_SIGNED_OUT, WATCH_TOPICS, WORLD_ROOM, WorldMessage } from "@game/schema/messages/constants";
+import { CHAT_RECENT_MESSAGES, findChannel } from "@game/schema/rules";
+import type {
+  ChatChannelSnapshot,
+  ChatMessagePayload,
+  CountrySummarySnapshot,
+  NewsTickerSnapshot,
+  NoticePayload,
+  OnlineUserSnapshot,
+  RankingRowSnapshot,
+  SeasonSnapshot,
+  WatchTopic,
+  WorldClientMessages,
+  WorldServerMessages,
+  WorldStateSnapshot,
 } from "@game/schema/messages";
+import { WORLD_MESSAGE_CHECKS } from "./worldChecks";
 import { RoomConnection, type RoomConnectionOptions, type RoomSnapshot } from "./roomConnection";
 
 export { WORLD_ROOM };
@@ -123,6 +117,7 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
       unreachable: "Could not reach the world server",
       // The token was revoked (logout elsewhere, password change, account deletion).
       finalCloseCodes: [SESSION_CLOSE_SIGNED_OUT],
+      accept: WORLD_MESSAGE_CHECKS,
       initial: EMPTY_WORLD,
       project: (state) => {
         const world = state as WorldStateSnapshot;

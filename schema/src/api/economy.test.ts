@@ -1,9 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { ECONOMIC_EFFECT_KEYS, toTurnResultJson } from "./economy.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import { ECONOMIC_EFFECT_KEYS, toTurnResultJson, turnResultJsonSchema, type TurnResultJson } from "./economy.js";
 
 const NOW = Date.UTC(2030, 0, 1);
 
 describe("toTurnResultJson: a turn result of any age read as the contract's shape", () => {
+  it("the written-out TurnResultJson (turnResult.ts, zod-free for the game's start) is exactly what the schema parses", () => {
+    expectTypeOf<z.output<typeof turnResultJsonSchema>>().toEqualTypeOf<TurnResultJson>();
+  });
+
   it("keeps a complete result as it is", () => {
     const full = {
       id: "r1",

@@ -4,7 +4,10 @@ import { PRODUCTION_PRESET_IDS } from "../rules/military.js";
 import type { EconomicEffects, computeBuildingProductionRates } from "../rules/economy.js";
 import { idSchema } from "./common.js";
 import { ownCountryJsonSchema } from "./countryViews.js";
+import { ACTION_RESULT_ICONS, ECONOMIC_EFFECT_KEYS, type ActionResultJson, type ResearchResultJson, type TurnResultJson } from "./turnResult.js";
 import { buildingCountsSchema, buildingTypeJsonSchema, int, isoTime, num, productionPerTurnSchema, unitAllocationSchema } from "./rulesJson.js";
+
+export * from "./turnResult.js";
 
 /** A whole number field: the rules then check its range and answer with the spec's message. */
 function wholeNumber(field: string) {
@@ -95,10 +98,6 @@ export const convertStoredTurnsRequestSchema = z.object({
   quantity: wholeNumber("quantity"),
 });
 
-/** Icons of a turn result's action lines (the client maps each to a glyph). */
-export const ACTION_RESULT_ICONS = ["checkmark", "trending-down", "zap", "trending-up"] as const;
-export type ActionResultIcon = (typeof ACTION_RESULT_ICONS)[number];
-
 /** One line of a turn result's ACTION RESULTS section. */
 export const actionResultJsonSchema = z.object({
   id: z.string(),
@@ -106,8 +105,7 @@ export const actionResultJsonSchema = z.object({
   description: z.string(),
   icon: z.enum(ACTION_RESULT_ICONS),
   details: z.array(z.string()),
-});
-export type ActionResultJson = z.infer<typeof actionResultJsonSchema>;
+}) satisfies z.ZodType<ActionResultJson>;
 
 /** One line of RESEARCH PROGRESS. */
 export const researchResultJsonSchema = z.object({
@@ -116,30 +114,12 @@ export const researchResultJsonSchema = z.object({
   pointsGained: num,
   description: z.string(),
   levelUp: z.boolean(),
-});
-export type ResearchResultJson = z.infer<typeof researchResultJsonSchema>;
-
-/** The spec's economicEffects fields, in its order: those fields of the rules' effects. */
-export const ECONOMIC_EFFECT_KEYS = [
-  "taxRevenue",
-  "expenses",
-  "netCashChange",
-  "foodProduced",
-  "foodConsumed",
-  "netFoodChange",
-  "oilProduced",
-  "oilConsumed",
-  "netOilChange",
-  "populationChange",
-  "maintenanceCosts",
-  "productionBonus",
-] as const satisfies readonly (keyof EconomicEffects)[];
+}) satisfies z.ZodType<ResearchResultJson>;
 
 /** The spec's economicEffects (every field defaults to 0). */
 export const economicEffectsJsonSchema = z.object(Object.fromEntries(ECONOMIC_EFFECT_KEYS.map((key) => [key, num])) as Record<(typeof ECONOMIC_EFFECT_KEYS)[number], typeof num>) satisfies z.ZodType<
   Pick<EconomicEffects, (typeof ECONOMIC_EFFECT_KEYS)[number]>
 >;
-export type EconomicEffectsJson = z.infer<typeof economicEffectsJsonSchema>;
 
 /** The turn result of the spec, answered by every turn-spending action and kept in history. */
 export const turnResultJsonSchema = z
@@ -155,51 +135,7 @@ export const turnResultJsonSchema = z
     researchPointsGained: num,
     militaryProduced: z.object({ troops: num, jets: num, tanks: num, turrets: num }),
   })
-  .meta({ id: "TurnResult" });
-export type TurnResultJson = z.infer<typeof turnResultJsonSchema>;
-
-/** A finite number from a number or a numeric string; anything else is 0 (the spec's default). */
-function numberOr0(value: unknown): number {
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof n === "number" && Number.isFinite(n) ? n : 0;
-}
-
-/**
- * Reads a turn result as TurnResultJson whatever its age: every economic effect and count
- * defaults to 0 (spec), lists to empty, an unknown icon to "checkmark". Results kept in
- * history before a field existed (militaryProduced, researchPointsGained) read as zeros.
- * `now` (epoch ms) stands in for a missing id and timestamp.
- */
-export function toTurnResultJson(raw: unknown, now: number): TurnResultJson {
-  const r = (raw ?? {}) as Record<string, unknown>;
-  const effects = (r.economicEffects ?? {}) as Record<string, unknown>;
-  const military = (r.militaryProduced ?? {}) as Record<string, unknown>;
-  const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map((x) => (x ?? {}) as Record<string, unknown>) : []);
-  return {
-    id: String(r.id ?? now),
-    timestamp: String(r.timestamp ?? new Date(now).toISOString()),
-    actionType: String(r.actionType ?? ""),
-    turnsConsumed: numberOr0(r.turnsConsumed),
-    turnsRemaining: numberOr0(r.turnsRemaining),
-    actionResults: list(r.actionResults).map((a, i) => ({
-      id: String(a.id ?? i),
-      title: String(a.title ?? ""),
-      description: String(a.description ?? ""),
-      icon: (ACTION_RESULT_ICONS as readonly unknown[]).includes(a.icon) ? (a.icon as ActionResultIcon) : "checkmark",
-      details: Array.isArray(a.details) ? a.details.map(String) : [],
-    })),
-    economicEffects: Object.fromEntries(ECONOMIC_EFFECT_KEYS.map((k) => [k, numberOr0(effects[k])])) as EconomicEffectsJson,
-    researchResults: list(r.researchResults).map((x, i) => ({
-      id: String(x.id ?? i),
-      researchType: String(x.researchType ?? ""),
-      pointsGained: numberOr0(x.pointsGained),
-      description: String(x.description ?? ""),
-      levelUp: Boolean(x.levelUp),
-    })),
-    researchPointsGained: numberOr0(r.researchPointsGained),
-    militaryProduced: { troops: numberOr0(military.troops), jets: numberOr0(military.jets), tanks: numberOr0(military.tanks), turrets: numberOr0(military.turrets) },
-  };
-}
+  .meta({ id: "TurnResult" }) satisfies z.ZodType<TurnResultJson>;
 
 /** What every turn-spending action answers besides its own fields. */
 export const turnActionResponseSchema = z.object({

@@ -1,7 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { defaultSettings, mergeSettings, settingsSchema } from "./settings.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import { defaultSettings, mergeSettings, settingsSchema, type GameSettings } from "./settings.js";
 
 describe("settings", () => {
+  it("the written-out GameSettings (settingsDefaults.ts, zod-free for the game's start) is exactly what the schema parses", () => {
+    expectTypeOf<z.output<typeof settingsSchema>>().toEqualTypeOf<GameSettings>();
+  });
+
   it("the defaults validate and are the spec's", () => {
     const d = defaultSettings();
     expect(settingsSchema.parse(d)).toEqual(d);

@@ -1,20 +1,8 @@
 import { z } from "zod";
 import { lineText } from "./text.js";
+import { type GameSettings, DISPLAY_NAME_MAX, SETTINGS_COMBAT_VIEWS, SETTINGS_FONT_SIZES, SETTINGS_LANGUAGES, SETTINGS_REFRESH_INTERVALS, SETTINGS_THEMES, SETTINGS_TIMEZONES, defaultSettings } from "./settingsDefaults.js";
 
-/**
- * A player's settings (document 3, section 3 "Settings" and section 9 "Settings options"),
- * stored on the server per user: GET /api/settings, PUT /api/settings. Every key has the
- * spec's default; the booleans the spec gives no default for are on.
- */
-export const SETTINGS_TIMEZONES = ["UTC-12", "UTC-8", "UTC-5", "UTC+0", "UTC+1", "UTC+8", "UTC+9"] as const;
-export const SETTINGS_LANGUAGES = ["en", "es", "fr", "de", "zh"] as const;
-export const SETTINGS_THEMES = ["dark", "light", "auto"] as const;
-export const SETTINGS_FONT_SIZES = ["small", "medium", "large"] as const;
-export const SETTINGS_COMBAT_VIEWS = ["simple", "detailed"] as const;
-/** Refresh interval options (seconds). */
-export const SETTINGS_REFRESH_INTERVALS = [15, 30, 60, 120, 300] as const;
-/** Longest display name (characters). */
-export const DISPLAY_NAME_MAX = 30;
+export * from "./settingsDefaults.js";
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 const oneOf = <T extends readonly [string, ...string[]]>(values: T, field: string) => z.enum(values, { error: `${field} must be one of ${values.join(", ")}` });
@@ -61,31 +49,10 @@ export const settingsSchema = z.object({
     fontSize: oneOf(SETTINGS_FONT_SIZES, "fontSize"),
     colorBlindMode: flag("colorBlindMode"),
   }),
-});
-export type GameSettings = z.infer<typeof settingsSchema>;
+}) satisfies z.ZodType<GameSettings>;
 
 /** PUT /api/settings: the whole document (the Settings screen always sends every tab). */
 export const settingsUpdateSchema = settingsSchema;
-
-/** The spec's defaults. */
-export function defaultSettings(): GameSettings {
-  return {
-    profile: { displayName: "", timezone: "UTC-5", language: "en" },
-    notifications: {
-      allianceMessages: true,
-      warAlerts: true,
-      marketUpdates: false,
-      achievementAlerts: true,
-      diplomaticEvents: true,
-      soundEnabled: true,
-      pushNotifications: false,
-      emailNotifications: true,
-    },
-    privacy: { showOnlineStatus: true, allowSpyOperations: true, showInRankings: true, allowDirectMessages: true, shareActivityData: false },
-    gameplay: { autoSaveTurns: true, confirmActions: true, showAdvancedStats: false, defaultCombatView: "simple", autoRefresh: true, refreshInterval: 30 },
-    display: { theme: "dark", compactMode: false, showAnimations: true, fontSize: "medium", colorBlindMode: false },
-  };
-}
 
 /**
  * Stored settings read back over the defaults, tab by tab and key by key, so a key added

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { NOTICE_SEVERITIES } from "./constants.js";
+
+export { NOTICE_SEVERITIES, type NoticeSeverity } from "./constants.js";
 
 /**
  * A live notice for one player: something happened to their country that they should see at
  * once (attacked, a spy caught, an alliance invitation). The world room sends it to that
  * player's clients only, as WorldMessage.notice; domains choose the kind and the words.
  */
-export const NOTICE_SEVERITIES = ["info", "success", "warning", "danger"] as const;
-export type NoticeSeverity = (typeof NOTICE_SEVERITIES)[number];
 
 export const noticePayloadSchema = z.object({
   /** unique per notice (the event's id, e.g. "battle-42") */

@@ -6,36 +6,9 @@ import { noticePayloadSchema } from "./notice.js";
 import { MarketMessage, marketChangedSchema } from "./market.js";
 import type { NewsTickerItem, SeasonState, WorldState } from "../state/index.js";
 import { plainText } from "../api/text.js";
+import { WATCH_TOPICS, WorldMessage } from "./constants.js";
 
-/** Global news headlines the world state keeps, newest first (items). */
-export const NEWS_TICKER_SIZE = 10;
-
-/** Name the world room is registered under: `client.joinOrCreate(WORLD_ROOM)`. */
-export const WORLD_ROOM = "world";
-
-/*
- * What the world room sends, and to whom (docs/architecture.md, "Rooms: cost per viewer"):
- *
- * - the state (season and news ticker): every client, one patch per shard per
- *   WORLD_PATCH_INTERVAL_MS at most;
- * - "own": the player's own numbers, to that player's clients only;
- * - what a screen shows, to the clients whose screen shows it: a client says which with
- *   "watch" ({@link WatchTopic}) and gets a snapshot, then changes, each encoded once per
- *   process and shared by every watcher;
- * - notices, chat command answers and refusals: to one client.
- */
-
-/** Most often the world state is patched (ms): the season clock and the news ticker. */
-export const WORLD_PATCH_INTERVAL_MS = 1_000;
-/**
- * Most often what a watched screen shows is sent again (ms): rankings, online players and
- * channel counts are coalesced to one message per interval; chat lines are sent at once.
- */
-export const WORLD_FEED_INTERVAL_MS = 1_000;
-
-/** What a screen can watch: the chat (channels, lines, counts), who is online, the rankings, the market. */
-export const WATCH_TOPICS = ["chat", "online", "rankings", "market"] as const;
-export type WatchTopic = (typeof WATCH_TOPICS)[number];
+export { NEWS_TICKER_SIZE, WATCH_TOPICS, WORLD_FEED_INTERVAL_MS, WORLD_PATCH_INTERVAL_MS, WORLD_ROOM, WorldMessage, type WatchTopic, type WorldMessageName } from "./constants.js";
 
 /** Longest channel id accepted before it is looked up (characters). */
 const CHANNEL_ID_MAX = 40;
@@ -226,49 +199,33 @@ export type OwnCountryPatch = z.infer<typeof ownCountryPatchSchema>;
 export const WORLD_MESSAGES = {
   client: {
     /** post to a global channel */
-    sendChat: clientMessage("sendChat", sendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }),
+    sendChat: clientMessage(WorldMessage.sendChat, sendChatSchema, { fallback: "Failed to send chat message", invalidCode: "chat/invalid" }),
     /** what the client's screens show now */
-    watch: clientMessage("watch", watchSchema, { fallback: "Failed to watch", invalidCode: "watch/invalid" }),
+    watch: clientMessage(WorldMessage.watch, watchSchema, { fallback: "Failed to watch", invalidCode: "watch/invalid" }),
   },
   server: {
     /** that player's clients: their own numbers */
-    own: serverMessage("own", ownCountryPatchSchema),
+    own: serverMessage(WorldMessage.own, ownCountryPatchSchema),
     /** that client: the answer to /who, /time, /help, /ignore */
-    chatCommand: serverMessage("chatCommand", chatCommandReplySchema),
+    chatCommand: serverMessage(WorldMessage.chatCommand, chatCommandReplySchema),
     /** chat watchers: a line of an open channel; entitled watchers: a line of their alliance's channels */
-    chatMessage: serverMessage("chatMessage", chatMessagePayloadSchema),
+    chatMessage: serverMessage(WorldMessage.chatMessage, chatMessagePayloadSchema),
     /** a client that starts watching the chat: counts and recent lines */
-    chatChannels: serverMessage("chatChannels", chatChannelsSchema),
+    chatChannels: serverMessage(WorldMessage.chatChannels, chatChannelsSchema),
     /** chat watchers: online counts per channel moved */
-    chatCounts: serverMessage("chatCounts", chatCountsSchema),
+    chatCounts: serverMessage(WorldMessage.chatCounts, chatCountsSchema),
     /** online watchers: who is online */
-    onlineUsers: serverMessage("onlineUsers", onlineUsersSchema),
+    onlineUsers: serverMessage(WorldMessage.onlineUsers, onlineUsersSchema),
     /** rankings watchers: the top of the ranking */
-    rankings: serverMessage("rankings", rankingsSchema),
+    rankings: serverMessage(WorldMessage.rankings, rankingsSchema),
     /** market watchers: what one market action changed */
     marketChanged: serverMessage(MarketMessage.marketChanged, marketChangedSchema),
     /** that player's clients: something happened to their country */
-    notice: serverMessage("notice", noticePayloadSchema),
+    notice: serverMessage(WorldMessage.notice, noticePayloadSchema),
     /** that client: a refused message */
     error: serverMessage(ROOM_ERROR_MESSAGE, roomErrorSchema),
   },
 } as const;
-
-/** Message names of the world room, for both sender and receiver. */
-export const WorldMessage = {
-  sendChat: WORLD_MESSAGES.client.sendChat.type,
-  watch: WORLD_MESSAGES.client.watch.type,
-  own: WORLD_MESSAGES.server.own.type,
-  chatCommand: WORLD_MESSAGES.server.chatCommand.type,
-  chatMessage: WORLD_MESSAGES.server.chatMessage.type,
-  chatChannels: WORLD_MESSAGES.server.chatChannels.type,
-  chatCounts: WORLD_MESSAGES.server.chatCounts.type,
-  onlineUsers: WORLD_MESSAGES.server.onlineUsers.type,
-  rankings: WORLD_MESSAGES.server.rankings.type,
-  error: WORLD_MESSAGES.server.error.type,
-  notice: WORLD_MESSAGES.server.notice.type,
-} as const;
-export type WorldMessageName = (typeof WorldMessage)[keyof typeof WorldMessage];
 
 /** What a client sends to the world room, by message name: `room.send(name, payload)`. */
 export type WorldClientMessages = PayloadsOf<typeof WORLD_MESSAGES.client>;

@@ -1,3 +1,4 @@
+import "../../zodConfig"; // first: this screen parses with zod (GameApp no longer loads it at the start)
 import { useState, type FormEvent } from "react";
 import { ACCOUNT_MESSAGES, DELETE_ACCOUNT_CONFIRMATION, changePasswordFormSchema, type AccountStatsJson } from "@game/schema/api";
 import { accountApi, downloadJson, useAccountStats } from "../../api/account";

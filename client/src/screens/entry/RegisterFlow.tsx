@@ -1,3 +1,4 @@
+import "../../zodConfig"; // first: this screen parses with zod (GameApp no longer loads it at the start)
 import "../../zodConfig"; // first: registration parses with zod
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { COUNTRY_NAME_MAX, countryNameSchema, registerAccountStepSchema } from "@game/schema/api";

@@ -6,25 +6,15 @@ import { newsApi, newsKeys, useNewsList, type NewsFilter } from "../../api/news"
 import { useNotices, useUnreadNews } from "../../realtime/hooks";
 import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
 import { capitalize } from "../../components/format";
+import { ago } from "./ago";
 import { IntelligenceBriefs } from "./IntelligenceBriefs";
 import { AVAILABLE_VIEWS, isViewId, type Route } from "../shell/navigation";
 import { ReplayToggle } from "../military/BattleReportView";
 import { useGame } from "../../game/GameContext";
 
-const PAGE_SIZE = 20;
+export { ago };
 
-/** "5 minutes ago", "3 hours ago", a date beyond a week. */
-export function ago(iso: string, now = Date.now()): string {
-  const ms = now - Date.parse(iso);
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} ${minutes === 1 ? "minute" : "minutes"} ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} ${hours === 1 ? "hour" : "hours"} ago`;
-  const days = Math.floor(hours / 24);
-  if (days < 7) return `${days} ${days === 1 ? "day" : "days"} ago`;
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
-}
+const PAGE_SIZE = 20;
 
 const PRIORITY_CLASS: Record<string, string> = { critical: "bad", high: "warn", medium: "", low: "" };
 

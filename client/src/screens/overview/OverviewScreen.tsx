@@ -1,15 +1,14 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { GOVERNMENTS, computeCashFlowPerTurn, computeMsToNextTick, plural } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useNewsTicker, useSeason } from "../../realtime/hooks";
 import { useNewsList } from "../../api/news";
 import { useNewsRefreshOnUnread } from "../news/liveUpdates";
-import { ago } from "../news/NewsScreen";
+import { ago } from "../news/ago";
 import { useNow } from "../../components/Clock";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { daysText, durationText, fmt, money } from "../../components/format";
 import { AVAILABLE_VIEWS, type Route, type ViewId } from "../shell/navigation";
-import { CountryDashboard } from "./CountryDashboard";
 import { useBrigades } from "../../api/military";
 import { useWarCostPerTurn } from "../military/warCost";
 
@@ -22,6 +21,9 @@ const SHORTCUTS: { label: string; view: ViewId; intent?: string }[] = [
   { label: "Aid", view: "alliances" },
   { label: "News", view: "news" },
 ];
+
+/** The second tab: its own chunk, loaded when opened (issue 30: the overview's start runs only what it shows). */
+const CountryDashboard = lazy(() => import("./CountryDashboard").then((m) => ({ default: m.CountryDashboard })));
 
 export function OverviewScreen({ onNavigate }: { onNavigate(route: Route): void }) {
   const [tab, setTab] = useState<"overview" | "dashboard">("overview");
@@ -36,7 +38,13 @@ export function OverviewScreen({ onNavigate }: { onNavigate(route: Route): void 
           { id: "dashboard", label: "Country Dashboard" },
         ]}
       />
-      {tab === "overview" ? <Overview onNavigate={onNavigate} /> : <CountryDashboard />}
+      {tab === "overview" ? (
+        <Overview onNavigate={onNavigate} />
+      ) : (
+        <Suspense fallback={<Loading text="Loading dashboard..." />}>
+          <CountryDashboard />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -125,20 +133,36 @@ function WorldNews() {
   );
 }
 
+/*
+ * The date and the clock tick on their own: the overview re-rendered whole every second when
+ * it read the time itself (issue 30, main-thread work on the overview).
+ */
+function TodayDate() {
+  const now = useNow(60_000);
+  return <span className="muted">{new Date(now).toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric" })}</span>;
+}
+
+function CurrentTime() {
+  const now = useNow();
+  return (
+    <div className="big-number" aria-label="Current time">
+      {new Date(now).toLocaleTimeString("en-US", { hour12: false })}
+    </div>
+  );
+}
+
 function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
   const { country, countryError } = useGame();
-  const now = useNow();
   const brigades = useBrigades(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading country data..." />;
   const shortcuts = SHORTCUTS;
-  const date = new Date(now);
   return (
     <div className="stack" data-testid="overview">
       <div className="page-header">
         <h1>
           The Country of {country.name} (#{country.id})
         </h1>
-        <span className="muted">{date.toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric" })}</span>
+        <TodayDate />
       </div>
       <div className="grid">
         <Panel title="Empire Status">
@@ -176,9 +200,7 @@ function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
       </div>
       <div className="grid">
         <Panel title="Command Clock">
-          <div className="big-number" aria-label="Current time">
-            {date.toLocaleTimeString("en-US", { hour12: false })}
-          </div>
+          <CurrentTime />
           <p style={{ marginTop: "0.5rem" }}>
             <NextTurnCountdown />
           </p>

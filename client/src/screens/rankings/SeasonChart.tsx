@@ -97,7 +97,7 @@ export function SeasonChart() {
             <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="#2e3a2a" />
               <XAxis dataKey="date" stroke="#a3ad97" fontSize={11} interval="preserveStartEnd" />
-              <YAxis stroke="#a3ad97" fontSize={11} reversed={metric === "rank"} allowDecimals={false} domain={metric === "rank" ? [1, "auto"] : ["auto", "auto"]} width={64} />
+              <YAxis stroke="#a3ad97" fontSize={11} reversed={metric === "rank"} allowDecimals={false} domain={metric === "rank" ? [1, "auto"] : ["auto", "auto"]} width={64} tickFormatter={(v: number) => fmt(v)} />
               <Tooltip contentStyle={tooltipStyle} formatter={(v) => valueText(metric, Number(v))} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               {lines.map((l) => (

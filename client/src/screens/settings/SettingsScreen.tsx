@@ -1,3 +1,4 @@
+import "../../zodConfig"; // first: this screen parses with zod (GameApp no longer loads it at the start)
 import { useEffect, useMemo, useState } from "react";
 import { browserNotificationsSupported, setBrowserNotifications, useBrowserNotificationsOn } from "../../realtime/browserNotifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
