@@ -62,7 +62,10 @@ describe("inlineValues", () => {
 
   it("values travel as the same types Postgres gives parameters (dates, nulls, arrays), end to end", async () => {
     const at = new Date("2026-01-01T00:00:00Z");
-    const [rows] = await readTogether(pool, (db) => [db.query<{ id: number }>("SELECT id FROM things WHERE (at = $1 OR ($2::text IS NULL AND at IS NULL)) AND id = ANY($3::bigint[]) ORDER BY id", [at, null, [1, 2]]).then((r) => r.rows.map((x) => x.id))] as const);
+    const [rows] = await readTogether(
+      pool,
+      (db) => [db.query<{ id: number }>("SELECT id FROM things WHERE (at = $1 OR ($2::text IS NULL AND at IS NULL)) AND id = ANY($3::bigint[]) ORDER BY id", [at, null, [1, 2]]).then((r) => r.rows.map((x) => x.id))] as const,
+    );
     expect(rows).toEqual([1, 2]);
   });
 });

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Db } from "./pool.js";
+import type { Db, DbClient } from "./pool.js";
 import { intListLiteral, sqlLiteral, type SqlLiteral } from "./sqlLiteral.js";
 
 /**
@@ -19,13 +19,14 @@ import { intListLiteral, sqlLiteral, type SqlLiteral } from "./sqlLiteral.js";
  * (synchronously: a db/ function sends its first query before its first await) and answers
  * each with its own result. A query sent later (a read that depends on another's answer) is
  * sent on its own, one round trip again: correct, only not batched. Only reads belong here:
- * statements that fail fail the whole batch (every read of it rejects).
+ * statements that fail fail the whole batch (every read of it rejects). On a transaction's
+ * client (a step's reads besides its locked rows) the batch runs inside that transaction.
  *
  * Values are inlined the way the grouped writes inline theirs: numbers must be safe integers,
  * strings are escaped, dates, booleans and null, and arrays of safe integers; anything else
  * throws (a bug, found by the route's tests), never reaches the text unchecked.
  */
-export async function readTogether<T extends readonly unknown[]>(db: Db, reads: (batch: Db) => readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+export async function readTogether<T extends readonly unknown[]>(db: Db | DbClient, reads: (batch: Db) => readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
   const batch = new ReadBatch(db);
   const promises = reads(batch.handle);
   batch.send();
@@ -46,7 +47,7 @@ class ReadBatch {
   /** what db/ functions are given: a Db whose `query` joins this batch (or, after it left, runs alone) */
   readonly handle: Db;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: Db | DbClient) {
     const query = (config: QueryArgument, values?: unknown[]) => this.query(config, values);
     this.handle = { query } as unknown as Db;
   }

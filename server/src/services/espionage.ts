@@ -77,6 +77,7 @@ import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
 import { recordNews } from "./news.js";
 import type { ServiceContext } from "./context.js";
+import { readTogether } from "../db/readBatch.js";
 import { noCountry, ownCountryWith, type CountryOwner } from "./countries.js";
 
 /**
@@ -159,9 +160,13 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const spy = { ...spyRead, state: { ...spyRead.state, bonuses: economyBonusesFromInputs(tx.context!, now.getTime()) } };
       const target = countries.get(order.targetCountryId)!;
       const sabotage = order.kind === "sabotage";
-      const usage = await findUsage(tx.client, countryId, now);
+      // What the step reads besides the locked rows, in one round trip of the transaction
+      // (db/readBatch.ts): the day's usage, the bonuses, the target's counter-intelligence.
+      const [usage, bonus, targetDefensePct] = await readTogether(
+        tx.client,
+        (db) => [findUsage(db, countryId, now), spyBonusPct(db, countryId, now.getTime()), order.centre === "spy_center" ? Promise.resolve(0) : counterIntelPct(db, target.row.id)] as const,
+      );
       let chance: number;
-      const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
       // the same rules as the preview, with the target's real numbers
       const force = spyForceOf(spy.state, spy.row.alliance_id !== null, bonus);
       if (order.centre === "spy_center") {
@@ -171,7 +176,7 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       } else {
         const type = MISSION_TYPES[order.kind as MissionTypeId];
         ensure(checkMission(type, spy.state, order.spiesUsed, usage, now.getTime()));
-        chance = missionSuccess(type, force, order.spiesUsed, target.state, await counterIntelPct(tx.client, target.row.id));
+        chance = missionSuccess(type, force, order.spiesUsed, target.state, targetDefensePct);
       }
 
       ensure(

@@ -2,7 +2,6 @@ import { computeRankChange, RANKINGS_DEFAULT_LIMIT, type AllianceRole, type Chat
 import type { OnlineUserJson, RankingRowJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
 import { WORLD_TOPIC, type OnlineUserEvent } from "../events.js";
-import type { Db } from "../db/pool.js";
 import { allianceLabels, allianceRoles } from "../db/alliances.js";
 import { readTogether } from "../db/readBatch.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
