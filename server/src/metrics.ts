@@ -82,6 +82,13 @@ export class GameMetrics {
   readonly gameActionRetries = new Counter("game_action_retries_total", "Game action transactions run again after a deadlock or serialization failure, by action", ["action"], this.registry);
   readonly tickDuration = new Histogram("turn_tick_duration_seconds", "Duration of one turn tick (SQL)", LATENCY_BUCKETS, [], this.registry);
   readonly ticks = new Counter("turn_ticks_total", "Turn ticks applied by this process", [], this.registry);
+  readonly dbPoolCheckouts = new Counter("db_pool_checkouts_total", "Connections taken from the Postgres pool (a query outside a transaction takes one too)", [], this.registry);
+  readonly dbPoolHeldSeconds = new Counter(
+    "db_pool_held_seconds_total",
+    "Seconds pool connections were held, from check-out to release (queries, the turns of the event loop until their answers are read, and whatever a holder awaits in between)",
+    [],
+    this.registry,
+  );
   readonly authTokenLookups = new Counter("auth_token_lookups_total", "Token verdicts asked of Postgres: a token's first use here, or a verdict gone stale (the authentication epoch moved) or dropped by a revocation", [], this.registry);
   readonly chatMessages = new Counter("chat_messages_total", "Chat messages persisted and fanned out", ["channel"], this.registry);
   readonly roomMessagesRejected = new Counter("room_messages_rejected_total", "Room messages refused, by reason", ["reason"], this.registry);

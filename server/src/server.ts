@@ -5,7 +5,7 @@ import { RedisDriver } from "@colyseus/redis-driver";
 import type { Redis } from "ioredis";
 import type { Config } from "./config.js";
 import { colyseusLogger, createLogger, type Logger } from "./logger.js";
-import { openDatabase, type Database } from "./db/pool.js";
+import { openDatabase, watchPoolHolds, type Database } from "./db/pool.js";
 import { runMigrations } from "./db/migrate.js";
 import { backfillNameKeys } from "./db/names.js";
 import { resolveJwtSecret, TokenService } from "./auth/tokens.js";
@@ -107,6 +107,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   ctx.metrics.addGauge("db_pool_connections", "Postgres connections the pool holds", () => database.pool.totalCount);
   ctx.metrics.addGauge("db_pool_idle_connections", "Postgres connections idle in the pool", () => database.pool.idleCount);
   ctx.metrics.addGauge("db_pool_waiting_requests", "Queries and transactions waiting for a pool connection", () => database.pool.waitingCount);
+  watchPoolHolds(database.pool, ctx.metrics);
   const stopEventLoopMonitor = monitorEventLoop(ctx.metrics);
 
   const { app, pipeline } = createApp(ctx, {

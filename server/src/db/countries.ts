@@ -228,14 +228,22 @@ export interface CountryListOptions {
   aiOnly?: boolean;
 }
 
-/** Public listing ordered by networth, for rankings and target lists. */
-export async function listCountries(db: Db, options: CountryListOptions): Promise<{ rows: CountryRow[]; total: number }> {
+/**
+ * Public listing ordered by networth, for rankings and target lists, each row with its alliance's
+ * name, and the count of all: one statement (a page past the end is one row of nulls beside the
+ * count, left out here).
+ */
+export async function listCountries(db: Db, options: CountryListOptions): Promise<{ rows: Array<CountryRow & { listed_alliance_name: string | null }>; total: number }> {
   const where = options.aiOnly ? "WHERE is_ai" : "";
-  const [list, count] = await Promise.all([
-    db.query<CountryRow>(`SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2`, [options.limit, options.offset]),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM countries ${where}`),
-  ]);
-  return { rows: list.rows, total: count.rows[0]!.total };
+  const { rows } = await db.query<CountryRow & { listed_alliance_name: string | null; listed_total: number }>(
+    `SELECT t.listed_total, p.*, a.name AS listed_alliance_name
+       FROM (SELECT count(*)::int AS listed_total FROM countries ${where}) t
+       LEFT JOIN LATERAL (SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2) p ON true
+       LEFT JOIN alliances a ON a.id = p.alliance_id
+      ORDER BY p.networth DESC, p.id ASC`,
+    [options.limit, options.offset],
+  );
+  return { rows: rows.filter((row) => row.id !== null), total: rows[0]!.listed_total };
 }
 
 /** A column's JSON value as JavaScript: bigints as numeric strings, times as ISO strings, absent as null. */

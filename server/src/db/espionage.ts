@@ -309,14 +309,20 @@ export async function freshestMilitaryReport(db: Q, observerId: number, observer
   return rows[0];
 }
 
-/** The freshest unexpired successful military report per target that an observer can read (target analysis of the whole list). */
-export async function freshestMilitaryReports(db: Q, observerId: number, observerAllianceId: number | null, now: Date): Promise<ReportRow[]> {
+/**
+ * The freshest unexpired successful military report per target that an observer can read
+ * (target analysis of the whole list). `observerAllianceId` "current" reads the observer's
+ * alliance in the statement itself (a read that travels with the observer's row, db/readBatch.ts).
+ */
+export async function freshestMilitaryReports(db: Q, observerId: number, observerAllianceId: number | null | "current", now: Date): Promise<ReportRow[]> {
+  const current = observerAllianceId === "current";
+  const alliance = current ? "(SELECT alliance_id FROM countries WHERE id = $1)" : "$3::bigint";
   const { rows } = await db.query<ReportRow>(
     `SELECT DISTINCT ON (r.target_id) ${REPORT_COLUMNS} FROM spy_reports r JOIN countries o ON o.id = r.owner_id
-      WHERE r.intel_type = 'military' AND r.success AND r.expires_at >= $3 AND r.intelligence ? 'military'
-        AND (r.owner_id = $1 OR ($2::bigint IS NOT NULL AND r.shared_alliance_id = $2 AND ${SHARE_VISIBLE}))
+      WHERE r.intel_type = 'military' AND r.success AND r.expires_at >= $2 AND r.intelligence ? 'military'
+        AND (r.owner_id = $1 OR (${alliance} IS NOT NULL AND r.shared_alliance_id = ${alliance} AND ${SHARE_VISIBLE}))
       ORDER BY r.target_id, r.created_at DESC, r.id DESC LIMIT 500`,
-    [observerId, observerAllianceId, now],
+    current ? [observerId, now] : [observerId, now, observerAllianceId],
   );
   return rows;
 }

@@ -20,7 +20,7 @@ export async function knownIntelligence(db: Db | DbClient, observerId: number, t
 }
 
 /** What an observer knows of every target it has fresh military intelligence on (the target list's analysis). */
-export async function knownIntelligenceOfAll(db: Db | DbClient, observerId: number, observerAllianceId: number | null, now: Date): Promise<Record<number, KnownIntelligence>> {
+export async function knownIntelligenceOfAll(db: Db | DbClient, observerId: number, observerAllianceId: number | null | "current", now: Date): Promise<Record<number, KnownIntelligence>> {
   const out: Record<number, KnownIntelligence> = {};
   for (const report of await freshestMilitaryReports(db, observerId, observerAllianceId, now)) {
     const known = toKnown(report);

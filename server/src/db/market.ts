@@ -355,14 +355,29 @@ export async function saveOrder(client: DbClient, row: OrderRow): Promise<void> 
   });
 }
 
-/** A country's orders, newest first, with up to EXECUTIONS_SHOWN fills each. */
+/**
+ * A country's orders, newest first, with up to EXECUTIONS_SHOWN fills each. The two reads do not
+ * wait for each other (the fills select the same orders), so a view sends them in one round
+ * trip (db/readBatch.ts).
+ */
 export async function listOwnOrders(db: Queryable, buyerId: number, limit = 200): Promise<Array<{ order: OrderRow; executions: TradeRow[] }>> {
-  const { rows } = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM standing_orders o JOIN countries c ON c.id = o.buyer_id WHERE o.buyer_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2`, [buyerId, limit]);
-  const executions = await latestExecutions(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((order) => ({ order, executions: executions.get(order.id) ?? [] }));
+  const [orders, fills] = await Promise.all([
+    db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM standing_orders o JOIN countries c ON c.id = o.buyer_id WHERE o.buyer_id = $1 ORDER BY o.created_at DESC, o.id DESC LIMIT $2`, [buyerId, limit]),
+    db.query<TradeRow>(
+      `SELECT ${TRADE_COLUMNS} FROM (
+         SELECT t.*, row_number() OVER (PARTITION BY order_id ORDER BY created_at DESC, id DESC) AS n
+           FROM market_trades t WHERE order_id IN (SELECT id FROM standing_orders WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)
+       ) x WHERE n <= $3 ORDER BY order_id, created_at DESC, id DESC`,
+      [buyerId, limit, EXECUTIONS_SHOWN],
+    ),
+  ]);
+  const executions = new Map<number, TradeRow[]>();
+  for (const row of fills.rows) {
+    const list = executions.get(row.order_id!) ?? [];
+    list.push(row);
+    executions.set(row.order_id!, list);
+  }
+  return orders.rows.map((order) => ({ order, executions: executions.get(order.id) ?? [] }));
 }
 
 /** The latest fills of each order (newest first, at most EXECUTIONS_SHOWN). */

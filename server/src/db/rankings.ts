@@ -16,6 +16,9 @@ export interface RankingDbRow {
   previous_rank: number | null;
   is_online: boolean;
   is_ai: boolean;
+  /** its alliance's name and tag (null outside one), joined here so a ranking is one statement */
+  alliance_name: string | null;
+  alliance_tag: string | null;
 }
 
 /** Who is ranked (spec: networth above 0); eliminated countries are left out. */
@@ -24,7 +27,7 @@ const RANKED = "c.networth > 0 AND NOT c.is_eliminated";
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
 const ROW_COLUMNS = `c.id, c.name, c.government_type, c.networth, c.land, c.alliance_id, c.last_active, c.user_id,
-  u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online, c.is_ai`;
+  u.username, s.rank AS previous_rank, ${IS_ONLINE_SQL("c.user_id")} AS is_online, c.is_ai, a.name AS alliance_name, a.tag AS alliance_tag`;
 /**
  * Players only (?playersOnly=true): AI countries left out and ranks counted among players.
  * The daily snapshot ranks the whole world, so a players-only row has no previous rank (its
@@ -36,6 +39,7 @@ const PLAYERS_ONLY_COLUMNS = ROW_COLUMNS.replace("s.rank AS previous_rank", "NUL
 export const TOP_PLAYERS_BY_NETWORTH_SQL = `SELECT ${PLAYERS_ONLY_COLUMNS}
      FROM (SELECT * FROM countries c WHERE ${RANKED} AND NOT c.is_ai ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
      LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN alliances a ON a.id = c.alliance_id
      LEFT JOIN ranking_snapshots s ON false
      ORDER BY c.networth DESC, c.id ASC`;
 
@@ -43,6 +47,7 @@ export const TOP_PLAYERS_BY_NETWORTH_SQL = `SELECT ${PLAYERS_ONLY_COLUMNS}
 export const TOP_BY_NETWORTH_SQL = `SELECT ${ROW_COLUMNS}
      FROM (SELECT * FROM countries c WHERE ${RANKED} ORDER BY c.networth DESC, c.id ASC LIMIT $1) c
      LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN alliances a ON a.id = c.alliance_id
      LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
      ORDER BY c.networth DESC, c.id ASC`;
 
@@ -68,6 +73,7 @@ export async function rankedCountry(db: Db, countryId: number, playersOnly = fal
            AND (o.networth > c.networth OR (o.networth = c.networth AND o.id < c.id))) AS rank
      FROM countries c
      LEFT JOIN users u ON u.id = c.user_id
+     LEFT JOIN alliances a ON a.id = c.alliance_id
      LEFT JOIN ranking_snapshots s ON s.taken_on = ${TODAY} AND s.country_id = c.id
      WHERE c.id = $1 AND ${RANKED}${playersOnly ? " AND NOT c.is_ai" : ""}`,
     [countryId],

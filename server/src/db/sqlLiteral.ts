@@ -59,3 +59,12 @@ export function idList(ids: readonly number[]): SqlIdList {
     .join(", ");
   return list as SqlIdList;
 }
+
+/**
+ * An array of safe integers as an array literal (`'{1,2,3}'`, `'{}'`), for a statement that
+ * names its type (`$1::bigint[]`). Anything but safe integers throws.
+ */
+export function intListLiteral(values: readonly unknown[]): SqlLiteral {
+  for (const value of values) if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new TypeError(`not a safe integer for an SQL array: ${String(value)}`);
+  return literal(`'{${values.join(",")}}'`);
+}

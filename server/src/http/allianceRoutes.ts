@@ -1,6 +1,5 @@
 import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
-import { countryOfUser } from "../services/countries.js";
 import { forbidden } from "../errors.js";
 import {
   allianceBonuses,
@@ -24,7 +23,7 @@ import {
   updateAllianceSettings,
 } from "../services/alliances.js";
 import { allianceDefenseRequests, allianceOperations, cancelOperation, launchOperation, planOperation, requestDefense, respondDefense, respondOperation } from "../services/allianceWarfare.js";
-import { authorizeCountry, ownCountry, type ApiCall } from "./handler.js";
+import { authorizeCountryId, ownCountry, type ApiCall } from "./handler.js";
 import type { ApiPipeline } from "./pipeline.js";
 
 /**
@@ -44,7 +43,7 @@ export function allianceRoutes(ctx: ServiceContext, api: ApiPipeline): void {
 
   api.handle(routes.allianceList, async (call) => listAlliances(ctx, call.query));
   api.handle(routes.allianceInvitations, async (call) => ({ data: await listInvitations(ctx, call.claims!.userId) }));
-  api.handle(routes.allianceApplications, async (call) => ({ data: await listApplications(ctx, call.claims!.userId) }));
+  api.handle(routes.allianceApplications, async (call) => ({ data: await listApplications(ctx, call.claims!) }));
   api.handle(routes.allianceBonuses, async (call) => ({ data: await allianceBonuses(ctx, call.claims!.userId) }));
 
   api.handle(routes.allianceOperations, async (call) => {
@@ -58,16 +57,16 @@ export function allianceRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   api.handle(routes.allianceStatus, async (call) => {
-    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
-    return { data: await allianceStatus(ctx, country) };
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { data: await allianceStatus(ctx, claims, call.params.countryId) };
   });
 
   api.handle(routes.alliance, async (call) => getAlliance(ctx, call.claims!.userId, call.params.id));
 
   api.handle(routes.createAlliance, async (call) => {
-    const userId = call.claims!.userId;
-    const { allianceId } = await createAlliance(ctx, userId, call.body);
-    return { allianceId, data: await allianceStatus(ctx, (await countryOfUser(ctx, userId))!) };
+    const claims = call.claims!;
+    const { allianceId } = await createAlliance(ctx, claims.userId, call.body);
+    return { allianceId, data: await allianceStatus(ctx, claims, claims.countryId!) };
   });
 
   api.handle(routes.leaveAlliance, async (call) => leaveAlliance(ctx, call.claims!.userId));

@@ -1,7 +1,7 @@
 import { routes } from "@game/schema/routes";
 import type { ServiceContext } from "../services/context.js";
 import { answerProposal, cancelRelation, diplomaticRelations, partnerCandidates, proposeRelation, withdrawProposal } from "../services/diplomacy.js";
-import { authorizeCountry } from "./handler.js";
+import { authorizeCountryId } from "./handler.js";
 import type { ApiPipeline } from "./pipeline.js";
 
 /**
@@ -10,8 +10,8 @@ import type { ApiPipeline } from "./pipeline.js";
  */
 export function diplomacyRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   api.handle(routes.diplomaticRelations, async (call) => {
-    await authorizeCountry(ctx, call, call.params.countryId);
-    return { data: await diplomaticRelations(ctx, call.params.countryId) };
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { data: await diplomaticRelations(ctx, claims, call.params.countryId) };
   });
 
   api.handle(routes.partnerCandidates, async (call) => ({ data: await partnerCandidates(ctx, call.claims!.userId, call.query) }));

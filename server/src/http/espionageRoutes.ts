@@ -1,7 +1,7 @@
 import { routes } from "@game/schema/routes";
 import { executeSpyOperation, intelligenceStatus, knownIntelligenceOf, launchMission, reportFor, reportsOf, setPrivacy, shareReport, sharedReportsOf, trainSpies } from "../services/espionage.js";
 import type { ServiceContext } from "../services/context.js";
-import { authorizeCountry, ownCountry } from "./handler.js";
+import { authenticate, authorizeCountryId, ownCountry, ownCountryClaims } from "./handler.js";
 import type { ApiPipeline } from "./pipeline.js";
 
 /**
@@ -11,18 +11,18 @@ import type { ApiPipeline } from "./pipeline.js";
 export function espionageRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // A hot route, with the other actions players repeat.
   api.handle(routes.spyExecute, async (call) => {
-    const { claims, country } = await ownCountry(ctx, call);
-    return executeSpyOperation(ctx, claims.userId, country.id, call.body);
+    const claims = await ownCountryClaims(ctx, call);
+    return executeSpyOperation(ctx, claims.userId, claims.countryId, call.body);
   });
 
   api.handle(routes.mission, async (call) => {
-    const { claims, country } = await ownCountry(ctx, call);
-    return launchMission(ctx, claims.userId, country.id, call.body);
+    const claims = await ownCountryClaims(ctx, call);
+    return launchMission(ctx, claims.userId, claims.countryId, call.body);
   });
 
   api.handle(routes.intelligenceStatus, async (call) => {
-    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
-    return { status: await intelligenceStatus(ctx, country, call.query.targetCountryId) };
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { status: await intelligenceStatus(ctx, claims, call.params.countryId, call.query.targetCountryId) };
   });
 
   api.handle(routes.intelligenceReports, async (call) => {
@@ -41,8 +41,7 @@ export function espionageRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   api.handle(routes.knownIntelligence, async (call) => {
-    const { country } = await ownCountry(ctx, call);
-    return { known: await knownIntelligenceOf(ctx, country, new Date()) };
+    return { known: await knownIntelligenceOf(ctx, await authenticate(ctx, call), new Date()) };
   });
 
   api.handle(routes.sharedIntelligence, async (call) => {
@@ -51,12 +50,12 @@ export function espionageRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   api.handle(routes.intelligencePrivacy, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return setPrivacy(ctx, claims.userId, call.body.countryId, call.body.allowSpyOperations);
   });
 
   api.handle(routes.spyTrain, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return trainSpies(ctx, claims.userId, call.body.countryId, call.body.quantity);
   });
 }

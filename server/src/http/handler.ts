@@ -96,6 +96,16 @@ export async function authorizeCountry(ctx: ServiceContext, req: Pick<ApiCall, "
   return { claims, country };
 }
 
+/**
+ * The caller's token with its country (for actions without a country id in the path or body),
+ * or 404 if they have none: no query, the action checks ownership under the row lock.
+ */
+export async function ownCountryClaims(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">): Promise<TokenClaims & { countryId: number }> {
+  const claims = await authenticate(ctx, req);
+  if (claims.countryId === null) throw new AppError(404, "You have no country", "country/none");
+  return claims as TokenClaims & { countryId: number };
+}
+
 /** The caller's own country (for routes without a country id), or 404 if they have none. */
 export async function ownCountry(ctx: ServiceContext, req: Pick<ApiCall, "headers" | "claims">): Promise<{ claims: TokenClaims; country: CountryRow }> {
   const claims = await authenticate(ctx, req);

@@ -1,9 +1,8 @@
 import { routes } from "@game/schema/routes";
 import { transactionsCsvFileName } from "@game/schema/rules";
-import { countryOfUser } from "../services/countries.js";
 import { buyListing, cancelListing, controlOrder, createListing, createStandingOrder, exportHistoryCsv, getAnalytics, getHistory, getListings, getOrderBook, getOwnOrders, getStore, storeTrade } from "../services/market.js";
 import type { ServiceContext } from "../services/context.js";
-import { authorizeCountry } from "./handler.js";
+import { authorizeCountry, authorizeCountryId } from "./handler.js";
 import { Download, type ApiPipeline } from "./pipeline.js";
 
 /**
@@ -15,18 +14,18 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- public market ----------------------------------------------------------------------
 
   api.handle(routes.marketListings, async (call) => {
-    const viewer = await countryOfUser(ctx, call.claims!.userId);
-    return { data: await getListings(ctx, viewer?.id ?? null, call.query.itemType, call.query.limit) };
+    // the viewer's own listings are flagged: its country comes with the token, no query
+    return { data: await getListings(ctx, call.claims!.countryId, call.query.itemType, call.query.limit) };
   });
 
   api.handle(routes.createListing, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return createListing(ctx, claims.userId, call.body);
   });
 
   // A hot route: players buy many times a minute.
   api.handle(routes.buyListing, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return buyListing(ctx, claims.userId, call.params.id, call.body);
   });
 
@@ -35,8 +34,8 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   // --- government store -------------------------------------------------------------------
 
   api.handle(routes.store, async (call) => {
-    await authorizeCountry(ctx, call, call.params.countryId);
-    return { data: await getStore(ctx, call.params.countryId) };
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { data: await getStore(ctx, { userId: claims.userId, countryId: call.params.countryId }) };
   });
 
   for (const [entry, side] of [
@@ -44,7 +43,7 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
     [routes.storeSell, "sell"],
   ] as const) {
     api.handle(entry, async (call) => {
-      const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+      const claims = await authorizeCountryId(ctx, call, call.body.countryId);
       return storeTrade(ctx, claims.userId, side, call.body);
     });
   }
@@ -54,12 +53,12 @@ export function marketRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   api.handle(routes.orderBook, async (call) => ({ data: await getOrderBook(ctx, call.query.itemType, call.query.limit) }));
 
   api.handle(routes.ownStandingOrders, async (call) => {
-    await authorizeCountry(ctx, call, call.params.countryId);
-    return { data: await getOwnOrders(ctx, call.params.countryId) };
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return { data: await getOwnOrders(ctx, { userId: claims.userId, countryId: call.params.countryId }) };
   });
 
   api.handle(routes.createStandingOrder, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return createStandingOrder(ctx, claims.userId, call.body);
   });
 

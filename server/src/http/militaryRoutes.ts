@@ -4,7 +4,7 @@ import { allianceSupportOffers, battleReplayFor, battleReportFor, battleReportsO
 import { brigadeAction, brigadesOf, buyMissiles, changeGdi, militaryStatusOf, setDefense, setDeployment } from "../services/military.js";
 import { declareWar, endWar, warsOf } from "../services/war.js";
 import type { ServiceContext } from "../services/context.js";
-import { authorizeCountry, ownCountry } from "./handler.js";
+import { authenticate, authorizeCountry, authorizeCountryId, ownCountry } from "./handler.js";
 import type { ApiPipeline, RouteHandler } from "./pipeline.js";
 
 /**
@@ -15,7 +15,7 @@ export function militaryRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   /** A POST naming the caller's country in body.countryId. */
   const countryPost = <E extends RouteEntry<"POST", string, undefined, undefined, z.ZodType<{ countryId: number }>>>(entry: E, act: (userId: number, body: z.output<E["body"]>) => ReturnType<RouteHandler<E>>) =>
     api.handle(entry, async (call) => {
-      const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+      const claims = await authorizeCountryId(ctx, call, call.body.countryId);
       return act(claims.userId, call.body as z.output<E["body"]>);
     });
 
@@ -27,8 +27,8 @@ export function militaryRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   api.handle(routes.brigades, async (call) => {
-    const { country } = await authorizeCountry(ctx, call, call.params.countryId);
-    return brigadesOf(ctx, country);
+    const claims = await authorizeCountryId(ctx, call, call.params.countryId);
+    return brigadesOf(ctx, claims, call.params.countryId);
   });
 
   countryPost(routes.useBrigade, (userId, b) => brigadeAction(ctx, userId, b.countryId, b.brigadeId, "use"));
@@ -54,7 +54,7 @@ export function militaryRoutes(ctx: ServiceContext, api: ApiPipeline): void {
 
   // A hot route: a war is many launches a minute.
   api.handle(routes.attackLaunch, async (call) => {
-    const { claims } = await authorizeCountry(ctx, call, call.body.countryId);
+    const claims = await authorizeCountryId(ctx, call, call.body.countryId);
     return launchResponse(await launchAttack(ctx, { userId: claims.userId, countryId: call.body.countryId }, call.body));
   });
 
@@ -101,8 +101,7 @@ export function militaryRoutes(ctx: ServiceContext, api: ApiPipeline): void {
   });
 
   api.handle(routes.warDeclarations, async (call) => {
-    const { country } = await ownCountry(ctx, call);
-    return { declarations: await warsOf(ctx, country.id) };
+    return { declarations: await warsOf(ctx, await authenticate(ctx, call)) };
   });
 
   api.handle(routes.endWar, async (call) => {

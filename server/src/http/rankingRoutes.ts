@@ -1,8 +1,7 @@
 import { METRIC_RANKING_ROUTES, routes } from "@game/schema/routes";
 import { achievementsOverview, metricRanking } from "../services/rankings.js";
 import type { ServiceContext } from "../services/context.js";
-import { countryOfUser } from "../services/countries.js";
-import { loadRankingOf, loadRankings, toRankingJson } from "../services/world.js";
+import { networthRankingsWithOwn, toRankingJson } from "../services/world.js";
 import type { ApiPipeline } from "./pipeline.js";
 
 /** /rankings/networth?limit=[&period=][&playersOnly=true], /rankings/{land,military,population,wars_won}?period=&limit=[&playersOnly=true], /rankings/achievements */
@@ -12,13 +11,8 @@ export function rankingRoutes(ctx: ServiceContext, api: ApiPipeline): void {
     const onlyPlayers = call.query.playersOnly === "true";
     // ?period= asks for the metric ranking with the change over the period (as the other metrics answer)
     if (call.query.period !== undefined) return { data: await metricRanking(ctx, "networth", call.query.period, call.query.limit, claims.countryId, onlyPlayers) };
-    const rows = await loadRankings(ctx, call.query.limit, onlyPlayers);
     // Spec: the current country is appended if it is missing from the list.
-    const own = await countryOfUser(ctx, claims.userId);
-    if (own && !rows.some((r) => r.countryId === own.id)) {
-      const ownRow = await loadRankingOf(ctx, own.id, onlyPlayers);
-      if (ownRow) rows.push(ownRow);
-    }
+    const rows = await networthRankingsWithOwn(ctx, call.query.limit, onlyPlayers, claims.countryId);
     return { data: rows.map(toRankingJson) };
   });
 

@@ -41,6 +41,8 @@ import type {
   AllianceSettingsInput,
 } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
+import { noCountry, ownCountryWith, type CountryOwner } from "./countries.js";
+import { readTogether } from "../db/readBatch.js";
 import { runCountriesAction, type ActionTransaction, type LockedCountry, type StepOutcome } from "./actions.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type AllianceLeaveReason } from "../events.js";
 import { conflict, forbidden, isUniqueViolation, notFound } from "../errors.js";
@@ -115,9 +117,24 @@ export async function actorCountry(ctx: ServiceContext, userId: number): Promise
 /** A locked country's alliance and role, read inside the transaction. */
 export async function membershipIn(client: Db | DbClient, row: CountryRow): Promise<{ allianceId: number | null; role: AllianceRole | null }> {
   if (row.alliance_id === null) return { allianceId: null, role: null };
-  const { rows } = await client.query<{ role: AllianceRole; alliance_id: number }>("SELECT role, alliance_id FROM alliance_members WHERE country_id = $1", [row.id]);
-  const role = rows[0] && rows[0].alliance_id === row.alliance_id ? rows[0].role : "member";
-  return { allianceId: row.alliance_id, role };
+  return { allianceId: row.alliance_id, role: roleOf(row, await memberRowOf(client, row.id)) };
+}
+
+/** A country's member row, read by its id alone, so that it can travel with the country's own row (db/readBatch.ts). */
+async function memberRowOf(db: Db | DbClient, countryId: number): Promise<MemberRole | undefined> {
+  const { rows } = await db.query<MemberRole>("SELECT role, alliance_id FROM alliance_members WHERE country_id = $1", [countryId]);
+  return rows[0];
+}
+
+interface MemberRole {
+  role: AllianceRole;
+  alliance_id: number;
+}
+
+/** The country's role in its alliance: none outside one; a plain member when its member row is missing or stale (an operator's tool). */
+function roleOf(row: CountryRow, member: MemberRole | undefined): AllianceRole | null {
+  if (row.alliance_id === null) return null;
+  return member && member.alliance_id === row.alliance_id ? member.role : "member";
 }
 
 /** The live alliance the actor belongs to, locked, with the actor's role; 403 outside one. */
@@ -697,15 +714,27 @@ export async function getAlliance(ctx: ServiceContext, userId: number, allianceI
 }
 
 /** GET /alliance/status/{countryId}: the caller's alliance, role, permissions, members, finances (leaders). */
-export async function allianceStatus(ctx: ServiceContext, country: CountryRow): Promise<AllianceStatusJson> {
-  const role = (await membershipIn(ctx.db, country)).role;
+export async function allianceStatus(ctx: ServiceContext, owner: CountryOwner, countryId: number): Promise<AllianceStatusJson> {
+  // Two round trips, each one connection for one batch of reads (db/readBatch.ts): the row with
+  // the member row, then what the alliance screen shows. The finances (three small reads) go in
+  // the second batch for every member and are shown only to a role that sees them: cheaper than
+  // a third round trip.
+  const {
+    country,
+    values: [member],
+  } = await ownCountryWith(ctx, owner, (db, id) => [memberRowOf(db, id)] as const, { countryId });
+  const role = roleOf(country, member);
   const permissions = alliancePermissions(role);
-  const alliance = country.alliance_id === null ? undefined : await loadAllianceJson(ctx.db, country.alliance_id, true);
-  if (!alliance) return { alliance: null, role: null, permissions: alliancePermissions(null), members: [], finances: null, effects: computeAllianceEffects([], ctx.clock.now()) };
-  const [members, purchases] = await Promise.all([listMembers(ctx.db, alliance.id), listPurchases(ctx.db, alliance.id)]);
+  const allianceId = country.alliance_id;
+  const none = () => ({ alliance: null, role: null, permissions: alliancePermissions(null), members: [], finances: null, effects: computeAllianceEffects([], ctx.clock.now()) });
+  if (allianceId === null) return none();
+  const [alliance, members, purchases, ledger, spent, row] = await readTogether(
+    ctx.db,
+    (db) => [loadAllianceJson(db, allianceId, true), listMembers(db, allianceId), listPurchases(db, allianceId), recentLedger(db, allianceId), pointsSpent(db, allianceId), findAlliance(db, allianceId)] as const,
+  );
+  if (!alliance) return none();
   let finances: AllianceStatusJson["finances"] = null;
   if (permissions.canViewFinances) {
-    const [ledger, spent, row] = await Promise.all([recentLedger(ctx.db, alliance.id), pointsSpent(ctx.db, alliance.id), findAlliance(ctx.db, alliance.id)]);
     finances = {
       pointsEarned: row?.points_earned ?? 0,
       pointsSpent: spent,
@@ -767,11 +796,15 @@ function toApplicationJson(a: ApplicationRow): ApplicationJson {
 }
 
 /** GET /alliance/applications: the alliance's pending ones (leaders only) and the caller's own. */
-export async function listApplications(ctx: ServiceContext, userId: number): Promise<ApplicationsJson> {
-  const own = await actorCountry(ctx, userId);
-  const role = (await membershipIn(ctx.db, own)).role;
-  const canSee = own.alliance_id !== null && alliancePermissions(role).canManageApplications;
-  const [received, mine] = await Promise.all([canSee ? applicationsTo(ctx.db, own.alliance_id!) : Promise.resolve([]), applicationsBy(ctx.db, own.id)]);
+export async function listApplications(ctx: ServiceContext, owner: CountryOwner): Promise<ApplicationsJson> {
+  // One round trip for the row, the member row and the country's own applications; a second
+  // one only for a role that sees its alliance's (db/readBatch.ts).
+  const {
+    country: own,
+    values: [member, mine],
+  } = await ownCountryWith(ctx, owner, (db, id) => [memberRowOf(db, id), applicationsBy(db, id)] as const, { refuse: noCountry });
+  const canSee = own.alliance_id !== null && alliancePermissions(roleOf(own, member)).canManageApplications;
+  const received = canSee ? await applicationsTo(ctx.db, own.alliance_id!) : [];
   return { received: received.map(toApplicationJson), mine: mine.map(toApplicationJson) };
 }
 

@@ -75,6 +75,7 @@ import { knownIntelligence } from "../db/knownIntelligence.js";
 import { allianceLabels } from "../db/alliances.js";
 import { allianceAfterBattle, attackBonusOf, combatSupportFor, type CombatSupport } from "./allianceCombat.js";
 import { withTransaction } from "../db/pool.js";
+import { readTogether } from "../db/readBatch.js";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.js";
 import { allianceTopic, countryTopic, WORLD_TOPIC, type PublicBattleEvent } from "../events.js";
 import { runCountriesAction, type ActionTransaction, type LockedCountry, type StepOutcome } from "./actions.js";
@@ -167,9 +168,11 @@ type BattleOutcome = { kind: "fought"; report: BattleReportJson; row: CountryRow
 async function fightBattle(ctx: ServiceContext, actor: AttackActor, order: AttackOrderInput, strike: StrikeRow | null, seed?: number): Promise<BattleOutcome> {
   const { targetId } = precheck(order);
   const attackerId = order.countryId;
-  // Alliance and treaty bonuses and allies' committed units (alliance work), read beside the locks.
-  const support = combatSupportFor(ctx.db, attackerId, targetId, new Date(ctx.clock.now()));
-  support.catch(() => undefined);
+  // Alliance and treaty bonuses and allies' committed units (alliance work), read before the
+  // locks in one round trip on one connection. Read beside them (on a second connection while
+  // the transaction held its own and the rows) it made a locked transaction wait for a free
+  // connection of the pool: at 2,000 playing clients the pool was the queue (docs/performance.md).
+  const [support] = await readTogether(ctx.db, (db) => [combatSupportFor(db, attackerId, targetId, new Date(ctx.clock.now()))] as const);
   const { result, rows } = await runCountriesAction<BattleOutcome>(ctx, {
     name: "attack",
     actor,
@@ -211,10 +214,10 @@ interface BattleContext {
   alliance: CombatSupport;
 }
 
-async function loadBattleContext(tx: ActionTransaction, attacker: LockedCountry, defender: LockedCountry, order: AttackOrderInput, strike: StrikeRow | null, support: Promise<CombatSupport>): Promise<BattleContext> {
+async function loadBattleContext(tx: ActionTransaction, attacker: LockedCountry, defender: LockedCountry, order: AttackOrderInput, strike: StrikeRow | null, support: CombatSupport): Promise<BattleContext> {
   const { attackType } = precheck(order);
   const context = await loadAttackContext(tx.client, attacker.row.id, defender.row.id, tx.now, supportAsked(order.allianceSupport) ? attacker.row.alliance_id : null, defender.row.alliance_id);
-  return { attacker, defender, order, attackType, strike, now: tx.now, seed: tx.seed, context, alliance: await support };
+  return { attacker, defender, order, attackType, strike, now: tx.now, seed: tx.seed, context, alliance: support };
 }
 
 /** What decideBattle decided: the inputs it gave the rules (kept for the replay), their outcome, the economy of the turns spent, the brigade that led. */

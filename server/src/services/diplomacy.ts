@@ -19,6 +19,7 @@ import {
 } from "@game/schema/rules";
 import type { ActiveRelationJson, DiplomaticRelationsJson, PartnerCandidateJson, ProposalJson, ProposalResultJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
+import { ownCountryWith, type CountryOwner } from "./countries.js";
 import { runCountriesAction, type ActionTransaction } from "./actions.js";
 import { conflict, notFound } from "../errors.js";
 import type { CountryRow } from "../db/countries.js";
@@ -262,10 +263,12 @@ export async function cancelRelation(ctx: ServiceContext, userId: number, relati
   return { relationId };
 }
 
-/** GET /diplomatic-relations/{countryId}: active relations, incoming and outgoing proposals, the daily total. */
-export async function diplomaticRelations(ctx: ServiceContext, countryId: number): Promise<DiplomaticRelationsJson> {
+/** GET /diplomatic-relations/{countryId}: active relations, incoming and outgoing proposals, the daily total; the owner's row and both reads in one round trip. */
+export async function diplomaticRelations(ctx: ServiceContext, owner: CountryOwner, countryId: number): Promise<DiplomaticRelationsJson> {
   const now = new Date(ctx.clock.now());
-  const [relations, proposals] = await Promise.all([relationsOf(ctx.db, countryId), proposalsOf(ctx.db, countryId, now)]);
+  const {
+    values: [relations, proposals],
+  } = await ownCountryWith(ctx, owner, (db, id) => [relationsOf(db, id), proposalsOf(db, id, now)] as const, { countryId });
   const active = relations.map((r) => toRelationJson(r, countryId, { id: r.partner_id, name: r.partner_name, government: r.partner_government }));
   return {
     active,

@@ -77,6 +77,8 @@ import { postAllianceSystemMessage } from "./allianceChat.js";
 import { diplomaticEffectsOf } from "./diplomacy.js";
 import { recordNews } from "./news.js";
 import type { ServiceContext } from "./context.js";
+import { readTogether } from "../db/readBatch.js";
+import { noCountry, ownCountryWith, type CountryOwner } from "./countries.js";
 
 /**
  * Espionage (docs/rules.md "Espionage", docs/architecture.md "Espionage"): one function per
@@ -108,9 +110,9 @@ interface OperationOrder {
 
 /** Spy success + percent from the spy's alliance bonuses (Intelligence Network) and its intelligence treaties. */
 async function spyBonusPct(db: Db | DbClient, countryId: number, now: number): Promise<number> {
-  // one after the other: inside a transaction `db` is one connection
-  const alliance = await allianceEffectsOf(db, [countryId], now);
-  const diplomacy = await diplomaticEffectsOf(db, [countryId]);
+  // Both sent at once: on a transaction's client they queue on its one connection; in a view's
+  // read (db/readBatch.ts) they travel with the others in one round trip.
+  const [alliance, diplomacy] = await Promise.all([allianceEffectsOf(db, [countryId], now), diplomaticEffectsOf(db, [countryId])]);
   return (alliance.get(countryId)?.spySuccessPct ?? 0) + (diplomacy.get(countryId)?.spySuccessPct ?? 0);
 }
 
@@ -158,9 +160,13 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       const spy = { ...spyRead, state: { ...spyRead.state, bonuses: economyBonusesFromInputs(tx.context!, now.getTime()) } };
       const target = countries.get(order.targetCountryId)!;
       const sabotage = order.kind === "sabotage";
-      const usage = await findUsage(tx.client, countryId, now);
+      // What the step reads besides the locked rows, in one round trip of the transaction
+      // (db/readBatch.ts): the day's usage, the bonuses, the target's counter-intelligence.
+      const [usage, bonus, targetDefensePct] = await readTogether(
+        tx.client,
+        (db) => [findUsage(db, countryId, now), spyBonusPct(db, countryId, now.getTime()), order.centre === "spy_center" ? Promise.resolve(0) : counterIntelPct(db, target.row.id)] as const,
+      );
       let chance: number;
-      const bonus = await spyBonusPct(tx.client, countryId, now.getTime());
       // the same rules as the preview, with the target's real numbers
       const force = spyForceOf(spy.state, spy.row.alliance_id !== null, bonus);
       if (order.centre === "spy_center") {
@@ -170,7 +176,7 @@ async function runOperation(ctx: ActionContext, userId: number, countryId: numbe
       } else {
         const type = MISSION_TYPES[order.kind as MissionTypeId];
         ensure(checkMission(type, spy.state, order.spiesUsed, usage, now.getTime()));
-        chance = missionSuccess(type, force, order.spiesUsed, target.state, await counterIntelPct(tx.client, target.row.id));
+        chance = missionSuccess(type, force, order.spiesUsed, target.state, targetDefensePct);
       }
 
       ensure(
@@ -466,10 +472,13 @@ export async function shareWithAlliance(tx: Pick<ActionTransaction, "client" | "
   return report;
 }
 
-/** GET /intelligence/status/{countryId}: today's counts, cooldowns, spies, bonuses and a success preview. */
-export async function intelligenceStatus(ctx: ServiceContext, country: CountryRow, targetCountryId: number | undefined, now = new Date(ctx.clock.now())): Promise<IntelligenceStatusJson> {
+/** GET /intelligence/status/{countryId}: today's counts, cooldowns, spies, bonuses and a success preview; the owner's row and its reads in one round trip. */
+export async function intelligenceStatus(ctx: ServiceContext, owner: CountryOwner, countryId: number, targetCountryId: number | undefined, now = new Date(ctx.clock.now())): Promise<IntelligenceStatusJson> {
+  const {
+    country,
+    values: [usage, bonus, allow, missions],
+  } = await ownCountryWith(ctx, owner, (db, id) => [findUsage(db, id, now), spyBonusPct(db, id, now.getTime()), allowsSpyOperations(db, id), recentMissions(db, id)] as const, { countryId });
   const state = rowToState(country);
-  const [usage, bonus, allow, missions] = await Promise.all([findUsage(ctx.db, country.id, now), spyBonusPct(ctx.db, country.id, now.getTime()), allowsSpyOperations(ctx.db, country.id), recentMissions(ctx.db, country.id)]);
   const inAlliance = country.alliance_id !== null;
   // The target's spies are private: the preview uses the observer's freshest report, else parity
   // (without a target, a country like the observer); its counter-intelligence allocation is
@@ -550,7 +559,13 @@ export async function sharedReportsOf(ctx: ServiceContext, country: CountryRow, 
   return { reports: rows.map((r) => toReportJson(r, country.id, now.getTime())), allianceId: country.alliance_id };
 }
 
-/** GET /intelligence/known: what the country and its alliance know of every other (fresh military reports). */
-export function knownIntelligenceOf(ctx: ServiceContext, country: Pick<CountryRow, "id" | "alliance_id">, now: Date): ReturnType<typeof knownIntelligenceOfAll> {
-  return knownIntelligenceOfAll(ctx.db, country.id, country.alliance_id, now);
+/**
+ * GET /intelligence/known: what the caller's country and its alliance know of every other
+ * (fresh military reports; 404 without a country), with the row in one round trip.
+ */
+export async function knownIntelligenceOf(ctx: ServiceContext, owner: CountryOwner, now: Date): ReturnType<typeof knownIntelligenceOfAll> {
+  const {
+    values: [known],
+  } = await ownCountryWith(ctx, owner, (db, id) => [knownIntelligenceOfAll(db, id, "current", now)] as const, { refuse: noCountry });
+  return known;
 }

@@ -199,7 +199,7 @@ describe("standing orders", () => {
     await createListing(ctx(), s2!.user.id, { countryId: s2!.countryId, itemType: "troops", quantity: 30, pricePerUnit: 151 }); // above the max price
     expect((await sql("SELECT count(*)::int AS n FROM market_trades WHERE buyer_id = $1", [buyer!.countryId])).rows[0].n).toBe(0);
     await matchCrossingOrders(ctx());
-    expect((await getOwnOrders(ctx(), buyer!.countryId))[0]).toMatchObject({ status: "pending", quantityFilled: 0 });
+    expect((await getOwnOrders(ctx(), { userId: buyer!.user.id, countryId: buyer!.countryId }))[0]).toMatchObject({ status: "pending", quantityFilled: 0 });
 
     // The 2 hours pass; the tick activates it and the sweep fills it, cheapest first.
     await sql("UPDATE standing_orders SET process_after = now() - interval '30 days' WHERE buyer_id = $1", [buyer!.countryId]);
@@ -226,7 +226,7 @@ describe("standing orders", () => {
     expect(listed.fills).toHaveLength(1);
     expect(listed.fills[0]).toMatchObject({ quantity: 50, pricePerUnit: 120, marketType: "standing_order", transactionType: "sell", marketFee: 300, netAmount: 5_700 });
     expect(listed.listing).toMatchObject({ quantity: 0, status: "sold" });
-    const [order] = await getOwnOrders(ctx(), buyer!.countryId);
+    const [order] = await getOwnOrders(ctx(), { userId: buyer!.user.id, countryId: buyer!.countryId });
     expect(order).toMatchObject({ status: "partial", quantityFilled: 120, budgetUsed: 3_000 + 5_600 + 6_000, heldBudget: 22_500 - 14_600 });
     expect(order!.executions.map((e) => e.pricePerUnit)).toEqual([120, 140, 100]);
 
@@ -301,7 +301,7 @@ describe("standing orders", () => {
     const listed = await createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "turrets", quantity: 4, pricePerUnit: 250 });
     expect(listed.fills).toEqual([]);
     await tick(); // a paused order is not activated by the clock
-    expect((await getOwnOrders(ctx(), buyer!.countryId))[0]).toMatchObject({ status: "pending", paused: true, quantityFilled: 0 });
+    expect((await getOwnOrders(ctx(), { userId: buyer!.user.id, countryId: buyer!.countryId }))[0]).toMatchObject({ status: "pending", paused: true, quantityFilled: 0 });
     const resumed = await controlOrder(ctx(), buyer!.user.id, placed.order.id, "activate");
     expect(resumed.order).toMatchObject({ status: "partial", paused: false, quantityFilled: 4 });
     expect(Number(resumed.country.turrets)).toBe(104);
@@ -320,7 +320,7 @@ describe("standing orders", () => {
     await setCountry(seller!.countryId, { spies: 5 });
     const listed = await createListing(ctx(), seller!.user.id, { countryId: seller!.countryId, itemType: "spies", quantity: 5, pricePerUnit: 90 });
     expect(listed.fills).toHaveLength(1);
-    const orders = await getOwnOrders(ctx(), buyer!.countryId);
+    const orders = await getOwnOrders(ctx(), { userId: buyer!.user.id, countryId: buyer!.countryId });
     expect(orders.map((o) => [o.status, o.renewedFromId])).toEqual([
       ["pending", placed.order.id],
       ["fulfilled", null],
@@ -331,7 +331,7 @@ describe("standing orders", () => {
     // The renewal's life ends without auto-renew: it expires and its budget comes back, once.
     await sql("UPDATE standing_orders SET auto_renew = false, expires_at = now() - interval '30 days' WHERE id = $1", [orders[0]!.id]);
     await tick();
-    expect((await getOwnOrders(ctx(), buyer!.countryId))[0]).toMatchObject({ status: "expired", heldBudget: 0 });
+    expect((await getOwnOrders(ctx(), { userId: buyer!.user.id, countryId: buyer!.countryId }))[0]).toMatchObject({ status: "expired", heldBudget: 0 });
     expect((await country(buyer!.countryId)).cash).toBe(100_000 - 500 + 50);
     expect(await settleExpired(ctx())).toBe(0);
     expectConserved(start, await audit(), { spies: 5 });
@@ -367,7 +367,7 @@ describe("government store", () => {
     expect(await refusal(storeTrade(ctx(), p!.user.id, "buy", { countryId: p!.countryId, itemId: "troops", quantity: 10_001 }))).toMatchObject({ code: "market/max_purchase" });
     for (let i = 0; i < 4; i++) await storeTrade(ctx(), p!.user.id, "buy", { countryId: p!.countryId, itemId: "troops", quantity: 10_000 });
     // Five max purchases empty the day's stock (a few units may have come back while the test ran).
-    expect((await getStore(ctx(), p!.countryId)).items.find((i) => i.id === "troops")!.stock).toBeLessThan(100);
+    expect((await getStore(ctx(), { userId: p!.user.id, countryId: p!.countryId })).items.find((i) => i.id === "troops")!.stock).toBeLessThan(100);
     await sql("UPDATE market_store_stock SET full_at = now() + interval '1 day' WHERE country_id = $1", [p!.countryId]);
     expect(await refusal(storeTrade(ctx(), p!.user.id, "buy", { countryId: p!.countryId, itemId: "troops", quantity: 1 }))).toMatchObject({ status: 400, code: "market/out_of_stock", message: "Currently Unavailable" });
     expect(await refusal(storeTrade(ctx(), p!.user.id, "buy", { countryId: p!.countryId, itemId: "oil", quantity: 1 }))).toMatchObject({ code: "market/express_only", message: "Available on Express servers only" });

@@ -103,6 +103,7 @@ import { runCountriesAction, type ActionContext, type ActionTransaction, type Lo
 import { recordNews } from "./news.js";
 import { creditTrade, marketFeeInputs, marketFeeModifiers } from "./allianceMarket.js";
 import type { ServiceContext } from "./context.js";
+import { ownCountryWith, type CountryOwner } from "./countries.js";
 
 /**
  * The markets' actions. Each is one runCountriesAction: the countries involved are locked in
@@ -541,11 +542,14 @@ function storeItems(state: CountryState, fullAts: ReadonlyMap<MarketItemType, nu
 }
 
 /** The store as one country sees it: its prices, its stock, its last 5 store trades, and its terms as a public-market seller. */
-export async function getStore(ctx: ServiceContext, countryId: number): Promise<StoreJson> {
-  const row = await findCountryById(ctx.db, countryId);
-  if (!row) throw notFound("Country not found", "country/not_found");
+export async function getStore(ctx: ServiceContext, owner: CountryOwner & { countryId: number }): Promise<StoreJson> {
+  // One round trip: the row with the store's four reads (services/countries.ts ownCountryWith).
   // The seller's half of the fee inputs: with itself as the buyer no trade agreement matches.
-  const [fullAts, recent, openListings, feeInputs] = await Promise.all([readStoreStock(ctx.db, countryId), recentStoreTrades(ctx.db, countryId), countOpenListings(ctx.db, countryId), marketFeeInputs(ctx.db, countryId, countryId)]);
+  const {
+    country: row,
+    values: [fullAts, recent, openListings, feeInputs],
+  } = await ownCountryWith(ctx, owner, (db, countryId) => [readStoreStock(db, countryId), recentStoreTrades(db, countryId), countOpenListings(db, countryId), marketFeeInputs(db, countryId, countryId)] as const);
+  const countryId = row.id;
   const state = rowToState(row);
   return {
     cash: state.cash,
@@ -602,15 +606,18 @@ export async function storeTrade(ctx: ServiceContext, userId: number, side: "buy
       return { next: new Map([[countryId, outcome.next]]), result: toStoreTransactionJson(trade, countryId) };
     },
   });
-  return { transaction: result, store: await getStore(ctx, countryId), country: toOwnCountryJson(rows.get(countryId)!) };
+  return { transaction: result, store: await getStore(ctx, { userId, countryId }), country: toOwnCountryJson(rows.get(countryId)!) };
 }
 
 // ---------------------------------------------------------------------------------------
 // Standing orders
 
-/** A country's own orders, newest first, each with its latest fills. */
-export async function getOwnOrders(ctx: ServiceContext, countryId: number): Promise<StandingOrderJson[]> {
-  return (await listOwnOrders(ctx.db, countryId)).map(({ order, executions }) => toOrderJson(order, executions));
+/** A country's own orders, newest first, each with its latest fills; the owner's row and both reads in one round trip. */
+export async function getOwnOrders(ctx: ServiceContext, owner: CountryOwner & { countryId: number }): Promise<StandingOrderJson[]> {
+  const {
+    values: [orders],
+  } = await ownCountryWith(ctx, owner, (db, id) => [listOwnOrders(db, id)] as const, { countryId: owner.countryId });
+  return orders.map(({ order, executions }) => toOrderJson(order, executions));
 }
 
 /** The public book: active and partial orders (what they still want, at what max price). */

@@ -55,6 +55,7 @@ import { rowToState, toOwnCountryJson, type CountryRow } from "../db/countries.j
 import { brigadeWriteStatement, findBrigades, findRecentThreats, findRehab, findSettings, gdiOf, postureOf, settingsWriteStatement } from "../db/military.js";
 import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
+import { ownCountryWith, type CountryOwner } from "./countries.js";
 import { ruleError } from "./economy.js";
 
 /**
@@ -87,9 +88,13 @@ export function toBrigadesResponse(stored: readonly BrigadeRecord[], country: Co
   return { brigades: all.map((b) => toBrigadeJson(b, country, now)), ready: countReadyBrigades(all, now), deployed: countDeployedBrigades(all, now) };
 }
 
-/** GET /military/brigades/{countryId} */
-export async function brigadesOf(ctx: ServiceContext, country: CountryRow): Promise<BrigadesResponse> {
-  return toBrigadesResponse(await findBrigades(ctx.db, country.id), rowToState(country), ctx.clock.now());
+/** GET /military/brigades/{countryId}: the owner's row and brigades in one round trip. */
+export async function brigadesOf(ctx: ServiceContext, owner: CountryOwner, countryId: number): Promise<BrigadesResponse> {
+  const {
+    country,
+    values: [brigades],
+  } = await ownCountryWith(ctx, owner, (db, id) => [findBrigades(db, id)] as const, { countryId });
+  return toBrigadesResponse(brigades, rowToState(country), ctx.clock.now());
 }
 
 type BrigadeAction = "use" | "recover" | "reduce";

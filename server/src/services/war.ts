@@ -7,6 +7,7 @@ import { countryTopic, WORLD_TOPIC, type PublicWarEvent } from "../events.js";
 import { tickNumberAt } from "../turnClock.js";
 import { runCountriesAction } from "./actions.js";
 import type { ServiceContext } from "./context.js";
+import { noCountry, ownCountryWith, type CountryOwner } from "./countries.js";
 import { ruleError } from "./economy.js";
 import { recordNews } from "./news.js";
 import { peaceNews } from "./warNews.js";
@@ -34,10 +35,14 @@ function publicWar(row: Pick<WarBetweenCountries, "id" | "declarer_id" | "declar
 
 export { peaceNews } from "./warNews.js";
 
-/** GET /war/declarations: the caller's wars, declared and received. */
-export async function warsOf(ctx: ServiceContext, countryId: number): Promise<WarDeclarationJson[]> {
+/** GET /war/declarations: the caller's wars, declared and received (404 without a country), with its row in one round trip. */
+export async function warsOf(ctx: ServiceContext, owner: CountryOwner): Promise<WarDeclarationJson[]> {
+  const {
+    country,
+    values: [wars],
+  } = await ownCountryWith(ctx, owner, (db, id) => [listWars(db, id)] as const, { refuse: noCountry });
   const now = ctx.clock.now();
-  return (await listWars(ctx.db, countryId)).map((row) => warJson(row, countryId, now));
+  return wars.map((row) => warJson(row, country.id, now));
 }
 
 /** POST /war/declare: a war on the target (+10% attack, bypasses its GDI protection, $10 per acre per turn). */

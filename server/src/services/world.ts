@@ -2,8 +2,8 @@ import { computeRankChange, RANKINGS_DEFAULT_LIMIT, type AllianceRole, type Chat
 import type { OnlineUserJson, RankingRowJson } from "@game/schema/api";
 import type { ServiceContext } from "./context.js";
 import { WORLD_TOPIC, type OnlineUserEvent } from "../events.js";
-import type { Db } from "../db/pool.js";
 import { allianceLabels, allianceRoles } from "../db/alliances.js";
+import { readTogether } from "../db/readBatch.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
 import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSessions, deleteRoomSessions } from "../db/online.js";
 
@@ -75,13 +75,25 @@ function takeDailySnapshot(ctx: ServiceContext): void {
 /** The top `limit` countries by networth as ranking rows (change and trend since today's snapshot). */
 export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT, playersOnly = false): Promise<RankingEntry[]> {
   takeDailySnapshot(ctx);
-  return toRankingEntries(ctx.db, await topByNetworth(ctx.db, limit, playersOnly));
+  return toRankingEntries(await topByNetworth(ctx.db, limit, playersOnly));
+}
+
+/**
+ * GET /rankings/networth: the top `limit` and the caller's own row after them when it is not
+ * among them (the spec), both read in one round trip (db/readBatch.ts).
+ */
+export async function networthRankingsWithOwn(ctx: ServiceContext, limit: number, playersOnly: boolean, ownCountryId: number | null): Promise<RankingEntry[]> {
+  takeDailySnapshot(ctx);
+  const [top, own] = await readTogether(ctx.db, (db) => [topByNetworth(db, limit, playersOnly), ownCountryId === null ? Promise.resolve(undefined) : rankedCountry(db, ownCountryId, playersOnly)] as const);
+  const rows = toRankingEntries(top);
+  if (own && !top.some((r) => r.id === own.id)) rows.push(...toRankingEntries([own]));
+  return rows;
 }
 
 /** One country's ranking row, or undefined when it is not ranked (networth 0, eliminated). */
 export async function loadRankingOf(ctx: ServiceContext, countryId: number, playersOnly = false): Promise<RankingEntry | undefined> {
   const row = await rankedCountry(ctx.db, countryId, playersOnly);
-  return row ? (await toRankingEntries(ctx.db, [row]))[0] : undefined;
+  return row ? toRankingEntries([row])[0] : undefined;
 }
 
 /**
@@ -93,10 +105,9 @@ export function rankedPlayerName(r: { is_ai: boolean; name: string; username: st
   return r.is_ai ? r.name : (r.username ?? "");
 }
 
-async function toRankingEntries(db: Db, rows: RankingDbRow[]): Promise<RankingEntry[]> {
-  const labels = await allianceLabels(db, distinctAlliances(rows));
+/** Ranking rows as entries: the alliance's name and tag come with the row (db/rankings.ts). */
+function toRankingEntries(rows: RankingDbRow[]): RankingEntry[] {
   return rows.map((r) => {
-    const label = r.alliance_id === null ? undefined : labels.get(r.alliance_id);
     return {
       id: String(r.id),
       rank: r.rank,
@@ -105,8 +116,8 @@ async function toRankingEntries(db: Db, rows: RankingDbRow[]): Promise<RankingEn
       playerName: rankedPlayerName(r),
       isAi: r.is_ai,
       governmentType: r.government_type,
-      allianceName: label?.name ?? "",
-      allianceTag: label?.tag ?? "",
+      allianceName: r.alliance_name ?? "",
+      allianceTag: r.alliance_tag ?? "",
       value: r.networth,
       land: r.land,
       ...computeRankChange(r.previous_rank, r.rank),

@@ -17,7 +17,11 @@
  *   Postgres's CPU is summed from /proc over the processes of --cluster (its cluster_name in
  *   their titles) and the backends of --database.
  * With --metrics (a server's origin, METRICS_PUBLIC), also the server's pool each interval:
- * connections held and requests waiting for one (`pool`: mean and max).
+ * connections held and requests waiting for one (`pool`: mean and max), and `perCall`: between
+ * the first and the last reading, per game action committed and per REST request answered, the
+ * pool check-outs, the milliseconds connections were held (db_pool_held_seconds_total), the
+ * server's CPU milliseconds, and the database's transactions (pg_stat_database). These are
+ * ratios, comparable between runs on a machine whatever its load.
  * Sampling costs one query per interval on a connection of its own (not counted).
  */
 import fs from "node:fs";
@@ -76,9 +80,34 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }
 
+/** The server's counters that perCall divides, summed over their labels. */
+async function counters(): Promise<Record<string, number> | undefined> {
+  if (!METRICS) return undefined;
+  const text = await (await fetch(`${METRICS}/metrics`)).text();
+  const sum = (name: string) => {
+    let total = 0;
+    for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "gm"))) total += Number(m[1]);
+    return total;
+  };
+  return {
+    actions: sum("game_actions_total"),
+    requests: sum("http_requests_total"),
+    checkouts: sum("db_pool_checkouts_total"),
+    heldSeconds: sum("db_pool_held_seconds_total"),
+    cpuSeconds: sum("process_cpu_seconds_total"),
+  };
+}
+
+async function transactions(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: string }>("SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = $1", [DATABASE]);
+  return Number(rows[0]?.n ?? NaN);
+}
+
 async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: URL });
   await client.connect();
+  const countersBefore = await counters();
+  const transactionsBefore = await transactions(client);
   const counts = new Map<string, number>();
   const lockTypes = new Map<string, number>();
   const queries = new Map<string, number>();
@@ -132,7 +161,24 @@ async function main(): Promise<void> {
     const spent = performance.now() - t0;
     await new Promise((r) => setTimeout(r, Math.max(0, INTERVAL_MS - spent)));
   }
+  const countersAfter = await counters();
+  // less the sampler's own: two statements a sample and the first count
+  const transactionsDone = (await transactions(client)) - transactionsBefore - 2 * samples - 1;
   const wallS = (performance.now() - startWall) / 1000;
+  const per = (total: number, calls: number, scale = 1) => (calls > 0 ? Math.round((total / calls) * scale * 1000) / 1000 : null);
+  const perCall =
+    countersBefore && countersAfter
+      ? (() => {
+          const d = Object.fromEntries(Object.keys(countersAfter).map((k) => [k, countersAfter[k]! - countersBefore[k]!]));
+          return {
+            actions: d.actions,
+            requests: d.requests,
+            perAction: { checkouts: per(d.checkouts!, d.actions!), heldMs: per(d.heldSeconds!, d.actions!, 1000), serverCpuMs: per(d.cpuSeconds!, d.actions!, 1000), transactions: per(transactionsDone, d.actions!) },
+            perRequest: { checkouts: per(d.checkouts!, d.requests!), heldMs: per(d.heldSeconds!, d.requests!, 1000), serverCpuMs: per(d.cpuSeconds!, d.requests!, 1000), transactions: per(transactionsDone, d.requests!) },
+            heldMsPerCheckout: per(d.heldSeconds!, d.checkouts!, 1000),
+          };
+        })()
+      : undefined;
   const endMachine = machineTicks();
   const pct = (ticks: number) => Math.round((ticks / TICK_HZ / wallS) * 1000) / 10;
   const backends = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / samples) * 100) / 100]));
@@ -156,6 +202,7 @@ async function main(): Promise<void> {
           samplesWithWaiters: pool.waitingSamples,
         }
       : undefined,
+    perCall,
     lockWaitsMean: Math.round((lockWaits / samples) * 100) / 100,
     lockWaitsByType: Object.fromEntries([...lockTypes].map(([k, v]) => [k, Math.round((v / samples) * 100) / 100])),
     cpu: {
