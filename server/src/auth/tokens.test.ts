@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { SignJWT } from "jose";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { TOKEN_AUDIENCE, TOKEN_CACHE_MS, TOKEN_ISSUER } from "./tokens.js";
 import { REQUESTS_ACTIVE_PER_TOKEN, REQUESTS_WAITING_PER_TOKEN } from "../http/tokenConcurrency.js";
 
@@ -11,8 +11,6 @@ const REDIS_DB = 10;
 const JWT_SECRET = "tokens-secret-tokens-secret-tokens-0123456789";
 /** Poll step when waiting for a refusal, ms. */
 const POLL_MS = 25;
-/** Allowance for one poll's round trip on a busy machine, ms. */
-const SLACK_MS = 250;
 
 async function signFor(userId: number): Promise<string> {
   return new SignJWT({})
@@ -26,14 +24,25 @@ async function signFor(userId: number): Promise<string> {
     .sign(new TextEncoder().encode(JWT_SECRET));
 }
 
-/** Polls GET /user/me with `token` on `baseUrl` until it answers 401; the ms that took. */
-async function msUntilRefused(baseUrl: string, token: string, limitMs: number): Promise<number> {
+/**
+ * Polls GET /user/me with `token` on `baseUrl` until it answers 401, and returns when the last
+ * request answered 200 was SENT, in ms after the call. A server accepts a request only while
+ * its verdict on the token is fresh, and it judges a request after it was sent, so a token
+ * revoked (or deleted) before the call and accepted by a request sent at t had a verdict still
+ * fresh at t. The time until the 401 arrives would add the machine's round trips: under load
+ * (the helpers' idle CPU group, load 25 on 2 cores) a refusal due at 1,000 ms arrived at 1,387
+ * (issue 29, the cluster loop), a bound on the machine, not on the server.
+ */
+async function lastAcceptedMs(baseUrl: string, token: string): Promise<number> {
   const start = performance.now();
+  let lastAccepted = 0;
   for (;;) {
+    const sentAt = performance.now() - start;
     const res = await apiRequest(baseUrl, "GET", "/user/me", undefined, token);
-    if (res.status === 401) return performance.now() - start;
+    if (res.status === 401) return lastAccepted;
     expect(res.status).toBe(200);
-    if (performance.now() - start > limitMs) throw new Error(`still accepted after ${limitMs} ms`);
+    lastAccepted = sentAt;
+    if (sentAt > 10 * TOKEN_CACHE_MS) throw new Error(`still accepted ${Math.round(sentAt)} ms after`);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -48,7 +57,7 @@ beforeAll(async () => {
   a = await startTestServer({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET });
   b = spawnServer({ DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET }, await freePort());
   await waitUntilListening(b);
-});
+}, CHILD_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await b?.kill();
@@ -69,7 +78,7 @@ describe("finding 8: authentication checks that the user still exists", () => {
     expect((await apiRequest(b.baseUrl, "GET", "/countries", undefined, p.token)).status).toBe(200);
     await a.server.database.pool.query("DELETE FROM users WHERE id = $1", [p.user.id]);
     // no announcement: each process notices when its cached verdict expires
-    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
+    expect(await lastAcceptedMs(b.baseUrl, p.token)).toBeLessThanOrEqual(TOKEN_CACHE_MS);
 
     const q = await registerPlayer(a, "gone2");
     expect((await apiRequest(b.baseUrl, "GET", "/countries", undefined, q.token)).status).toBe(200);
@@ -106,7 +115,7 @@ describe("auth fast path: a revoked token is refused everywhere within a second"
     const { jti, exp } = JSON.parse(Buffer.from(p.token.split(".")[1]!, "base64url").toString());
     // written straight to Postgres: no process hears about it
     await a.server.database.pool.query("INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, to_timestamp($2))", [jti, exp]);
-    expect(await msUntilRefused(b.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
+    expect(await lastAcceptedMs(b.baseUrl, p.token)).toBeLessThanOrEqual(TOKEN_CACHE_MS);
   });
 
   it("a verdict past the cache window still answers without Postgres while nothing is revoked, and an expired token is refused", async () => {
@@ -141,7 +150,7 @@ describe("auth fast path: a revoked token is refused everywhere within a second"
       await pool.query("ALTER TABLE revoked_tokens DISABLE TRIGGER revoked_tokens_auth_epoch");
       await pool.query("INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, to_timestamp($2))", [jti, exp]);
       await pool.query("ALTER TABLE revoked_tokens ENABLE TRIGGER revoked_tokens_auth_epoch");
-      expect(await msUntilRefused(a.baseUrl, p.token, TOKEN_CACHE_MS + 500)).toBeLessThanOrEqual(TOKEN_CACHE_MS + SLACK_MS);
+      expect(await lastAcceptedMs(a.baseUrl, p.token)).toBeLessThanOrEqual(TOKEN_CACHE_MS);
     } finally {
       await pool.query("ALTER TABLE auth_epoch_away RENAME TO auth_epoch");
     }

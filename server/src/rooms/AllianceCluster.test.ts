@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
 import { ALLIANCE_ROOM, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { CHILD_HOOK_TIMEOUT_MS, CHILD_START_TIMEOUT_MS } from "../test/childServer.js";
 import { eventually } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { buildAlliance } from "../test/alliances.js";
@@ -68,9 +69,12 @@ beforeAll(async () => {
   process.once("exit", () => child?.kill("SIGKILL"));
   child.stdout!.on("data", (d) => (childLog += d));
   child.stderr!.on("data", (d) => (childLog += d));
-  await eventually(() => childLog.includes("game server listening"), `the second process to listen; log:\n${childLog}`, 60_000);
+  // the log as it is when the wait ends, not when it starts
+  await eventually(() => childLog.includes("game server listening"), "the second process to listen", CHILD_START_TIMEOUT_MS).catch((err: Error) => {
+    throw new Error(`${err.message}; its log:\n${childLog}`);
+  });
   childUrl = `http://127.0.0.1:${portB}`;
-});
+}, CHILD_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.leave()));

@@ -4,7 +4,7 @@ import { matchMaker } from "@colyseus/core";
 import { SESSION_CLOSE_SIGNED_OUT, WORLD_ROOM } from "@game/schema/messages";
 import { apiRequest, registerPlayer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import type { ChildServer } from "../test/childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, type ChildServer } from "../test/childServer.js";
 import { startTwoProcesses, type TwoProcesses } from "../test/twoProcesses.js";
 
 /**
@@ -25,7 +25,7 @@ const clients: WorldTestClient[] = [];
 beforeAll(async () => {
   processes = await startTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
   ({ a, child } = processes);
-});
+}, CHILD_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.leave()));

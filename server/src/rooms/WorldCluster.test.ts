@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
+import { CHILD_HOOK_TIMEOUT_MS, CHILD_START_TIMEOUT_MS } from "../test/childServer.js";
 import { eventually, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import { announceCountryChange } from "../services/actions.js";
 
@@ -61,7 +62,10 @@ async function startChild(port: number, databaseUrl: string): Promise<void> {
   process.once("exit", () => child?.kill("SIGKILL"));
   child.stdout!.on("data", (d) => (childLog += d));
   child.stderr!.on("data", (d) => (childLog += d));
-  await eventually(() => childLog.includes("game server listening"), `the second process to listen; log:\n${childLog}`, 60_000);
+  // the log as it is when the wait ends, not when it starts
+  await eventually(() => childLog.includes("game server listening"), "the second process to listen", CHILD_START_TIMEOUT_MS).catch((err: Error) => {
+    throw new Error(`${err.message}; its log:\n${childLog}`);
+  });
 }
 
 beforeAll(async () => {
@@ -72,7 +76,7 @@ beforeAll(async () => {
   a = await startTestServer({ redisDb: REDIS_DB, port: portA, publicAddress: `127.0.0.1:${portA}`, jwtSecret: JWT_SECRET });
   await startChild(portB, a.databaseUrl);
   childUrl = `http://127.0.0.1:${portB}`;
-});
+}, CHILD_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.leave()));

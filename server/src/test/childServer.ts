@@ -77,8 +77,17 @@ export function spawnServer(env: Record<string, string>, port: number, options: 
   };
 }
 
+/**
+ * How long a child server may take to start: tsx loading server/src on a starved machine (the
+ * helpers' idle CPU group at load 25 on 2 cores) took more than 60 s with nothing logged yet
+ * (issue 29, the cluster loop). A hook that starts one gives it this plus its own work.
+ */
+export const CHILD_START_TIMEOUT_MS = 150_000;
+/** beforeAll timeout of a file that starts a child server besides a test server */
+export const CHILD_HOOK_TIMEOUT_MS = CHILD_START_TIMEOUT_MS + 90_000;
+
 /** Resolves once the child logged that it listens; rejects if it exits first or after `timeoutMs`. */
-export async function waitUntilListening(child: ChildServer, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilListening(child: ChildServer, timeoutMs = CHILD_START_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!child.log().includes("game server listening")) {
     if (child.process.exitCode !== null) throw new Error(`the server exited with ${child.process.exitCode}:\n${child.log()}`);
