@@ -98,7 +98,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     redisOutage: connections?.outage,
   };
 
-  const sessions = new RoomSessions(ctx, presence);
+  const sessions = new RoomSessions(ctx, presence, connections?.presence);
 
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
