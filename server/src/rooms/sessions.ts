@@ -133,12 +133,6 @@ export class RoomSessions {
     return key;
   }
 
-  /** Gives back a seat reserve() took for a client that will not join after all (onAuth refused it later). */
-  release(userId: number, sessionKey: string): void {
-    if (this.ctx.config.roomSessionsPerUser <= 0 || sessionKey === "") return;
-    void Promise.resolve(this.presence.hdel(userHash(userId), sessionKey)).catch(() => undefined);
-  }
-
   /** Records a joined client (end of onJoin). */
   track(room: Room, client: Client): void {
     const auth = client.auth as SessionAuth | undefined;
