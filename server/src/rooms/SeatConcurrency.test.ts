@@ -2,7 +2,8 @@ import "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
-import { registerPlayer, type TestServer } from "../test/harness.js";
+import { Redis } from "ioredis";
+import { registerPlayer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { joinWorldById, type WorldTestClient } from "../test/worldClients.js";
 import type { ChildServer } from "../test/childServer.js";
 import { startTwoProcesses, type TwoProcesses } from "../test/twoProcesses.js";
@@ -34,6 +35,21 @@ afterAll(async () => {
 });
 
 describe("issue 28: the seat count under concurrency", () => {
+  it("taking a seat is one command to Redis (one round trip on the join's path)", async () => {
+    const player = await registerPlayer(a, "sc0");
+    const hash = `room_sessions:${player.user.id}`;
+    // MONITOR lists every command Redis runs; those a script runs are marked "lua"
+    const monitor = await new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`).monitor();
+    const sent: string[] = [];
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      if (args.includes(hash) && !source.includes("lua")) sent.push(args[0]!.toLowerCase());
+    });
+    await roomSessionsOf(a.server.ctx)!.reserve(player.user.id);
+    await new Promise((r) => setTimeout(r, 200));
+    monitor.disconnect();
+    expect(sent).toEqual([expect.stringMatching(/^eval/)]);
+  });
+
   it("six seats asked for at once in one process: exactly the cap (2) granted, the others 429", async () => {
     const player = await registerPlayer(a, "sc1");
     const sessions = roomSessionsOf(a.server.ctx)!;

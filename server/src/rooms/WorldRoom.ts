@@ -4,18 +4,7 @@ import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
 import { sendChatMessage } from "../services/chat.js";
-import {
-  announceOnline,
-  endWorldRoom,
-  forgetOnlineSession,
-  keepWorldSessionsAlive,
-  leaveWorld,
-  loadJoiningPlayer,
-  loadWorldMember,
-  recordOnlineSession,
-  type CountrySummary,
-  type WorldMember,
-} from "../services/world.js";
+import { announceOnline, endWorldRoom, forgetOnlineSession, keepWorldSessionsAlive, leaveWorld, loadJoiningPlayer, loadWorldMember, recordOnlineSession, type CountrySummary, type WorldMember } from "../services/world.js";
 import { ONLINE_HEARTBEAT_MS } from "../db/online.js";
 import { admitRoomClient, GameRoom, verifyRoomToken } from "./GameRoom.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
