@@ -66,3 +66,37 @@ export async function selectJoiningPlayer(db: Q, userId: number): Promise<Joinin
   );
   return rows[0];
 }
+
+/** The private summary columns of countries, by id (a tick's re-read of every joined country), with each one's alliance role. */
+export async function selectCountrySummaries(db: Q, countryIds: number[]): Promise<CountrySummaryRow[]> {
+  const { rows } = await db.query<CountrySummaryRow>(
+    `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
+            c.government_type, c.alliance_id,
+            CASE WHEN c.alliance_id IS NULL THEN NULL ELSE COALESCE(m.role, 'member') END AS alliance_role,
+            ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
+     FROM countries c
+     LEFT JOIN alliance_members m ON m.country_id = c.id AND m.alliance_id = c.alliance_id
+     WHERE c.id = ANY($1::bigint[])`,
+    [countryIds],
+  );
+  return rows;
+}
+
+export interface CountrySummaryRow {
+  id: number;
+  updated_at: Date;
+  user_id: number | null;
+  name: string;
+  turns: number;
+  stored_turns: number;
+  cash: number;
+  food: number;
+  oil: number;
+  networth: number;
+  population: number;
+  land: number;
+  government_type: string;
+  alliance_id: number | null;
+  alliance_role: AllianceRole | null;
+  ignored: string[] | null;
+}

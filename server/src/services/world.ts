@@ -6,7 +6,7 @@ import type { Db } from "../db/pool.js";
 import { allianceLabels, allianceRoles } from "../db/alliances.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
 import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSessions, deleteRoomSessions } from "../db/online.js";
-import { selectJoiningPlayer, selectWorldMember, type WorldMemberRow } from "../db/worldMembers.js";
+import { selectCountrySummaries, selectJoiningPlayer, selectWorldMember, type CountrySummaryRow, type WorldMemberRow } from "../db/worldMembers.js";
 
 /**
  * The world's public projections (rankings, online users) and each player's private country
@@ -176,24 +176,7 @@ export async function loadJoiningPlayer(ctx: ServiceContext, userId: number): Pr
   const row = await selectJoiningPlayer(ctx.db, userId);
   if (!row) return undefined;
   const member = toWorldMember(userId, row);
-  const summary: CountrySummary = {
-    version: row.updated_at.getTime(),
-    countryId: row.id,
-    userId: row.user_id,
-    name: row.name,
-    turns: row.turns,
-    storedTurns: row.stored_turns,
-    cash: row.cash,
-    food: row.food,
-    oil: row.oil,
-    networth: row.networth,
-    population: row.population,
-    land: row.land,
-    government: row.government_type,
-    allianceId: row.alliance_id,
-    allianceRole: row.alliance_role,
-    ignoredUserIds: (row.ignored ?? []).map(Number),
-  };
+  const summary = toCountrySummary(row);
   return { member, summary };
 }
 
@@ -212,56 +195,32 @@ function toWorldMember(userId: number, row: WorldMemberRow): WorldMember {
   };
 }
 
-/** Private summaries of the given countries (one query), keyed by country id. */
+/** Private summaries of the given countries (one query, roles joined), keyed by country id. */
 export async function loadCountrySummaries(ctx: ServiceContext, countryIds: number[]): Promise<Map<number, CountrySummary>> {
   if (countryIds.length === 0) return new Map();
-  const { rows } = await ctx.db.query<{
-    id: number;
-    user_id: number | null;
-    name: string;
-    turns: number;
-    stored_turns: number;
-    cash: number;
-    food: number;
-    oil: number;
-    networth: number;
-    population: number;
-    land: number;
-    government_type: string;
-    alliance_id: number | null;
-    ignored: string[] | null;
-    updated_at: Date;
-  }>(
-    `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
-            c.government_type, c.alliance_id,
-            ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
-     FROM countries c WHERE c.id = ANY($1::bigint[])`,
-    [countryIds],
-  );
-  const roles = await allianceRoles(ctx.db, rows);
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        version: r.updated_at.getTime(),
-        countryId: r.id,
-        userId: r.user_id,
-        name: r.name,
-        turns: r.turns,
-        storedTurns: r.stored_turns,
-        cash: r.cash,
-        food: r.food,
-        oil: r.oil,
-        networth: r.networth,
-        population: r.population,
-        land: r.land,
-        government: r.government_type,
-        allianceId: r.alliance_id,
-        allianceRole: roles.get(r.id) ?? null,
-        ignoredUserIds: (r.ignored ?? []).map(Number),
-      },
-    ]),
-  );
+  const rows = await selectCountrySummaries(ctx.db, countryIds);
+  return new Map(rows.map((r) => [r.id, toCountrySummary(r)]));
+}
+
+function toCountrySummary(r: CountrySummaryRow): CountrySummary {
+  return {
+    version: r.updated_at.getTime(),
+    countryId: r.id,
+    userId: r.user_id,
+    name: r.name,
+    turns: r.turns,
+    storedTurns: r.stored_turns,
+    cash: r.cash,
+    food: r.food,
+    oil: r.oil,
+    networth: r.networth,
+    population: r.population,
+    land: r.land,
+    government: r.government_type,
+    allianceId: r.alliance_id,
+    allianceRole: r.alliance_role,
+    ignoredUserIds: (r.ignored ?? []).map(Number),
+  };
 }
 
 /** The public face of a member as the online list shows it. */
