@@ -9,6 +9,14 @@ import { isUnavailableError } from "./errors.js";
  * which keeps every answer of an outage under 2 s (issue 28).
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * Longest the start waits for Redis, ms: the matchmaker's set-up commands (Colyseus' listen) get
+ * this instead of REDIS_COMMAND_TIMEOUT_MS, and are sent again over every reconnection meanwhile.
+ * A Redis slow once (a save's fork, a slow command, a starved machine) costs the start that
+ * moment instead of the start (issue 28); one that does not answer within it still fails the
+ * start, so an orchestrator sees it.
+ */
+export const REDIS_START_BOUND_MS = 30_000;
 /** How often a Redis noted unavailable is pinged to log its return, ms. */
 const OUTAGE_PROBE_MS = 1_000;
 
@@ -56,6 +64,23 @@ export class RedisConnections {
       this.requests.once("ready", onReady);
       this.requests.once("end", onEnd);
     });
+  }
+
+  /**
+   * Runs the start's Redis set-up (`work`: the matchmaker's first commands on the presence and
+   * driver connections) with the start's bound: their commands wait up to REDIS_START_BOUND_MS
+   * for an answer and survive reconnections within it; the request path's bounds are back once
+   * `work` ends, before any client is served (the port is not listening yet).
+   */
+  async whileStarting<T>(work: () => Promise<T>, boundMs = REDIS_START_BOUND_MS): Promise<T> {
+    const patient = [this.presence, this.driver];
+    const saved = patient.map((client) => ({ commandTimeout: client.options.commandTimeout, maxRetriesPerRequest: client.options.maxRetriesPerRequest }));
+    for (const client of patient) Object.assign(client.options, { commandTimeout: boundMs, maxRetriesPerRequest: null });
+    try {
+      return await work();
+    } finally {
+      patient.forEach((client, i) => Object.assign(client.options, saved[i]));
+    }
   }
 
   /** Closes every connection at once (nothing waits for a Redis that is gone). */

@@ -98,7 +98,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     redisOutage: connections?.outage,
   };
 
-  const sessions = new RoomSessions(ctx, presence);
+  const sessions = new RoomSessions(ctx, presence, connections?.presence);
 
   // Rooms and clients of this process (matchMaker.stats.local is a live binding, read per scrape).
   ctx.metrics.addGauge("colyseus_rooms", "Rooms hosted by this process", () => matchMaker.stats.local.roomCount);
@@ -142,7 +142,9 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let ai: AiRounds | undefined;
   let backups: ScheduledBackups | undefined;
   try {
-    await listen(gameServer, httpServer, config.port);
+    // the matchmaker's set-up is the start's first Redis work: a slow answer is waited for, within a bound
+    const listening = () => listen(gameServer, httpServer, config.port);
+    await (connections ? connections.whileStarting(listening) : listening());
     installMatchmaking(httpServer, logger, { app, pipeline, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency(), redisUnavailable: () => connections?.outage.active ?? false });
     // after installMatchmaking, which replaces the request listeners it finds
     inFlight = new InFlightRequests(httpServer);

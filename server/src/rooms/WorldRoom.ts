@@ -4,7 +4,7 @@ import { WorldState } from "@game/schema/state";
 import type { ServiceContext } from "../services/context.js";
 import { WORLD_TOPIC, type WorldEvent } from "../events.js";
 import { sendChatMessage } from "../services/chat.js";
-import { endWorldRoom, joinWorld, keepWorldSessionsAlive, leaveWorld, loadCountrySummaries, loadWorldMember, type WorldMember } from "../services/world.js";
+import { announceOnline, endWorldRoom, forgetOnlineSession, keepWorldSessionsAlive, leaveWorld, loadJoiningPlayer, loadWorldMember, recordOnlineSession, type CountrySummary, type WorldMember } from "../services/world.js";
 import { ONLINE_HEARTBEAT_MS } from "../db/online.js";
 import { admitRoomClient, GameRoom, verifyRoomToken } from "./GameRoom.js";
 import { SeasonProjection } from "./world/SeasonProjection.js";
@@ -68,42 +68,56 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     this.handle(WORLD_MESSAGES.client.watch, (client, payload) => this.feeds.watch(client, payload.topics));
   }
 
+  /**
+   * Two waits in a row at most: the country's topic subscribed, then one read of who the
+   * player is and the country's summary (the read after the subscription, so no change falls
+   * between them); the online session is written meanwhile. docs/reliability.md, "The join path".
+   */
   async onJoin(client: WorldClient): Promise<void> {
-    // onAuth read who the player is a moment ago; what may have moved since (alliance,
-    // networth) comes from the summary, read after the country's topic is subscribed.
-    const authMember = client.auth!.member ?? (await loadWorldMember(this.ctx, client.auth!.userId));
-    if (!authMember) throw new ServerError(403, "You have no country");
-    await this.own.watch(authMember.countryId);
-    let member = authMember;
-    try {
-      const summary = (await loadCountrySummaries(this.ctx, [authMember.countryId])).get(authMember.countryId);
-      if (!summary) throw new ServerError(403, "You have no country");
-      if (summary.allianceId !== authMember.allianceId || summary.allianceRole !== authMember.allianceRole) {
-        member = (await loadWorldMember(this.ctx, authMember.userId)) ?? authMember;
-      }
-      member = { ...member, networth: summary.networth };
-      client.userData = {
-        userId: member.userId,
-        countryId: member.countryId,
-        allianceId: member.allianceId,
-        allianceRole: member.allianceRole,
-        ignored: new Set(summary.ignoredUserIds),
-        watching: new Set(),
-      };
-      for (const p of this.projections) p.addClient?.(client, member, summary);
-      this.feeds.addClient(client);
-    } catch (err) {
-      this.own.unwatch(authMember.countryId);
-      throw err;
+    const { userId, countryId } = client.auth!;
+    const session = { sessionId: client.sessionId, userId, roomId: this.roomId };
+    const [read, online] = await Promise.allSettled([this.watchAndRead(userId, countryId), recordOnlineSession(this.ctx, session)]);
+    if (read.status === "rejected" || online.status === "rejected") {
+      if (read.status === "fulfilled") this.own.unwatch(read.value.watched);
+      if (online.status === "fulfilled") await forgetOnlineSession(this.ctx, session).catch((err) => this.log.warn({ err }, "online session of a failed join not removed"));
+      throw read.status === "rejected" ? read.reason : (online as PromiseRejectedResult).reason;
     }
-    try {
-      await joinWorld(this.ctx, { sessionId: client.sessionId, roomId: this.roomId, member });
-    } catch (err) {
-      // The join fails and onLeave never runs for it: take the client back out.
-      this.removeClient(client);
-      throw err;
-    }
+    const { member, summary } = read.value;
+    client.userData = {
+      userId: member.userId,
+      countryId: member.countryId,
+      allianceId: member.allianceId,
+      allianceRole: member.allianceRole,
+      ignored: new Set(summary.ignoredUserIds),
+      watching: new Set(),
+    };
+    for (const p of this.projections) p.addClient?.(client, member, summary);
+    this.feeds.addClient(client);
+    announceOnline(this.ctx, member);
     this.trackSession(client);
+  }
+
+  /**
+   * Subscribes to the player's country, then reads the player and the summary. The country is
+   * the one the token check saw; a player whose country changed since (deleted, founded again)
+   * is subscribed to the new one before the answer is used.
+   */
+  private async watchAndRead(userId: number, countryId: number): Promise<{ member: WorldMember; summary: CountrySummary; watched: number }> {
+    let watched = countryId;
+    await this.own.watch(watched);
+    try {
+      for (;;) {
+        const joining = await loadJoiningPlayer(this.ctx, userId);
+        if (!joining) throw new ServerError(403, "You have no country");
+        if (joining.member.countryId === watched) return { ...joining, watched };
+        this.own.unwatch(watched);
+        watched = joining.member.countryId;
+        await this.own.watch(watched);
+      }
+    } catch (err) {
+      this.own.unwatch(watched);
+      throw err;
+    }
   }
 
   async onLeave(client: WorldClient): Promise<void> {
@@ -156,14 +170,15 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
 }
 
 /**
- * Same JWT as REST (token problems are a 401); a user without a country is a 403. The member
- * read here travels to onJoin with the auth result, so a join reads it once.
+ * Same JWT as REST (token problems are a 401); a user without a country is a 403. The token
+ * check already read the user's country (TokenClaims.countryId), so a join with a country
+ * costs no query here, only the seat (one Redis round trip); onJoin reads the player once.
  */
-export async function authenticateWorldClient(ctx: ServiceContext, token: string): Promise<{ userId: number; countryId: number; member: WorldMember }> {
+export async function authenticateWorldClient(ctx: ServiceContext, token: string): Promise<{ userId: number; countryId: number }> {
   const claims = await verifyRoomToken(ctx, token);
-  const member = await loadWorldMember(ctx, claims.userId);
-  if (!member) throw new ServerError(403, "You have no country");
-  return { ...(await admitRoomClient(ctx, claims, member.countryId)), member };
+  const countryId = claims.countryId ?? (await loadWorldMember(ctx, claims.userId))?.countryId;
+  if (countryId === undefined) throw new ServerError(403, "You have no country");
+  return admitRoomClient(ctx, claims, countryId);
 }
 
 /**

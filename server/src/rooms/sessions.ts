@@ -3,7 +3,9 @@ import { ServerError, type Client, type Presence, type Room } from "@colyseus/co
 import { SESSION_CLOSE_SIGNED_OUT } from "@game/schema/messages";
 import type { ServiceContext } from "../services/context.js";
 import type { Revocation } from "../auth/tokens.js";
+import type { Redis } from "ioredis";
 import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "../roomSeats.js";
+import { PresenceSeatCount, RedisSeatCount, type SeatCount } from "./seatCount.js";
 
 /**
  * A room session's seat in the per-user count is refreshed this often (ms) while it lives; one
@@ -18,6 +20,10 @@ export const ROOM_SESSION_STALE_MS = 60_000;
  * the cap refused for about 60 s (issue 28); now for at most the TTL.
  */
 export const ROOM_PROCESS_HEARTBEAT_MS = 3_000;
+/** A user's seat hash outlives its last write by this (s): a user gone for good leaves nothing. */
+const SEAT_HASH_TTL_S = Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000);
+/** A process's heartbeat key is this prefix and the process's key. */
+const PROCESS_KEY_PREFIX = "room_process:";
 
 export { ROOM_PROCESS_HEARTBEAT_TTL_S };
 
@@ -72,11 +78,20 @@ export class RoomSessions {
   /** this process's key in seat values and its heartbeat; new at every start */
   private readonly processKey = crypto.randomUUID();
 
+  /** the per-user seat count: one Redis script call, or the presence's calls without Redis */
+  private readonly seats: SeatCount;
+
+  /**
+   * @param redis the presence's Redis connection, when there is one: the seat count runs there
+   *   as one script (one round trip, atomic across processes)
+   */
   constructor(
     private readonly ctx: ServiceContext,
     private readonly presence: Presence,
+    redis?: Redis,
   ) {
     registries.set(ctx, this);
+    this.seats = redis ? new RedisSeatCount(redis) : new PresenceSeatCount(presence);
     this.stopListening = ctx.tokens.onRevocation((revocation) => this.close(revocation));
     this.refresher = setInterval(() => void this.refresh(), ROOM_SESSION_REFRESH_MS);
     this.refresher.unref();
@@ -101,20 +116,17 @@ export class RoomSessions {
     const key = crypto.randomUUID();
     const cap = this.ctx.config.roomSessionsPerUser;
     if (cap <= 0) return key;
-    const hash = userHash(userId);
-    const now = Date.now();
-    await this.presence.hset(hash, key, this.seatValue(now));
-    await this.presence.expire(hash, Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
-    const seats = Object.entries((await this.presence.hgetall(hash)) ?? {}).map(([field, value]) => ({ field, ...parseSeat(value) }));
-    const owners = [...new Set(seats.map((seat) => seat.owner).filter((owner) => owner !== this.processKey && owner !== ""))];
-    const alive = new Set([this.processKey, ...(await Promise.all(owners.map(async (owner) => ((await this.presence.exists(processKeyOf(owner))) ? owner : "")))).filter(Boolean)]);
-    let held = 0;
-    for (const seat of seats) {
-      if (now - seat.seenAt > ROOM_SESSION_STALE_MS || (seat.owner !== "" && !alive.has(seat.owner))) void this.presence.hdel(hash, seat.field);
-      else held += 1;
-    }
-    if (held > cap) {
-      await this.presence.hdel(hash, key);
+    const taken = await this.seats.take({
+      hash: userHash(userId),
+      field: key,
+      owner: this.processKey,
+      now: Date.now(),
+      cap,
+      staleMs: ROOM_SESSION_STALE_MS,
+      ttlS: SEAT_HASH_TTL_S,
+      heartbeatPrefix: PROCESS_KEY_PREFIX,
+    });
+    if (!taken) {
       this.ctx.metrics.roomMessagesRejected.inc({ reason: "session/cap" });
       throw new ServerError(429, `Too many open sessions: at most ${cap} at once. Close another tab or window first.`);
     }
@@ -181,7 +193,7 @@ export class RoomSessions {
         await this.presence.hset(userHash(session.userId), key, now);
         users.add(session.userId);
       }
-      for (const userId of users) await this.presence.expire(userHash(userId), Math.ceil((ROOM_SESSION_STALE_MS * 2) / 1000));
+      for (const userId of users) await this.presence.expire(userHash(userId), SEAT_HASH_TTL_S);
     } catch (err) {
       if (!this.ctx.redisOutage?.noteFailure(err, "room seats")) this.ctx.logger.warn({ err }, "room session seats not refreshed");
     }
@@ -199,14 +211,8 @@ export class RoomSessions {
   }
 }
 
-/** A seat's value as written by seatValue; a bare time (written before owners were kept) has no owner. */
-function parseSeat(value: string): { owner: string; seenAt: number } {
-  const at = value.lastIndexOf(":");
-  return at < 0 ? { owner: "", seenAt: Number(value) } : { owner: value.slice(0, at), seenAt: Number(value.slice(at + 1)) };
-}
-
 function processKeyOf(processKey: string): string {
-  return `room_process:${processKey}`;
+  return `${PROCESS_KEY_PREFIX}${processKey}`;
 }
 
 function userHash(userId: number): string {

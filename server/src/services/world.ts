@@ -6,6 +6,7 @@ import { allianceLabels, allianceRoles } from "../db/alliances.js";
 import { readTogether } from "../db/readBatch.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
 import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSessions, deleteRoomSessions } from "../db/online.js";
+import { selectCountrySummaries, selectJoiningPlayer, selectWorldMember, type CountrySummaryRow, type WorldMemberRow } from "../db/worldMembers.js";
 
 /**
  * The world's public projections (rankings, online users) and each player's private country
@@ -172,82 +173,65 @@ export function toOnlineUserJson(user: OnlineUserEvent): OnlineUserJson {
   };
 }
 
-/** The chat and presence identity of a user, or undefined when they have no country. */
+/** The chat and presence identity of a user, or undefined when they have no country (one query). */
 export async function loadWorldMember(ctx: ServiceContext, userId: number): Promise<WorldMember | undefined> {
-  const { rows } = await ctx.db.query<{ username: string; id: number; alliance_id: number | null; government_type: string; networth: number }>(
-    `SELECT u.username, c.id, c.alliance_id, c.government_type, c.networth
-     FROM users u JOIN countries c ON c.user_id = u.id WHERE u.id = $1`,
-    [userId],
-  );
-  const row = rows[0];
+  const row = await selectWorldMember(ctx.db, userId);
+  return row ? toWorldMember(userId, row) : undefined;
+}
+
+/**
+ * What a world room's join shows a player, in one query: who the player is (chat, presence)
+ * and the private summary of the player's country; undefined without a country.
+ */
+export async function loadJoiningPlayer(ctx: ServiceContext, userId: number): Promise<{ member: WorldMember; summary: CountrySummary } | undefined> {
+  const row = await selectJoiningPlayer(ctx.db, userId);
   if (!row) return undefined;
-  const [labels, roles] = await Promise.all([allianceLabels(ctx.db, distinctAlliances([row])), allianceRoles(ctx.db, [row])]);
-  const label = row.alliance_id === null ? undefined : labels.get(row.alliance_id);
-  const allianceRole: AllianceRole | null = roles.get(row.id) ?? null;
+  const member = toWorldMember(userId, row);
+  const summary = toCountrySummary(row);
+  return { member, summary };
+}
+
+function toWorldMember(userId: number, row: WorldMemberRow): WorldMember {
   return {
     userId,
     username: row.username,
     countryId: row.id,
     allianceId: row.alliance_id,
-    allianceRole,
-    role: allianceRole ?? "member",
-    allianceName: label?.name ?? "",
-    allianceTag: label?.tag ?? "",
+    allianceRole: row.alliance_role,
+    role: row.alliance_role ?? "member",
+    allianceName: row.alliance_name ?? "",
+    allianceTag: row.alliance_tag ?? "",
     government: row.government_type,
     networth: row.networth,
   };
 }
 
-/** Private summaries of the given countries (one query), keyed by country id. */
+/** Private summaries of the given countries (one query, roles joined), keyed by country id. */
 export async function loadCountrySummaries(ctx: ServiceContext, countryIds: number[]): Promise<Map<number, CountrySummary>> {
   if (countryIds.length === 0) return new Map();
-  const { rows } = await ctx.db.query<{
-    id: number;
-    user_id: number | null;
-    name: string;
-    turns: number;
-    stored_turns: number;
-    cash: number;
-    food: number;
-    oil: number;
-    networth: number;
-    population: number;
-    land: number;
-    government_type: string;
-    alliance_id: number | null;
-    ignored: string[] | null;
-    updated_at: Date;
-  }>(
-    `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
-            c.government_type, c.alliance_id,
-            ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
-     FROM countries c WHERE c.id = ANY($1::bigint[])`,
-    [countryIds],
-  );
-  const roles = await allianceRoles(ctx.db, rows);
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        version: r.updated_at.getTime(),
-        countryId: r.id,
-        userId: r.user_id,
-        name: r.name,
-        turns: r.turns,
-        storedTurns: r.stored_turns,
-        cash: r.cash,
-        food: r.food,
-        oil: r.oil,
-        networth: r.networth,
-        population: r.population,
-        land: r.land,
-        government: r.government_type,
-        allianceId: r.alliance_id,
-        allianceRole: roles.get(r.id) ?? null,
-        ignoredUserIds: (r.ignored ?? []).map(Number),
-      },
-    ]),
-  );
+  const rows = await selectCountrySummaries(ctx.db, countryIds);
+  return new Map(rows.map((r) => [r.id, toCountrySummary(r)]));
+}
+
+function toCountrySummary(r: CountrySummaryRow): CountrySummary {
+  return {
+    version: r.updated_at.getTime(),
+    countryId: r.id,
+    userId: r.user_id,
+    name: r.name,
+    turns: r.turns,
+    storedTurns: r.stored_turns,
+    cash: r.cash,
+    food: r.food,
+    oil: r.oil,
+    networth: r.networth,
+    population: r.population,
+    land: r.land,
+    government: r.government_type,
+    allianceId: r.alliance_id,
+    allianceRole: r.alliance_role,
+    ignoredUserIds: (r.ignored ?? []).map(Number),
+  };
 }
 
 /** The public face of a member as the online list shows it. */
@@ -266,12 +250,22 @@ export function toOnlineUserEvent(member: WorldMember): OnlineUserEvent {
 }
 
 /**
- * A client joined a world room: records the session (so every process counts the user
- * online) and announces the user to every shard.
+ * A client is joining a world room: records the session, so every process counts the user
+ * online. Runs beside the join's read (WorldRoom.onJoin); announceOnline follows once the
+ * client is in.
  */
-export async function joinWorld(ctx: ServiceContext, session: { sessionId: string; roomId: string; member: WorldMember }): Promise<void> {
-  await insertOnlineSession(ctx.db, { sessionId: session.sessionId, userId: session.member.userId, roomId: session.roomId });
-  ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: toOnlineUserEvent(session.member) });
+export async function recordOnlineSession(ctx: ServiceContext, session: { sessionId: string; userId: number; roomId: string }): Promise<void> {
+  await insertOnlineSession(ctx.db, session);
+}
+
+/** A join that failed after recordOnlineSession: its session goes, unannounced. */
+export async function forgetOnlineSession(ctx: ServiceContext, session: { sessionId: string; userId: number }): Promise<void> {
+  await deleteOnlineSession(ctx.db, session.sessionId, session.userId);
+}
+
+/** A client joined a world room: the user is announced to every shard (each tells its watchers, coalesced). */
+export function announceOnline(ctx: ServiceContext, member: WorldMember): void {
+  ctx.events.publish(WORLD_TOPIC, { type: "userOnline", user: toOnlineUserEvent(member) });
 }
 
 /** A client left for good: ends the session; the user goes offline when it was their last. */

@@ -18,7 +18,7 @@ export interface WorldClientData {
   watching: Set<WatchTopic>;
 }
 
-export type WorldClient = Client<{ userData: WorldClientData; auth: { userId: number; countryId: number; member?: WorldMember } }>;
+export type WorldClient = Client<{ userData: WorldClientData; auth: { userId: number; countryId: number } }>;
 
 /** What a shard's projection may use of its room. */
 export interface WorldHost {

@@ -3,7 +3,7 @@
  *
  *   npx tsx --conditions development server/tools/src/bench/idleClients.ts [--clients 5000]
  *       [--observers 500] [--messages 100] [--rate 5] [--shard 500] [--targets world,bare]
- *       [--join-batch 25] [--steps 2500,5000,7500 --p99-limit 250]
+ *       [--join-batch 25] [--steps 2500,5000,7500 --p99-limit 250] [--world-redis true]
  *
  * For each target, one after the other on the same machine:
  *   world  the game's entry point (server/src/main.ts under tsx) on a scratch Postgres database
@@ -68,6 +68,16 @@ const STEPS = (args.get("steps") ?? "").split(",").filter(Boolean).map(Number);
 const P99_LIMIT_MS = Number(args.get("p99-limit") ?? 250);
 /** Redis for the two-process world ("world2"): a database index of its own on this server */
 const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/13";
+/**
+ * --world-redis: the one-process world runs as deployed, on Redis (BENCH_REDIS_URL) with the
+ * per-user seat count on, so a join pays its Redis round trips (the join path, issue 28).
+ */
+const WORLD_ON_REDIS = args.get("world-redis") === "true";
+/**
+ * BENCH_BEFORE_ROOT: another checkout of the project (its own node_modules) whose world runs as
+ * the target `before`, in the same run as `world` and `bare` (a change measured before and after).
+ */
+const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT ?? "";
 /** the most clients any target is asked to hold */
 const CLIENTS = Math.max(CLIENTS_ARG, ...STEPS);
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -75,7 +85,7 @@ const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), 
 const log = pino({ level: "info", base: undefined, timestamp: false });
 
 /** world: the game, one process; world2: the game, two processes behind Redis; bare: the reference */
-type TargetName = "world" | "world2" | "bare";
+type TargetName = "world" | "world2" | "bare" | "before";
 
 /** A server under test: where it listens, its process, how each client joins and chats. */
 interface Target {
@@ -121,11 +131,11 @@ function processUsage(pid: number): { rss: number; cpu: number } {
 }
 
 /** Starts a tsx child and resolves once `ready` (given the child's output so far) answers true. */
-async function startChild(script: string, env: NodeJS.ProcessEnv, ready: (output: string) => boolean | Promise<boolean>): Promise<{ child: ChildProcess; log: () => string }> {
+async function startChild(script: string, env: NodeJS.ProcessEnv, ready: (output: string) => boolean | Promise<boolean>, root = REPO_ROOT): Promise<{ child: ChildProcess; log: () => string }> {
   let output = "";
   // BENCH_SERVER_NODE_ARGS reach the servers only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "--conditions", "development", script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "--conditions", "development", script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   process.once("exit", () => child.kill("SIGKILL"));
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
@@ -150,7 +160,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * sends the client to the process hosting its room). Clients arrive at the processes in turn,
  * as a round-robin front would send them.
  */
-async function startWorld(name: TargetName, processes: number): Promise<Target> {
+async function startWorld(name: TargetName, processes: number, root = REPO_ROOT): Promise<Target> {
   const dbName = `game_bench_${crypto.randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -160,7 +170,7 @@ async function startWorld(name: TargetName, processes: number): Promise<Target> 
   dbUrl.pathname = `/${dbName}`;
   const secret = crypto.randomBytes(32).toString("hex");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-bench-"));
-  const redisUrl = processes > 1 ? BENCH_REDIS_URL : "";
+  const redisUrl = processes > 1 || WORLD_ON_REDIS ? BENCH_REDIS_URL : "";
   if (redisUrl) {
     const redis = new Redis(redisUrl);
     await redis.flushdb();
@@ -184,14 +194,16 @@ async function startWorld(name: TargetName, processes: number): Promise<Target> 
         REDIS_URL: redisUrl,
         METRICS_PUBLIC: "true",
         PUBLIC_ADDRESS: processes > 1 ? `127.0.0.1:${port}` : "",
-        // seated sessions per user are not what is measured: every client is a different player
-        ROOM_SESSIONS_PER_USER: "0",
+        // every client is a different player: the seat count costs its Redis round trip per
+        // join but never refuses; off without --world-redis, as before
+        ROOM_SESSIONS_PER_USER: WORLD_ON_REDIS ? "8" : "0",
       },
       () =>
         fetch(`${baseUrl}/api/health`).then(
           (r) => r.ok,
           () => false,
         ),
+      root,
     );
     servers.push({ child, baseUrl });
   }
@@ -460,7 +472,8 @@ async function startTarget(name: TargetName): Promise<Target> {
   if (name === "world") return startWorld(name, 1);
   if (name === "world2") return startWorld(name, 2);
   if (name === "bare") return startBare();
-  throw new Error(`--targets takes world, world2 and bare, got "${name}"`);
+  if (name === "before" && BEFORE_ROOT) return startWorld(name, 1, path.resolve(BEFORE_ROOT));
+  throw new Error(`--targets takes world, world2, bare and (with BENCH_BEFORE_ROOT) before, got "${name}"`);
 }
 
 async function main(): Promise<void> {
@@ -477,21 +490,23 @@ async function main(): Promise<void> {
       await target.stop();
     }
   }
-  const { world, world2, bare } = results;
+  const { world, world2, bare, before } = results;
   const ratio = (w: number | undefined, b: number | undefined) => (w !== undefined && b ? round(w / b, 2) : undefined);
-  const ratios =
-    world?.joins && bare?.joins
+  const overBare = (game: typeof world) =>
+    game?.joins && bare?.joins
       ? {
-          serverCpuPerJoin: ratio(world.joins.serverCpuMsPerJoin, bare.joins.serverCpuMsPerJoin),
-          joinSeconds: ratio(world.joins.seconds, bare.joins.seconds),
-          rssPerClient: ratio(world.idle.serverKbPerClient, bare.idle.serverKbPerClient),
-          chatP99: ratio(world.chat.p99Ms, bare.chat.p99Ms),
-          serverCpuPerChatLine: ratio(world.chat.serverCpuMsPerMessage, bare.chat.serverCpuMsPerMessage),
+          serverCpuPerJoin: ratio(game.joins.serverCpuMsPerJoin, bare.joins.serverCpuMsPerJoin),
+          joinSeconds: ratio(game.joins.seconds, bare.joins.seconds),
+          rssPerClient: ratio(game.idle.serverKbPerClient, bare.idle.serverKbPerClient),
+          chatP99: ratio(game.chat.p99Ms, bare.chat.p99Ms),
+          serverCpuPerChatLine: ratio(game.chat.serverCpuMsPerMessage, bare.chat.serverCpuMsPerMessage),
         }
       : undefined;
+  const ratios = overBare(world);
+  const beforeOverBare = overBare(before);
   const twoProcessesOverOne = world?.ramp && world2?.ramp ? { clientsWithinLimit: ratio(world2.ramp.largestWithinLimit, world.ramp.largestWithinLimit) } : undefined;
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 1e9), node: process.version, loadAverageAtStart: loadBefore, loadAverageAtEnd: loadAverage() };
-  process.stdout.write(`${JSON.stringify({ machine, clients: CLIENTS, observers: OBSERVERS, shard: SHARD, results, worldOverBare: ratios, twoProcessesOverOne }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ machine, clients: CLIENTS, observers: OBSERVERS, shard: SHARD, results, worldOverBare: ratios, beforeOverBare, twoProcessesOverOne }, null, 2)}\n`);
 }
 
 main().then(
