@@ -1,6 +1,12 @@
 const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const ONE_DECIMAL = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const TWO_DECIMALS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+// Date formatters built once: `toLocale*String` with options builds a new Intl formatter on
+// every call, which the overview's clock did every second (issue 30: the overview's blocking time).
+const TIME_OF_DAY = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit" });
+const CLOCK = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" });
+const DAY_AND_DATE = new Intl.DateTimeFormat("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric" });
 
 /** 100000 -> "100,000" */
 export function fmt(n: number): string {
@@ -82,9 +88,19 @@ export function titleCase(s: string): string {
 }
 
 export function timeOfDay(ms: number): string {
-  return new Date(ms).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" });
+  return TIME_OF_DAY.format(ms);
+}
+
+/** "16:20:43" (24-hour clock) */
+export function clockText(ms: number): string {
+  return CLOCK.format(ms);
 }
 
 export function dateText(ms: number): string {
-  return new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+  return DATE.format(ms);
+}
+
+/** "Friday, November 27, 2026" */
+export function dayAndDateText(ms: number): string {
+  return DAY_AND_DATE.format(ms);
 }

@@ -129,27 +129,30 @@ export function GameProvider({ children }: { children: ReactNode }) {
     mutationFn: (orders: Record<string, number>) => api.construct(countryId!, orders),
   });
 
+  // mutateAsync is stable; the mutation's result object is new on every render
+  const { mutateAsync: exploreAsync } = exploreMutation;
+  const { mutateAsync: constructAsync } = constructMutation;
   const explore = useCallback(
     async (turns: number) => {
       const before = country?.landAcres ?? 0;
-      const outcome = await exploreMutation.mutateAsync(turns);
+      const outcome = await exploreAsync(turns);
       const after = outcome.country?.landAcres;
       applyOutcome(outcome, { landGained: after !== undefined ? Math.max(0, after - before) : undefined });
       return outcome;
     },
-    [country?.landAcres, exploreMutation, applyOutcome],
+    [country?.landAcres, exploreAsync, applyOutcome],
   );
 
   const construct = useCallback(
     async (orders: Record<string, number>) => {
-      const outcome = await constructMutation.mutateAsync(orders);
+      const outcome = await constructAsync(orders);
       const entries = Object.entries(orders).filter(([, q]) => q > 0);
       const quantity = entries.reduce((sum, [, q]) => sum + q, 0);
       const type = entries.length === 1 ? entries[0]![0] : "mixed";
       applyOutcome(outcome, { buildingConstructed: { quantity, type } });
       return outcome;
     },
-    [constructMutation, applyOutcome],
+    [constructAsync, applyOutcome],
   );
 
   const dismissCard = useCallback((key: number) => setCards((list) => list.filter((c) => c.key !== key)), []);
@@ -165,14 +168,21 @@ export function GameProvider({ children }: { children: ReactNode }) {
   }, []);
   useEffect(() => () => void (clearTimer.current && clearTimeout(clearTimer.current)), []);
 
+  // The query's result object is new on every render: the context value depends on the fields
+  // it reads, so a render of this provider that changes none of them re-renders no consumer
+  // (issue 30: the overview's start rendered every screen consumer once per arriving answer).
+  const countryLoading = countryQuery.isPending && countryQuery.fetchStatus !== "idle";
+  const countryError = countryQuery.error ? countryQuery.error.message : null;
+  const { refetch } = countryQuery;
+  const refetchCountry = useCallback(() => void refetch(), [refetch]);
   const value = useMemo<GameState>(
     () => ({
       countryId,
       country,
       countryState,
-      countryLoading: countryQuery.isPending && countryQuery.fetchStatus !== "idle",
-      countryError: countryQuery.error ? countryQuery.error.message : null,
-      refetchCountry: () => void countryQuery.refetch(),
+      countryLoading,
+      countryError,
+      refetchCountry,
       explore,
       exploring: exploreMutation.isPending,
       construct,
@@ -184,7 +194,7 @@ export function GameProvider({ children }: { children: ReactNode }) {
       openReport,
       closeReport,
     }),
-    [countryId, country, countryState, countryQuery, explore, exploreMutation.isPending, construct, constructMutation.isPending, cards, dismissCard, report, reportOpen, openReport, closeReport],
+    [countryId, country, countryState, countryLoading, countryError, refetchCountry, explore, exploreMutation.isPending, construct, constructMutation.isPending, cards, dismissCard, report, reportOpen, openReport, closeReport],
   );
   return <GameContext.Provider value={value}>{children}</GameContext.Provider>;
 }

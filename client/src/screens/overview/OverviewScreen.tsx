@@ -7,7 +7,7 @@ import { useNewsRefreshOnUnread } from "../news/liveUpdates";
 import { ago } from "../news/ago";
 import { useNow } from "../../components/Clock";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { daysText, durationText, fmt, money } from "../../components/format";
+import { clockText, dayAndDateText, daysText, durationText, fmt, money } from "../../components/format";
 import { AVAILABLE_VIEWS, type Route, type ViewId } from "../shell/navigation";
 import { useBrigades } from "../../api/military";
 import { useWarCostPerTurn } from "../military/warCost";
@@ -139,14 +139,14 @@ function WorldNews() {
  */
 function TodayDate() {
   const now = useNow(60_000);
-  return <span className="muted">{new Date(now).toLocaleDateString("en-US", { weekday: "long", year: "numeric", month: "long", day: "numeric" })}</span>;
+  return <span className="muted">{dayAndDateText(now)}</span>;
 }
 
 function CurrentTime() {
   const now = useNow();
   return (
     <div className="big-number" aria-label="Current time">
-      {new Date(now).toLocaleTimeString("en-US", { hour12: false })}
+      {clockText(now)}
     </div>
   );
 }
