@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useState } from "react";
 import { GOVERNMENTS, computeCashFlowPerTurn, computeMsToNextTick, plural } from "@game/schema/rules";
 import { useGame } from "../../game/GameContext";
 import { useNewsTicker, useSeason } from "../../realtime/hooks";
@@ -152,7 +152,11 @@ function CurrentTime() {
 }
 
 function Overview({ onNavigate }: { onNavigate(route: Route): void }) {
-  const { country, countryError } = useGame();
+  const { country: liveCountry, countryError } = useGame();
+  // The cards render from a deferred copy: React renders them in slices it can interrupt, so the
+  // first answer's render is no longer one long task that blocks the page (issue 30: the
+  // overview's total blocking time); each later change shows one render later, within a frame.
+  const country = useDeferredValue(liveCountry);
   const brigades = useBrigades(country?.id);
   if (!country) return countryError ? <div className="alert error">{countryError}</div> : <Loading text="Loading country data..." />;
   const shortcuts = SHORTCUTS;
