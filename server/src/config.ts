@@ -75,6 +75,13 @@ export interface Config {
   aiCountries: number;
   /** Milliseconds between AI rounds. @default 60000 */
   aiIntervalMs: number;
+  /**
+   * How old the world's rankings that ranks, target-list pages and the alliance list are read
+   * from may be, ms (db/rankBoard.ts, the alliance ladder in services/alliances.ts): one read
+   * of each per process per this long. 0 reads them for every request (exact; the functional
+   * tests run so). @default 1000
+   */
+  rankingsMaxAgeMs: number;
   /** Most actions all AI countries take in one round: their cost stays bounded whatever their number. @default 200 */
   aiActionsPerRound: number;
   /** Most actions one AI country takes in one round (one sitting). @default 8 (AI_ACTIONS_PER_SESSION, as the simulator) */
@@ -192,6 +199,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     corsOrigins: originsFromEnv("CORS_ORIGINS"),
     serveSourceMaps: optional("SERVE_SOURCE_MAPS") === "true",
     aiIntervalMs: intFromEnv("AI_INTERVAL_MS", 60_000),
+    rankingsMaxAgeMs: countFromEnv("RANKINGS_MAX_AGE_MS", 1_000),
     aiActionsPerRound: countFromEnv("AI_ACTIONS_PER_ROUND", 200),
     aiActionsPerCountry: countFromEnv("AI_ACTIONS_PER_COUNTRY", AI_ACTIONS_PER_SESSION),
     aiSessionsPerDay: countFromEnv("AI_SESSIONS_PER_DAY", AI_SESSIONS_PER_DAY),

@@ -150,10 +150,11 @@ export interface AllianceAggregate {
 
 /**
  * Every live alliance with its aggregates and its rank by total networth (ties: more members,
- * then the older alliance), filtered by name or tag when `search` is given. The alliances are
- * few (one per 2-200 players), so ranking all of them in one statement is cheap.
+ * then the older alliance), filtered by name or tag when `search` is given (`limit` null: all).
+ * The alliances are few (one per 2-200 players), but their aggregates sum every member: the
+ * public list reads it through the alliance ladder (services/alliances.ts), once a second.
  */
-export async function rankedAlliances(db: Q, options: { search?: string; ids?: number[]; limit: number; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
+export async function rankedAlliances(db: Q, options: { search?: string; ids?: number[]; limit: number | null; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
   const { rows } = await db.query<AllianceRow & AllianceAggregate & { rank: number; total: number }>(
     `WITH agg AS (
        SELECT c.alliance_id, count(*)::int AS member_count, COALESCE(sum(c.networth), 0)::bigint AS total_networth,

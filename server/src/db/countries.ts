@@ -2,6 +2,7 @@ import { COUNTRY_FIELDS, type CountryField, type CountryFieldsRow, type OwnCount
 import type { CountryState } from "@game/schema/rules";
 import { computeNetworth, computeProtectionStatus } from "@game/schema/rules";
 import type { DbClient, Db } from "./pool.js";
+import type { RankSnapshot } from "./rankBoard.js";
 import { idList, sqlLiteral } from "./sqlLiteral.js";
 import { Statement } from "./statement.js";
 
@@ -229,21 +230,22 @@ export interface CountryListOptions {
 }
 
 /**
- * Public listing ordered by networth, for rankings and target lists, each row with its alliance's
- * name, and the count of all: one statement (a page past the end is one row of nulls beside the
- * count, left out here).
+ * A page of the public listing ordered by networth, for the target lists, each row with its
+ * alliance's name, and the count of all. Which countries are on the page comes from the rank
+ * board (db/rankBoard.ts: a slice, not an OFFSET walk and a count per request); their rows are
+ * read now and ordered by their networth now.
  */
-export async function listCountries(db: Db, options: CountryListOptions): Promise<{ rows: Array<CountryRow & { listed_alliance_name: string | null }>; total: number }> {
-  const where = options.aiOnly ? "WHERE is_ai" : "";
-  const { rows } = await db.query<CountryRow & { listed_alliance_name: string | null; listed_total: number }>(
-    `SELECT t.listed_total, p.*, a.name AS listed_alliance_name
-       FROM (SELECT count(*)::int AS listed_total FROM countries ${where}) t
-       LEFT JOIN LATERAL (SELECT ${COUNTRY_COLUMNS} FROM countries ${where} ORDER BY networth DESC, id ASC LIMIT $1 OFFSET $2) p ON true
+export async function listCountries(db: Db, options: CountryListOptions, board: RankSnapshot): Promise<{ rows: Array<CountryRow & { listed_alliance_name: string | null }>; total: number }> {
+  const { ids, total } = board.page(options.offset, options.limit, options.aiOnly);
+  if (ids.length === 0) return { rows: [], total };
+  const { rows } = await db.query<CountryRow & { listed_alliance_name: string | null }>(
+    `SELECT p.*, a.name AS listed_alliance_name
+       FROM (SELECT ${COUNTRY_COLUMNS} FROM countries WHERE id = ANY($1::bigint[])) p
        LEFT JOIN alliances a ON a.id = p.alliance_id
       ORDER BY p.networth DESC, p.id ASC`,
-    [options.limit, options.offset],
+    [ids],
   );
-  return { rows: rows.filter((row) => row.id !== null), total: rows[0]!.listed_total };
+  return { rows, total };
 }
 
 /** A column's JSON value as JavaScript: bigints as numeric strings, times as ISO strings, absent as null. */

@@ -1,5 +1,6 @@
 import type { Db } from "./pool.js";
 import { IS_ONLINE_SQL } from "./online.js";
+import type { RankSnapshot } from "./rankBoard.js";
 
 /** A ranked country: public fields, the owner's username, its rank now and at today's snapshot. */
 export interface RankingDbRow {
@@ -62,15 +63,13 @@ export async function topByNetworth(db: Db, limit: number, playersOnly = false):
 }
 
 /**
- * One country's row with its rank (1 + how many rank above it), or undefined when it is not
- * ranked. Counting walks the same index up to the country's position.
+ * One country's row with its rank, or undefined when it is not ranked. The row (its networth
+ * included) is read now; its rank is placed on the board (db/rankBoard.ts), which says how many
+ * countries stand above that networth without counting them in SQL per request.
  */
-export async function rankedCountry(db: Db, countryId: number, playersOnly = false): Promise<RankingDbRow | undefined> {
-  const { rows } = await db.query<RankingDbRow>(
-    `SELECT ${playersOnly ? PLAYERS_ONLY_COLUMNS : ROW_COLUMNS},
-       (SELECT count(*)::int + 1 FROM countries o
-         WHERE o.networth > 0 AND NOT o.is_eliminated${playersOnly ? " AND NOT o.is_ai" : ""}
-           AND (o.networth > c.networth OR (o.networth = c.networth AND o.id < c.id))) AS rank
+export async function rankedCountry(db: Db, countryId: number, board: RankSnapshot, playersOnly = false): Promise<RankingDbRow | undefined> {
+  const { rows } = await db.query<Omit<RankingDbRow, "rank">>(
+    `SELECT ${playersOnly ? PLAYERS_ONLY_COLUMNS : ROW_COLUMNS}
      FROM countries c
      LEFT JOIN users u ON u.id = c.user_id
      LEFT JOIN alliances a ON a.id = c.alliance_id
@@ -78,7 +77,8 @@ export async function rankedCountry(db: Db, countryId: number, playersOnly = fal
      WHERE c.id = $1 AND ${RANKED}${playersOnly ? " AND NOT c.is_ai" : ""}`,
     [countryId],
   );
-  return rows[0];
+  const row = rows[0];
+  return row && { ...row, rank: board.rankOf(row.id, row.networth, playersOnly) };
 }
 
 /** Snapshots are kept this many days (days). */

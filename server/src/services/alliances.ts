@@ -47,7 +47,8 @@ import { runCountriesAction, type ActionTransaction, type LockedCountry, type St
 import { allianceTopic, countryTopic, WORLD_TOPIC, type AllianceLeaveReason } from "../events.js";
 import { conflict, forbidden, isUniqueViolation, notFound } from "../errors.js";
 import { findCountryByUserId, type CountryRow, type CountryRowPatch } from "../db/countries.js";
-import type { Db, DbClient } from "../db/pool.js";
+import { perDatabase, type Db, type DbClient } from "../db/pool.js";
+import { SharedReading } from "../db/sharedReading.js";
 import {
   allianceFlag,
   allianceLeaders,
@@ -672,10 +673,20 @@ function toAllianceJson(row: RankedAlliance, isMember: boolean): AllianceJson {
   };
 }
 
-/** GET /alliance/list?page=&limit=&search=: live alliances by rank, searchable by name or tag. */
+/**
+ * Every live alliance ranked with its aggregates, read at most once per `rankingsMaxAgeMs` per
+ * process (db/sharedReading.ts): the list is public and the same for everyone, and its
+ * aggregates sum every member of every alliance (docs/architecture.md "The rank board").
+ */
+const allianceLadderOf = perDatabase((db) => new SharedReading(async () => (await rankedAlliances(db, { limit: null, offset: 0 })).rows));
+
+/** GET /alliance/list?page=&limit=&search=: live alliances by rank, searchable by name or tag (case-insensitive). */
 export async function listAlliances(ctx: ServiceContext, query: { page: number; limit: number; search: string }): Promise<{ data: AllianceJson[]; page: number; limit: number; total: number }> {
-  const { rows, total } = await rankedAlliances(ctx.db, { search: query.search, limit: query.limit, offset: (query.page - 1) * query.limit });
-  return { data: rows.map((r) => toAllianceJson(r, false)), page: query.page, limit: query.limit, total };
+  const ladder = await allianceLadderOf(ctx.db).current(ctx.config.rankingsMaxAgeMs);
+  const needle = query.search.toLowerCase();
+  const found = needle === "" ? ladder : ladder.filter((r) => r.name.toLowerCase().includes(needle) || r.tag.toLowerCase().includes(needle));
+  const offset = (query.page - 1) * query.limit;
+  return { data: found.slice(offset, offset + query.limit).map((r) => toAllianceJson(r, false)), page: query.page, limit: query.limit, total: found.length };
 }
 
 /** One live alliance with aggregates, or undefined. */

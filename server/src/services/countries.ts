@@ -7,6 +7,7 @@ import type { Db } from "../db/pool.js";
 import { readTogether } from "../db/readBatch.js";
 import { AppError, forbidden, notFound } from "../errors.js";
 import type { ServiceContext } from "./context.js";
+import { rankBoard } from "./world.js";
 
 /**
  * Read models of countries: what the REST answers show of one. Reads lock nothing and write
@@ -68,7 +69,7 @@ export async function countryView(ctx: ServiceContext, id: number, viewerUserId:
 
 /** A page of the target lists (GET /countries, /countries/ai): public views with each country's alliance name. */
 export async function listedCountries(ctx: ServiceContext, options: { limit: number; offset: number; aiOnly?: boolean }): Promise<{ countries: ListedCountryJson[]; total: number }> {
-  const { rows, total } = await listCountries(ctx.db, options);
+  const { rows, total } = await listCountries(ctx.db, options, await rankBoard(ctx));
   const now = Date.now();
   const countries = rows.map((row) => ({ ...toPublicCountryJson(row, now), alliance_name: row.alliance_id === null ? null : row.listed_alliance_name }));
   return { countries, total };

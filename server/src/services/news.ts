@@ -7,6 +7,7 @@ import { awayCounts, awayItems, countUnreadNews, findNewsFor, findNewsReader, in
 import { allianceTopic, countryTopic, WORLD_TOPIC, type EventTopic, type GameEvent, type NewsEventItem } from "../events.js";
 import { notFound, unauthorized } from "../errors.js";
 import type { ServiceContext } from "./context.js";
+import { rankBoard } from "./world.js";
 
 /**
  * News: recorded inside the transaction of whatever produced it (a battle, a trade, a tick
@@ -168,7 +169,7 @@ export async function awaySummary(ctx: ServiceContext, userId: number, since: Da
   const from = new Date(Math.min(now.getTime(), Math.max(since.getTime(), now.getTime() - AWAY_SUMMARY_MAX_DAYS * 86_400_000)));
   const r = await reader(ctx.db, userId);
   const countryId = r.countryId ?? 0;
-  const [counts, items, battles, ranked] = await Promise.all([awayCounts(ctx.db, r, from), awayItems(ctx.db, r, from, 20), battlesSince(ctx.db, countryId, from, 10), rankedCountry(ctx.db, countryId)]);
+  const [counts, items, battles, ranked] = await Promise.all([awayCounts(ctx.db, r, from), awayItems(ctx.db, r, from, 20), battlesSince(ctx.db, countryId, from, 10), rankBoard(ctx).then((board) => rankedCountry(ctx.db, countryId, board))]);
   return {
     since: from.toISOString(),
     until: now.toISOString(),

@@ -4,7 +4,7 @@ import { notFound } from "../errors.js";
 import type { ServiceContext } from "./context.js";
 import { archivedScores, findCurrentSeason, findSeasonById, insertActiveSeason, pastSeasons, seasonPoints, seasonStats, type SeasonRow } from "../db/seasons.js";
 import { rankedCountry, topByNetworth } from "../db/rankings.js";
-import { loadRankings, toRankingJson } from "./world.js";
+import { loadRankings, rankBoard, toRankingJson } from "./world.js";
 import { rankedAlliances } from "../db/alliances.js";
 
 /** The season and the turn clock as the world room shows them (times in epoch ms). */
@@ -135,7 +135,7 @@ export const SEASON_CHART_TOP = 10;
  */
 export async function seasonProgress(ctx: ServiceContext, countryId: number): Promise<SeasonProgressResponse> {
   const season = await currentSeason(ctx);
-  const [rows, top, own] = await Promise.all([seasonPoints(ctx.db, countryId, new Date(season.startsAt), SEASON_CHART_TOP), topByNetworth(ctx.db, SEASON_CHART_TOP), rankedCountry(ctx.db, countryId)]);
+  const [rows, top, own] = await Promise.all([seasonPoints(ctx.db, countryId, new Date(season.startsAt), SEASON_CHART_TOP), topByNetworth(ctx.db, SEASON_CHART_TOP), rankBoard(ctx).then((board) => rankedCountry(ctx.db, countryId, board))]);
   const series = new Map<number, SeasonSeriesJson>();
   for (const r of rows) {
     let s = series.get(r.country_id);

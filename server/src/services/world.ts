@@ -4,6 +4,7 @@ import type { ServiceContext } from "./context.js";
 import { WORLD_TOPIC, type OnlineUserEvent } from "../events.js";
 import { allianceLabels, allianceRoles } from "../db/alliances.js";
 import { readTogether } from "../db/readBatch.js";
+import { rankBoardOf, type RankSnapshot } from "../db/rankBoard.js";
 import { ensureDailySnapshot, rankedCountry, topByNetworth, type RankingDbRow } from "../db/rankings.js";
 import { deleteOnlineSession, insertOnlineSession, listOnlineUsers, touchRoomSessions, deleteRoomSessions } from "../db/online.js";
 import { selectCountrySummaries, selectJoiningPlayer, selectWorldMember, type CountrySummaryRow, type WorldMemberRow } from "../db/worldMembers.js";
@@ -73,6 +74,11 @@ function takeDailySnapshot(ctx: ServiceContext): void {
   });
 }
 
+/** The world's order by networth as this process last read it, at most `rankingsMaxAgeMs` old (db/rankBoard.ts). */
+export function rankBoard(ctx: ServiceContext): Promise<RankSnapshot> {
+  return rankBoardOf(ctx.db).current(ctx.config.rankingsMaxAgeMs);
+}
+
 /** The top `limit` countries by networth as ranking rows (change and trend since today's snapshot). */
 export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT_LIMIT, playersOnly = false): Promise<RankingEntry[]> {
   takeDailySnapshot(ctx);
@@ -85,7 +91,8 @@ export async function loadRankings(ctx: ServiceContext, limit = RANKINGS_DEFAULT
  */
 export async function networthRankingsWithOwn(ctx: ServiceContext, limit: number, playersOnly: boolean, ownCountryId: number | null): Promise<RankingEntry[]> {
   takeDailySnapshot(ctx);
-  const [top, own] = await readTogether(ctx.db, (db) => [topByNetworth(db, limit, playersOnly), ownCountryId === null ? Promise.resolve(undefined) : rankedCountry(db, ownCountryId, playersOnly)] as const);
+  const board = ownCountryId === null ? null : await rankBoard(ctx);
+  const [top, own] = await readTogether(ctx.db, (db) => [topByNetworth(db, limit, playersOnly), board === null || ownCountryId === null ? Promise.resolve(undefined) : rankedCountry(db, ownCountryId, board, playersOnly)] as const);
   const rows = toRankingEntries(top);
   if (own && !top.some((r) => r.id === own.id)) rows.push(...toRankingEntries([own]));
   return rows;
@@ -93,7 +100,7 @@ export async function networthRankingsWithOwn(ctx: ServiceContext, limit: number
 
 /** One country's ranking row, or undefined when it is not ranked (networth 0, eliminated). */
 export async function loadRankingOf(ctx: ServiceContext, countryId: number, playersOnly = false): Promise<RankingEntry | undefined> {
-  const row = await rankedCountry(ctx.db, countryId, playersOnly);
+  const row = await rankedCountry(ctx.db, countryId, await rankBoard(ctx), playersOnly);
   return row ? toRankingEntries([row])[0] : undefined;
 }
 
