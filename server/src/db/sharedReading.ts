@@ -28,4 +28,14 @@ export class SharedReading<T> {
     );
     return reading.value;
   }
+
+  /**
+   * Drops what was read, so the next caller reads again: called after a commit that changes
+   * what the reading lists (a country registered, an alliance founded), so the process that
+   * made the change shows it at once. Other processes see it within `maxAgeMs`.
+   */
+  forget(): void {
+    this.latest = null;
+    this.reading = null;
+  }
 }

@@ -10,6 +10,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from "../auth/passwor
 import type { TokenClaims } from "../auth/tokens.js";
 import { conflict, forbidden, isUniqueViolation, tooManyRequests, unauthorized } from "../errors.js";
 import type { ServiceContext } from "./context.js";
+import { rankBoardOf } from "../db/rankBoard.js";
 
 /** Login throttling: attempts per address, and per account from one address. */
 export const LOGIN_LIMITS = {
@@ -81,6 +82,7 @@ export async function registerAccount(ctx: ServiceContext, request: RegisterRequ
     }
   });
   ctx.events.publishAll(countryChangedEvents(country, "registered"));
+  rankBoardOf(ctx.db).forget(); // the new country is on this process's next target list
   const token = await ctx.tokens.issue(user.id);
   ctx.logger.info({ userId: user.id, countryId: country.id }, "account registered");
   return { token, user: toUserJson(user, country) };

@@ -314,6 +314,7 @@ export async function createAlliance(ctx: ServiceContext, userId: number, input:
       return changes.outcome({ allianceId: alliance.id });
     },
   });
+  allianceLadderOf(ctx.db).forget(); // the new alliance is on this process's next list
   return result;
 }
 
