@@ -186,14 +186,12 @@ export class RoomSessions {
 
   private async refresh(): Promise<void> {
     if (this.ctx.config.roomSessionsPerUser <= 0) return;
-    const now = this.seatValue(Date.now());
-    const users = new Set<number>();
+    const value = this.seatValue(Date.now());
     try {
-      for (const [key, session] of this.live) {
-        await this.presence.hset(userHash(session.userId), key, now);
-        users.add(session.userId);
-      }
-      for (const userId of users) await this.presence.expire(userHash(userId), SEAT_HASH_TTL_S);
+      await this.seats.refresh(
+        [...this.live].map(([key, session]) => ({ hash: userHash(session.userId), field: key, value })),
+        SEAT_HASH_TTL_S,
+      );
     } catch (err) {
       if (!this.ctx.redisOutage?.noteFailure(err, "room seats")) this.ctx.logger.warn({ err }, "room session seats not refreshed");
     }
