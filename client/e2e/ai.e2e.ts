@@ -65,10 +65,16 @@ describe("AI countries", () => {
   });
 
   it("one of them attacks the player through the combat service, and the alert shows live", async () => {
-    // Raiders with an army; the player's land makes it the softest target in their band.
+    // Raiders with an army; the player is in their band and the softest target there. The AI
+    // countries have played 400 ms rounds since the server started, so by now their networth is
+    // anywhere from about 5,000 to over 100,000, depending on how long the browser and the first
+    // test took: a player left at its starting networth is under 40% of theirs, too small to
+    // attack (ATTACK_BAND_MIN_PCT), on a slow machine. So the player stands at the largest AI
+    // country's networth (in the band of every AI within 2.5x of it) with ten times its land
+    // (the most land per networth: the AI's softest target).
     await server.sql("UPDATE ai_countries SET personality = 'raider'");
     await server.sql("UPDATE countries SET troops = 3000, tanks = 60, turns = 150 WHERE is_ai");
-    await server.sql("UPDATE countries SET land = 1200 WHERE id = $1", [player.countryId]);
+    await server.sql("UPDATE countries p SET networth = m.networth, land = m.land * 10 FROM (SELECT max(networth) AS networth, max(land) AS land FROM countries WHERE is_ai) m WHERE p.id = $1", [player.countryId]);
     await openMenu(page, "Overview");
     await expect.poll(() => page.getByTestId("notice-attacked").first().isVisible(), { timeout: 45_000 }).toBe(true);
     const text = (await page.getByTestId("notice-attacked").first().textContent())!;
