@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import type { BattleReportJson } from "@game/schema/api";
 import { ATTACK_TYPES, BUILDING_DEFINITIONS, BUILDING_TYPES, UNIT_LABELS, UNIT_TYPES } from "@game/schema/rules";
 import { Loading, Stat } from "../../components/ui";
-import { decimal2, fmt, money } from "../../components/format";
+import { dateTimeText, decimal2, fmt, money } from "../../components/format";
 
 import { viewerWon } from "./viewerWon";
 
@@ -37,7 +37,7 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
   return (
     <div className="stack battle-report" data-testid="battle-report">
       <div className={`alert ${won ? "info" : "warn"}`} data-testid="battle-outcome">
-        <strong>{won ? "Victory" : "Defeat"}</strong>: {r.attackerName} attacked {r.defenderName} with a {ATTACK_TYPES[r.attackType]?.name ?? r.attackType} on {new Date(r.timestamp).toLocaleString("en-US")}.
+        <strong>{won ? "Victory" : "Defeat"}</strong>: {r.attackerName} attacked {r.defenderName} with a {ATTACK_TYPES[r.attackType]?.name ?? r.attackType} on {dateTimeText(r.timestamp)}.
       </div>
       <ReplayToggle battleId={r.id} />
       <div className="table-wrap">
