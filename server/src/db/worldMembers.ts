@@ -17,9 +17,19 @@ const MEMBER_FROM = `FROM users u
   LEFT JOIN alliance_members m ON m.country_id = c.id AND m.alliance_id = c.alliance_id
   WHERE u.id = $1`;
 
+/** The country's alliance role: the alliance_members row's, "member" when it does not name the alliance (see the module note). */
+const ALLIANCE_ROLE = `CASE WHEN c.alliance_id IS NULL THEN NULL ELSE COALESCE(m.role, 'member') END AS alliance_role`;
+
 const MEMBER_COLUMNS = `u.username, c.id, c.alliance_id, c.government_type, c.networth,
-  a.name AS alliance_name, a.tag AS alliance_tag,
-  CASE WHEN c.alliance_id IS NULL THEN NULL ELSE COALESCE(m.role, 'member') END AS alliance_role`;
+  a.name AS alliance_name, a.tag AS alliance_tag, ${ALLIANCE_ROLE}`;
+
+/**
+ * The private summary columns of country c (CountrySummaryRow, beside the columns it shares with
+ * WorldMemberRow): the join's and the tick's reads are the same list, so a column added to the
+ * summary reaches both.
+ */
+const SUMMARY_COLUMNS = `c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.population, c.land,
+  ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored`;
 
 export interface WorldMemberRow {
   username: string;
@@ -33,10 +43,10 @@ export interface WorldMemberRow {
   alliance_role: AllianceRole | null;
 }
 
-/** A player's own country numbers beside who the player is (the world room's join). */
-export interface JoiningPlayerRow extends WorldMemberRow {
+/** A country's private summary: SUMMARY_COLUMNS and the country columns of WorldMemberRow. */
+export interface CountrySummaryRow extends Pick<WorldMemberRow, "id" | "alliance_id" | "government_type" | "networth" | "alliance_role"> {
   updated_at: Date;
-  user_id: number;
+  user_id: number | null;
   name: string;
   turns: number;
   stored_turns: number;
@@ -49,6 +59,9 @@ export interface JoiningPlayerRow extends WorldMemberRow {
   ignored: string[] | null;
 }
 
+/** A player's own country numbers beside who the player is (the world room's join). */
+export type JoiningPlayerRow = WorldMemberRow & CountrySummaryRow;
+
 /** The user's world identity, or undefined without a country. */
 export async function selectWorldMember(db: Q, userId: number): Promise<WorldMemberRow | undefined> {
   const { rows } = await db.query<WorldMemberRow>(`SELECT ${MEMBER_COLUMNS} ${MEMBER_FROM}`, [userId]);
@@ -57,46 +70,18 @@ export async function selectWorldMember(db: Q, userId: number): Promise<WorldMem
 
 /** The user's world identity and private country summary in one read, or undefined without a country. */
 export async function selectJoiningPlayer(db: Q, userId: number): Promise<JoiningPlayerRow | undefined> {
-  const { rows } = await db.query<JoiningPlayerRow>(
-    `SELECT ${MEMBER_COLUMNS},
-       c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.population, c.land,
-       ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
-     ${MEMBER_FROM}`,
-    [userId],
-  );
+  const { rows } = await db.query<JoiningPlayerRow>(`SELECT ${MEMBER_COLUMNS}, ${SUMMARY_COLUMNS} ${MEMBER_FROM}`, [userId]);
   return rows[0];
 }
 
 /** The private summary columns of countries, by id (a tick's re-read of every joined country), with each one's alliance role. */
 export async function selectCountrySummaries(db: Q, countryIds: number[]): Promise<CountrySummaryRow[]> {
   const { rows } = await db.query<CountrySummaryRow>(
-    `SELECT c.id, c.updated_at, c.user_id, c.name, c.turns, c.stored_turns, c.cash, c.food, c.oil, c.networth, c.population, c.land,
-            c.government_type, c.alliance_id,
-            CASE WHEN c.alliance_id IS NULL THEN NULL ELSE COALESCE(m.role, 'member') END AS alliance_role,
-            ARRAY(SELECT i.ignored_user_id::text FROM chat_ignores i WHERE i.user_id = c.user_id ORDER BY i.created_at, i.ignored_user_id) AS ignored
+    `SELECT c.id, c.alliance_id, c.government_type, c.networth, ${ALLIANCE_ROLE}, ${SUMMARY_COLUMNS}
      FROM countries c
      LEFT JOIN alliance_members m ON m.country_id = c.id AND m.alliance_id = c.alliance_id
      WHERE c.id = ANY($1::bigint[])`,
     [countryIds],
   );
   return rows;
-}
-
-export interface CountrySummaryRow {
-  id: number;
-  updated_at: Date;
-  user_id: number | null;
-  name: string;
-  turns: number;
-  stored_turns: number;
-  cash: number;
-  food: number;
-  oil: number;
-  networth: number;
-  population: number;
-  land: number;
-  government_type: string;
-  alliance_id: number | null;
-  alliance_role: AllianceRole | null;
-  ignored: string[] | null;
 }

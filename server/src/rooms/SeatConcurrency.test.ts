@@ -1,12 +1,11 @@
 import "@colyseus/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
 import { Redis } from "ioredis";
-import { registerPlayer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
-import { joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import type { ChildServer } from "../test/childServer.js";
-import { startTwoProcesses, type TwoProcesses } from "../test/twoProcesses.js";
+import { registerPlayer, TEST_REDIS_URL } from "../test/harness.js";
+import { joinWorldById } from "../test/worldClients.js";
+import { useTwoProcesses } from "../test/twoProcesses.js";
 import { roomSessionsOf } from "./sessions.js";
 
 /**
@@ -19,24 +18,12 @@ const REDIS_DB = 6;
 const JWT_SECRET = "seat-count-secret-seat-count-secret-01234567";
 const CAP = 2;
 
-let a: TestServer;
-let child: ChildServer;
-let processes: TwoProcesses | undefined;
-const clients: WorldTestClient[] = [];
-
-beforeAll(async () => {
-  processes = await startTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
-  ({ a, child } = processes);
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.leave().catch(() => undefined)));
-  await processes?.close();
-});
+const two = useTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
+const { clients } = two;
 
 describe("issue 28: the seat count under concurrency", () => {
   it("taking a seat is one command to Redis (one round trip on the join's path)", async () => {
-    const player = await registerPlayer(a, "sc0");
+    const player = await registerPlayer(two.a, "sc0");
     const hash = `room_sessions:${player.user.id}`;
     // MONITOR lists every command Redis runs; those a script runs are marked "lua"
     const monitor = await new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`).monitor();
@@ -44,27 +31,27 @@ describe("issue 28: the seat count under concurrency", () => {
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       if (args.includes(hash) && !source.includes("lua")) sent.push(args[0]!.toLowerCase());
     });
-    await roomSessionsOf(a.server.ctx)!.reserve(player.user.id);
+    await roomSessionsOf(two.a.server.ctx)!.reserve(player.user.id);
     await new Promise((r) => setTimeout(r, 200));
     monitor.disconnect();
     expect(sent).toEqual([expect.stringMatching(/^eval/)]);
   });
 
   it("six seats asked for at once in one process: exactly the cap (2) granted, the others 429", async () => {
-    const player = await registerPlayer(a, "sc1");
-    const sessions = roomSessionsOf(a.server.ctx)!;
+    const player = await registerPlayer(two.a, "sc1");
+    const sessions = roomSessionsOf(two.a.server.ctx)!;
     const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => sessions.reserve(player.user.id)));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(CAP);
     for (const refused of outcomes.filter((o) => o.status === "rejected")) expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: 429 });
   });
 
   it("six joins at once, three on each of two processes: exactly the cap (2) join, the others are answered 429", async () => {
-    const player = await registerPlayer(a, "sc2");
+    const player = await registerPlayer(two.a, "sc2");
     // a shard on each process (the matchmaker places the second on the one with fewer rooms)
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const remote = await matchMaker.createRoom(WORLD_ROOM, {});
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
-    const joins = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? joinWorldById(a.baseUrl, player.token, local.roomId) : joinWorldById(child.baseUrl, player.token, remote.roomId)));
+    const joins = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? joinWorldById(two.a.baseUrl, player.token, local.roomId) : joinWorldById(two.child.baseUrl, player.token, remote.roomId)));
     const outcomes = await Promise.allSettled(joins);
     for (const o of outcomes) if (o.status === "fulfilled") clients.push(o.value);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(CAP);

@@ -1,11 +1,10 @@
 import "@colyseus/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
-import { registerPlayer, type TestServer } from "../test/harness.js";
+import { registerPlayer } from "../test/harness.js";
 import { joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import type { ChildServer } from "../test/childServer.js";
-import { startTwoProcesses, type TwoProcesses } from "../test/twoProcesses.js";
+import { useTwoProcesses } from "../test/twoProcesses.js";
 import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "./sessions.js";
 
 /**
@@ -17,41 +16,29 @@ const REDIS_DB = 3;
 const JWT_SECRET = "heartbeat-secret-heartbeat-secret-0123456789";
 const CAP = 1;
 
-let a: TestServer;
-let child: ChildServer;
-let processes: TwoProcesses | undefined;
-const clients: WorldTestClient[] = [];
-
-beforeAll(async () => {
-  processes = await startTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
-  ({ a, child } = processes);
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.leave().catch(() => undefined)));
-  await processes?.close();
-});
+const two = useTwoProcesses({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET, roomSessionsPerUser: CAP });
+const { clients } = two;
 
 /** Joins a new world room hosted by this test's process. */
 async function joinHere(token: string): Promise<WorldTestClient> {
   const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
-  const client = await joinWorldById(a.baseUrl, token, local.roomId);
+  const client = await joinWorldById(two.a.baseUrl, token, local.roomId);
   clients.push(client);
   return client;
 }
 
 describe("issue 28: the seats of a killed process are released by its missing heartbeat", () => {
   it("a user at the cap whose session's process was killed -9 joins again within the heartbeat's time-to-live", async () => {
-    const player = await registerPlayer(a, "hb");
+    const player = await registerPlayer(two.a, "hb");
     // a shard here, then one the matchmaker places on the process with fewer rooms: the child
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const remote = await matchMaker.createRoom(WORLD_ROOM, {});
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
-    clients.push(await joinWorldById(child.baseUrl, player.token, remote.roomId));
-    await expect(joinWorldById(a.baseUrl, player.token, local.roomId)).rejects.toMatchObject({ code: 429 });
+    clients.push(await joinWorldById(two.child.baseUrl, player.token, remote.roomId));
+    await expect(joinWorldById(two.a.baseUrl, player.token, local.roomId)).rejects.toMatchObject({ code: 429 });
 
-    child.process.kill("SIGKILL");
-    await child.exited;
+    two.child.process.kill("SIGKILL");
+    await two.child.exited;
     const killedAt = Date.now();
     let joined: WorldTestClient | undefined;
     while (!joined && Date.now() - killedAt < 20_000) {

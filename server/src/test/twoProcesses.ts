@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from "vitest";
 import { Redis } from "ioredis";
 import { startTestServer, TEST_REDIS_URL, type TestServer } from "./harness.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, freePort, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
+import type { WorldTestClient } from "./worldClients.js";
 
 /**
  * Two server processes on one Redis database and one Postgres, for the tests of what crosses
@@ -61,4 +63,31 @@ export async function startTwoProcesses({ redisDb, jwtSecret, roomSessionsPerUse
       await flushRedisDb(redisDb);
     },
   };
+}
+
+/** What useTwoProcesses hands a test file: `a` and `child` are set once its beforeAll has run. */
+export interface TwoProcessHandles {
+  a: TestServer;
+  child: ChildServer;
+  /** room clients the tests opened: left (failures ignored) before the processes stop */
+  clients: WorldTestClient[];
+}
+
+/**
+ * startTwoProcesses for a whole test file: registers the beforeAll that starts both processes
+ * and the afterAll that leaves the file's clients and stops them.
+ */
+export function useTwoProcesses(options: TwoProcessOptions): TwoProcessHandles {
+  let processes: TwoProcesses | undefined;
+  const handles = { clients: [] } as unknown as TwoProcessHandles;
+  beforeAll(async () => {
+    processes = await startTwoProcesses(options);
+    handles.a = processes.a;
+    handles.child = processes.child;
+  }, CHILD_HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await Promise.all(handles.clients.map((c) => c.leave().catch(() => undefined)));
+    await processes?.close();
+  });
+  return handles;
 }

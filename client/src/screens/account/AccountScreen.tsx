@@ -5,9 +5,9 @@ import { accountApi, downloadJson, useAccountStats } from "../../api/account";
 import { useAuth } from "../../auth/AuthContext";
 import { ActionButton, Loading, Panel, Stat } from "../../components/ui";
 import { fieldErrors } from "../entry/validation";
+import { fmt, shortDateTimeText } from "../../components/format";
 
-const fmt = (n: number) => n.toLocaleString("en-US");
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "Never");
+const date = (iso: string | null) => (iso ? shortDateTimeText(Date.parse(iso)) : "Never");
 
 /**
  * The Account screen (issue 13, "Settings and account"): password change (every other

@@ -7,6 +7,7 @@ import { ActionButton, Panel } from "../../components/ui";
 import { renderWithMentions } from "../chat/ChatScreen";
 import type { AllianceRoomHandle } from "../../realtime/allianceRoom";
 import { ROLE_ICON } from "./shared";
+import { timeOfDay } from "../../components/format";
 
 /** How often the typing notice is sent while typing (ms): the indicator lasts 3 s. */
 const TYPING_EVERY_MS = 2_000;
@@ -81,7 +82,7 @@ export function AllianceChat({ room, role, countryId }: { room: AllianceRoomHand
                   {m.senderId ? `${ROLE_ICON[m.senderRole as AllianceRole] ?? ""} ` : ""}
                   {m.senderName}
                 </span>
-                <span className="faint small">{new Date(m.timestamp).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" })}</span>
+                <span className="faint small">{timeOfDay(m.timestamp)}</span>
                 {m.type !== "message" && <span className="badge">{m.type.replace("_", " ")}</span>}
               </div>
               <div className="body">{renderWithMentions(m.content, m.mentions)}</div>

@@ -25,9 +25,9 @@ import {
 import { usePartnerCandidates } from "../../api/alliance";
 import { useGame } from "../../game/GameContext";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
-import { fmt, titleCase } from "../../components/format";
+import { fmt, monthDayTimeText, titleCase } from "../../components/format";
 import type { AllianceRoomHandle } from "../../realtime/allianceRoom";
-import { timeLeft, when } from "./shared";
+import { timeLeft } from "./shared";
 import { useIntelligenceReports } from "../../api/espionage";
 
 type Tab = "operations" | "defense" | "coordination" | "history";
@@ -308,7 +308,7 @@ function OperationCard({ operation: o, room, role, countryId }: { operation: Ope
           <h3 style={{ margin: 0 }}>{o.name}</h3>
           <div className="small muted">
             {OPERATION_TYPE_LABELS[o.operationType as OperationType]} · target <strong>{o.targetName}</strong>
-            {o.targetAlliance && ` (${o.targetAlliance})`} · by {o.initiatorName} · {when(o.scheduledFor)}
+            {o.targetAlliance && ` (${o.targetAlliance})`} · by {o.initiatorName} · {monthDayTimeText(o.scheduledFor)}
           </div>
         </div>
         <div className="row">
@@ -512,7 +512,11 @@ function DefenseRequestCard({ request: r, room, countryId }: { request: DefenseR
           {r.responses.map((x) => (
             <li key={x.responderId}>
               {nameOf(x.responderId)}:{" "}
-              {x.responseType === "military_support" ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${when(x.commitmentExpiresAt)}` : x.responseType === "intelligence" ? "shares intelligence" : "cannot assist"}
+              {x.responseType === "military_support"
+                ? `${fmt(x.troops)} troops, ${fmt(x.jets)} jets, ${fmt(x.tanks)} tanks until ${monthDayTimeText(x.commitmentExpiresAt)}`
+                : x.responseType === "intelligence"
+                  ? "shares intelligence"
+                  : "cannot assist"}
             </li>
           ))}
         </ul>

@@ -3,8 +3,8 @@ import type { ActiveRelationJson } from "@game/schema/api";
 import { DIPLOMACY_MESSAGES, DIPLOMATIC_RELATION_TYPES, PROPOSAL_MESSAGE_MAX_LENGTH, checkCancelRelation, findRelationType, trustRatingColor, type RelationType } from "@game/schema/rules";
 import { allianceApi, useDiplomaticRelations, usePartnerCandidates } from "../../api/alliance";
 import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
-import { fmt, money, titleCase } from "../../components/format";
-import { ActResult, CountedText, timeLeft, useAct, when } from "./shared";
+import { fmt, money, monthDayTimeText, titleCase } from "../../components/format";
+import { ActResult, CountedText, timeLeft, useAct } from "./shared";
 
 type Tab = "active" | "proposals" | "negotiate";
 
@@ -106,7 +106,7 @@ function RelationCard({ relation: r, act }: { relation: ActiveRelationJson; act:
         <span className="badge ok">{r.status}</span>
       </div>
       <div className="small muted">
-        {titleCase(r.partnerGovernment)} · since {when(Date.parse(r.establishedAt))} · {r.pays ? `${money(r.dailyCost)} per day` : "paid by the partner"} · {money(r.totalPaid)} paid so far
+        {titleCase(r.partnerGovernment)} · since {monthDayTimeText(Date.parse(r.establishedAt))} · {r.pays ? `${money(r.dailyCost)} per day` : "paid by the partner"} · {money(r.totalPaid)} paid so far
       </div>
       <div className="small">{def.benefits.join(" · ")}</div>
       <div className="row">

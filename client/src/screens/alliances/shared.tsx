@@ -72,11 +72,6 @@ export function timeLeft(until: number, now = Date.now()): string {
   return `in ${Math.floor(hours / 24)}d ${hours % 24}h`;
 }
 
-/** A date and time, short. */
-export function when(ms: number): string {
-  return new Date(ms).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
 /** A label-value list that folds into rows on phones. */
 export function Facts({ items }: { items: Array<[ReactNode, ReactNode]> }) {
   return (

@@ -4,7 +4,7 @@ import { useAuth } from "../../auth/AuthContext";
 import { useGame } from "../../game/GameContext";
 import { sendChat, useChannels, useCommandOutputs, useConnectionStatus, useOnlineUsers, useOwnCountrySummary, useRoomErrors } from "../../realtime/hooks";
 import type { CommandOutput } from "../../realtime/worldRoom";
-import { fmt, titleCase } from "../../components/format";
+import { fmt, timeOfDay, titleCase } from "../../components/format";
 
 /** Message filters of the spec and the message types each shows. */
 export const CHAT_FILTERS = [
@@ -32,7 +32,7 @@ export function renderWithMentions(content: string, mentions: string[], me?: str
 }
 
 function time(ms: number): string {
-  return ms ? new Date(ms).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" }) : "";
+  return ms ? timeOfDay(ms) : "";
 }
 
 type Line = { kind: "message"; at: number; message: ChatMessageSnapshot } | { kind: "command"; at: number; output: CommandOutput };

@@ -17,7 +17,7 @@ import { useGame } from "../../game/GameContext";
 import { manageApi, manageKeys, useApplyCountry, useCountryOptions, useGovernments } from "../../api/manage";
 import { useTurnHistory } from "../../api/queries";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { decimal2, fmt, money } from "../../components/format";
+import { dateTimeText, decimal2, fmt, money } from "../../components/format";
 import type { Route } from "../shell/navigation";
 import { useConfirmAction } from "../../components/confirm";
 
@@ -121,7 +121,7 @@ function TurnHistoryList() {
     <ul className="plain-list" data-testid="turn-history" style={{ marginTop: "0.6rem" }}>
       {items.map((r) => (
         <li key={r.id} className="small">
-          <strong>{r.actionResults[0]?.title ?? r.actionType}</strong> · {r.turnsConsumed} {r.turnsConsumed === 1 ? "turn" : "turns"} · <span className="faint">{new Date(r.timestamp).toLocaleString("en-US")}</span>
+          <strong>{r.actionResults[0]?.title ?? r.actionType}</strong> · {r.turnsConsumed} {r.turnsConsumed === 1 ? "turn" : "turns"} · <span className="faint">{dateTimeText(r.timestamp)}</span>
         </li>
       ))}
     </ul>

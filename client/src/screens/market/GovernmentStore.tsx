@@ -3,8 +3,8 @@ import type { StoreItemJson } from "@game/schema/api";
 import { MILITARY_STORE_PRICE_PCT_PER_LEVEL, STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
 import { marketApi, useStore } from "../../api/market";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { fmt, money } from "../../components/format";
-import { ActionMessage, shortDate, useMarketAction } from "./common";
+import { fmt, money, monthDayTimeText } from "../../components/format";
+import { ActionMessage, useMarketAction } from "./common";
 import { useConfirmAction } from "../../components/confirm";
 
 type Category = "military" | "resources";
@@ -71,7 +71,7 @@ export function GovernmentStore({ countryId, country }: { countryId: number; cou
           data.recentTransactions.map((t) => (
             <div key={t.id} className="stat">
               <span className="k">
-                {shortDate(t.timestamp)} · {t.transactionType === "buy" ? "Bought" : "Sold"} {fmt(t.quantity)} {t.itemName}
+                {monthDayTimeText(t.timestamp)} · {t.transactionType === "buy" ? "Bought" : "Sold"} {fmt(t.quantity)} {t.itemName}
               </span>
               <span className="v">{money(t.totalCost)}</span>
             </div>

@@ -5,14 +5,14 @@ import type { MarketAnalyticsJson } from "@game/schema/api";
 import { DEFAULT_MARKET_ITEM, MARKET_ITEM_TYPES, STORE_ITEMS, type MarketItemType } from "@game/schema/rules";
 import { marketApi, marketKeys, useAnalytics } from "../../api/market";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { capitalize, fmt, money, timeOfDay } from "../../components/format";
+import { capitalize, decimalUpTo1, fmt, money, timeOfDay } from "../../components/format";
 import { ItemSelect, itemName } from "./common";
 
 type AnalyticsTab = "overview" | "trends" | "opportunities" | "comparison";
 
 const CHART = { grid: "#2e3a2a", axis: "#a3ad97", price: "#cfe08f", volume: "#45553e", buy: "#86cf7c", sell: "#e8b44f" };
 const tooltipStyle = { background: "#161d15", border: "1px solid #45553e", color: "#e6eadf" };
-const priceText = (n: number | null) => (n === null ? "—" : `$${n.toLocaleString("en-US", { maximumFractionDigits: 1 })}`);
+const priceText = (n: number | null) => (n === null ? "—" : `$${decimalUpTo1(n)}`);
 const pctText = (n: number | null) => (n === null ? "—" : `${n > 0 ? "+" : ""}${n.toFixed(1)}%`);
 
 /**

@@ -18,10 +18,10 @@ import {
 import type { ListingJson } from "@game/schema/api";
 import { marketApi, useHistory, useListings, useOrderBook, useStore } from "../../api/market";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { bpsPercent, daysText, fmt, money } from "../../components/format";
+import { bpsPercent, daysText, fmt, money, monthDayTimeText } from "../../components/format";
 import { useNow } from "../../components/Clock";
 import { useConfirmAction } from "../../components/confirm";
-import { ActionMessage, ItemSelect, itemName, marketTypeName, shortDate, useMarketAction, wholeNumber } from "./common";
+import { ActionMessage, ItemSelect, itemName, marketTypeName, useMarketAction, wholeNumber } from "./common";
 
 type PublicTab = "buy" | "sell" | "orders" | "history";
 
@@ -281,7 +281,7 @@ function OrderBookTab({ item }: { item: MarketItemType }) {
               <td>
                 <span className="badge ok">{o.status}</span> <span className="faint small">{o.priority}</span>
               </td>
-              <td>{shortDate(o.createdAt)}</td>
+              <td>{monthDayTimeText(o.createdAt)}</td>
             </tr>
           ))}
         </tbody>
@@ -313,7 +313,7 @@ function HistoryTab({ item, countryId }: { item: MarketItemType; countryId: numb
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
-              <td>{shortDate(r.timestamp)}</td>
+              <td>{monthDayTimeText(r.timestamp)}</td>
               <td className={r.transactionType === "buy" ? "ok" : "warn"}>{r.transactionType === "buy" ? "Buy" : "Sell"}</td>
               <td className="n">{fmt(r.quantity)}</td>
               <td className="n">{money(r.pricePerUnit)}</td>

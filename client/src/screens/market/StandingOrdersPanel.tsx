@@ -22,9 +22,9 @@ import {
 } from "@game/schema/rules";
 import { marketApi, useOwnOrders } from "../../api/market";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { bpsPercent, capitalize, fmt, hoursText, money } from "../../components/format";
+import { bpsPercent, capitalize, fmt, hoursText, money, monthDayTimeText } from "../../components/format";
 import { useNow } from "../../components/Clock";
-import { ActionMessage, ItemSelect, itemName, shortDate, useMarketAction, wholeNumber } from "./common";
+import { ActionMessage, ItemSelect, itemName, useMarketAction, wholeNumber } from "./common";
 
 type Filter = "all" | "active" | "pending" | "completed";
 const FILTERS: Record<Filter, (s: StandingOrderStatus) => boolean> = {
@@ -177,7 +177,7 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
       <Stat label="Budget used" value={`${money(order.budgetUsed)} / ${money(order.totalBudget)}`} />
       {open ? <Stat label="Budget held" value={money(order.heldBudget)} /> : null}
       <Stat label="Priority" value={`${capitalize(order.priority)}${order.autoRenew ? " · auto-renew" : ""}`} />
-      <Stat label="Placed" value={shortDate(order.createdAt)} />
+      <Stat label="Placed" value={monthDayTimeText(order.createdAt)} />
       {order.executions.length > 0 ? (
         <>
           <h4 style={{ marginTop: "0.6rem" }}>Recent executions</h4>
@@ -186,7 +186,7 @@ function OrderCard({ order, countryId, action }: { order: StandingOrderJson; cou
               <span className="k">
                 {fmt(e.quantity)} from {e.sellerName} at {money(e.pricePerUnit)}
               </span>
-              <span className="v">{shortDate(e.executedAt)}</span>
+              <span className="v">{monthDayTimeText(e.executedAt)}</span>
             </div>
           ))}
         </>

@@ -5,8 +5,8 @@ import { HISTORY_PERIOD_IDS, HISTORY_SORT_FIELDS, MARKET_TYPES, type HistoryPeri
 import { marketApi, useHistory } from "../../api/market";
 import { ApiError } from "../../api/http";
 import { ActionButton, Loading, Panel, Stat } from "../../components/ui";
-import { capitalize, fmt, money, signedMoney } from "../../components/format";
-import { ItemSelect, distinctTimeTicks, itemName, marketTypeName, shortDate } from "./common";
+import { capitalize, fmt, money, monthDayTimeText, signedMoney } from "../../components/format";
+import { ItemSelect, distinctTimeTicks, itemName, marketTypeName } from "./common";
 
 const PERIOD_LABELS: Record<HistoryPeriod, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", all: "All time" };
 
@@ -148,9 +148,9 @@ export function TransactionHistory({ countryId }: { countryId: number }) {
                         domain={["auto", "auto"]}
                         ticks={distinctTimeTicks(
                           rows.map((r) => r.timestamp),
-                          shortDate,
+                          monthDayTimeText,
                         )}
-                        tickFormatter={(v: number) => shortDate(v)}
+                        tickFormatter={(v: number) => monthDayTimeText(v)}
                         stroke="#a3ad97"
                         fontSize={11}
                         name="Date"
@@ -183,7 +183,7 @@ export function TransactionHistory({ countryId }: { countryId: number }) {
                   <tbody>
                     {rows.map((r) => (
                       <tr key={r.id}>
-                        <td>{shortDate(r.timestamp)}</td>
+                        <td>{monthDayTimeText(r.timestamp)}</td>
                         <td className={r.transactionType === "buy" ? "ok" : "warn"}>{r.transactionType === "buy" ? "Buy" : "Sell"}</td>
                         <td>{itemName(r.itemType)}</td>
                         <td className="n">{fmt(r.quantity)}</td>

@@ -24,10 +24,6 @@ export function ItemSelect({ value, onChange, id, allowAll }: { value: MarketIte
 export const itemName = (item: MarketItemType) => MARKET_ITEM_NAMES[item];
 export const marketTypeName = (type: MarketType) => MARKET_TYPE_NAMES[type];
 
-export function shortDate(ms: number): string {
-  return new Date(ms).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
 /**
  * Runs a market call: while in flight `busy` names it; afterwards the answer's country goes
  * into the country cache, the player's own market data is refreshed, and the outcome is a

@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from "react";
 import type { BattleReportJson } from "@game/schema/api";
 import { ATTACK_TYPES, BUILDING_DEFINITIONS, BUILDING_TYPES, UNIT_LABELS, UNIT_TYPES } from "@game/schema/rules";
 import { Loading, Stat } from "../../components/ui";
-import { decimal2, fmt, money } from "../../components/format";
+import { SideScroll } from "../../components/SideScroll";
+import { dateTimeText, decimal2, fmt, money } from "../../components/format";
 
 import { viewerWon } from "./viewerWon";
 
@@ -37,10 +38,10 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
   return (
     <div className="stack battle-report" data-testid="battle-report">
       <div className={`alert ${won ? "info" : "warn"}`} data-testid="battle-outcome">
-        <strong>{won ? "Victory" : "Defeat"}</strong>: {r.attackerName} attacked {r.defenderName} with a {ATTACK_TYPES[r.attackType]?.name ?? r.attackType} on {new Date(r.timestamp).toLocaleString("en-US")}.
+        <strong>{won ? "Victory" : "Defeat"}</strong>: {r.attackerName} attacked {r.defenderName} with a {ATTACK_TYPES[r.attackType]?.name ?? r.attackType} on {dateTimeText(r.timestamp)}.
       </div>
       <ReplayToggle battleId={r.id} />
-      <div className="table-wrap">
+      <SideScroll label="Units of both sides" testId="report-units">
         <table className="table">
           <thead>
             <tr>
@@ -63,7 +64,7 @@ export function BattleReportView({ report: r }: { report: BattleReportJson }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
       {estimated && (
         <p className="muted" data-testid="report-estimate">
           The defender&apos;s numbers are estimates at {r.defenderSideConfidence} confidence: your intelligence on {r.defenderName} when the battle was fought decides how close they are.

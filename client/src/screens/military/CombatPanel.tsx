@@ -24,7 +24,7 @@ import { mapCountry, toCountryState } from "../../api/country";
 import { militaryApi, militaryKeys, useMilitaryRefresh, type AttackRequest } from "../../api/military";
 import { queryKeys } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
-import { fmt } from "../../components/format";
+import { dateTimeText, fmt } from "../../components/format";
 import { BattleReportView } from "./BattleReportView";
 import { useConfirmAction } from "../../components/confirm";
 import { selection, useAttackSelection, type AttackSelection } from "./selection";
@@ -188,7 +188,7 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
             </div>
             {status && status.rehabilitation.troops + status.rehabilitation.jets + status.rehabilitation.tanks > 0 && (
               <p className="hint">
-                In rehabilitation until {new Date(status.rehabilitation.until!).toLocaleString("en-US")}: {fmt(status.rehabilitation.troops)} troops, {fmt(status.rehabilitation.tanks)} tanks, {fmt(status.rehabilitation.jets)} jets.
+                In rehabilitation until {dateTimeText(status.rehabilitation.until!)}: {fmt(status.rehabilitation.troops)} troops, {fmt(status.rehabilitation.tanks)} tanks, {fmt(status.rehabilitation.jets)} jets.
               </p>
             )}
           </Panel>
@@ -226,7 +226,7 @@ export function CombatPanel({ country, status, onChooseTarget }: { country: Coun
       </Panel>
       {strike && (
         <div className="alert info" data-testid="strike-created">
-          {strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on {strike.targetName} set for {new Date(strike.executeAt).toLocaleString("en-US")}.
+          {strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on {strike.targetName} set for {dateTimeText(strike.executeAt)}.
         </div>
       )}
       {report && (

@@ -22,7 +22,7 @@ import { toCountryState } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
 import { queryKeys } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
-import { fmt, money, titleCase } from "../../components/format";
+import { dateTimeText, fmt, money, titleCase } from "../../components/format";
 
 /** What each share does, from ALLOCATION_EFFECT_DIVISOR and COUNTER_INTEL_EFFECT_DIVISOR (issue 26: help text from constants). */
 export function allocationText(): Record<keyof DefenseAllocation, string> {
@@ -178,7 +178,7 @@ export function DefensePanel({ country, status }: { country: Country; status: Mi
         </Panel>
         <Panel title="Protection">
           <Stat label="Status" value={titleCase(status.protection.status)} testId="protection-status" />
-          {status.protection.status === "new_player_protection" && <Stat label="Protected until" value={new Date(status.protection.protectedUntil).toLocaleString("en-US")} />}
+          {status.protection.status === "new_player_protection" && <Stat label="Protected until" value={dateTimeText(status.protection.protectedUntil)} />}
           <p className="hint">
             <GdiBandHelp /> Joining costs {money(status.protection.gdi.fee)}; members stay at least 24 hours and wait 24 hours to rejoin after leaving.
           </p>

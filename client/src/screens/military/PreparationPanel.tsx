@@ -17,7 +17,7 @@ import {
 import type { Country } from "../../api/country";
 import { militaryApi, useAllies, useMilitaryRefresh, useStrikes } from "../../api/military";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
-import { daysWords, fmt, hoursText } from "../../components/format";
+import { dateTimeText, daysWords, fmt, hoursText } from "../../components/format";
 import { BattleReportView } from "./BattleReportView";
 import { launchRejection, useAvailable, useLaunch } from "./CombatPanel";
 import { selection, useAttackSelection } from "./selection";
@@ -186,7 +186,7 @@ function TimingStep({ country }: { country: Country }) {
             {pending.map((s) => (
               <li key={s.id} className="row between">
                 <span>
-                  {ATTACK_TYPES[s.attackType].name} on {s.targetName} at {new Date(s.executeAt).toLocaleString("en-US")}
+                  {ATTACK_TYPES[s.attackType].name} on {s.targetName} at {dateTimeText(s.executeAt)}
                 </span>
                 <button type="button" className="btn small danger" onClick={() => cancel(s)}>
                   Cancel
@@ -221,7 +221,7 @@ function ReviewStep({ country, status }: { country: Country; status: MilitarySta
           }
         />
         <Stat label="Alliance support" value={sel.allianceSupport ? `${sel.allies.length} allies` : "none"} />
-        <Stat label="Timing" value={sel.scheduledFor ? new Date(sel.scheduledFor).toLocaleString("en-US") : sel.attackType === "planned_strike" ? "in 12 hours" : "immediate"} />
+        <Stat label="Timing" value={sel.scheduledFor ? dateTimeText(sel.scheduledFor) : sel.attackType === "planned_strike" ? "in 12 hours" : "immediate"} />
         {error && <div className="alert error">{error}</div>}
         <ActionButton variant="danger" block disabledReason={rejection?.message ?? null} busy={running} busyLabel="Executing..." onClick={() => launch(sel)}>
           Execute
@@ -229,7 +229,7 @@ function ReviewStep({ country, status }: { country: Country; status: MilitarySta
       </Panel>
       {strike && (
         <div className="alert info">
-          {strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on {strike.targetName} set for {new Date(strike.executeAt).toLocaleString("en-US")}.
+          {strike.kind === "planned" ? "Planned strike" : "Scheduled attack"} on {strike.targetName} set for {dateTimeText(strike.executeAt)}.
         </div>
       )}
       {report && (

@@ -6,7 +6,7 @@ import type { Country } from "../../api/country";
 import { militaryApi, militaryKeys } from "../../api/military";
 import { queryKeys, useTurnHistory } from "../../api/queries";
 import { ActionButton, Panel, Stat } from "../../components/ui";
-import { fmt, titleCase } from "../../components/format";
+import { dateTimeText, fmt, titleCase } from "../../components/format";
 
 /** The most facilities listed one by one (the rest are summed in one line). */
 const LISTED_FACILITIES = 8;
@@ -119,7 +119,7 @@ export function ProductionPanel({ country, status }: { country: Country; status:
                     <td className="n">25</td>
                     <td className="small">{PRODUCED_UNIT_TYPES.map((u) => `${computeOutputPerComplex(split[u], u)} ${u}`).join(", ")}</td>
                     <td>{p.bonusPct > 0 ? `+${p.bonusPct}%` : "—"}</td>
-                    <td className="small">{lastProduced ? new Date(lastProduced.timestamp).toLocaleString("en-US") : "—"}</td>
+                    <td className="small">{lastProduced ? dateTimeText(lastProduced.timestamp) : "—"}</td>
                   </tr>
                 ))}
                 {p.complexes > LISTED_FACILITIES && (

@@ -4,7 +4,7 @@ import { ALLOCATION_EFFECT_DIVISOR, DEPLOYMENT_KEYS, applySliderChange, checkDep
 import type { Country } from "../../api/country";
 import { militaryApi, useMilitaryRefresh } from "../../api/military";
 import { ActionButton, Panel, Stat, Tabs } from "../../components/ui";
-import { fmt, titleCase } from "../../components/format";
+import { dateTimeText, fmt, titleCase } from "../../components/format";
 import { useNow } from "../../components/Clock";
 import { Brigades, readinessClass } from "./CommandPanel";
 
@@ -121,7 +121,7 @@ function Objectives({ status }: { status: MilitaryStatusJson }) {
               <span style={{ width: `${o.progress}%` }} />
             </div>
             <Stat label="Progress" value={`${o.progress}%`} />
-            {o.deadline !== null && <Stat label="Deadline" value={new Date(o.deadline).toLocaleString("en-US")} />}
+            {o.deadline !== null && <Stat label="Deadline" value={dateTimeText(o.deadline)} />}
             {warning && <p className="reason">{warning}</p>}
             {o.requiredForces.troops + o.requiredForces.tanks + o.requiredForces.jets + o.requiredForces.turrets > 0 && (
               <p className="hint">

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { ATTACK_TYPES, WAR_LOG_FILTERS } from "@game/schema/rules";
 import { useBattleReports } from "../../api/military";
 import { Loading, Panel } from "../../components/ui";
-import { fmt } from "../../components/format";
+import { dateTimeText, fmt } from "../../components/format";
 import { BattleReportView, viewerWon } from "./BattleReportView";
 
 /** War Log: the battles the country fought, filtered by type and outcome, each expandable to its full report. */
@@ -64,7 +64,7 @@ export function WarLogPanel({ focusId }: { focusId?: number | null }) {
                   </span>
                   <span className="small muted">
                     {r.landCaptured + r.landDestroyed > 0 ? `${fmt(r.landCaptured + r.landDestroyed)} acres · ` : ""}
-                    {new Date(r.timestamp).toLocaleString("en-US")}
+                    {dateTimeText(r.timestamp)}
                   </span>
                 </button>
                 {expanded && <BattleReportView report={r} />}

@@ -5,7 +5,7 @@ import { NEWS_CATEGORIES, NEWS_TYPES, NEWS_TYPE_LABELS, type NewsCategory, type 
 import { newsApi, newsKeys, useNewsList, type NewsFilter } from "../../api/news";
 import { useNotices, useUnreadNews } from "../../realtime/hooks";
 import { ActionButton, Loading, Panel, Tabs } from "../../components/ui";
-import { capitalize } from "../../components/format";
+import { capitalize, dateTimeText } from "../../components/format";
 import { ago } from "./ago";
 import { IntelligenceBriefs } from "./IntelligenceBriefs";
 import { AVAILABLE_VIEWS, isViewId, type Route } from "../shell/navigation";
@@ -226,7 +226,7 @@ function NewsFeed() {
                 {selected.battleId !== null && isParty(selected) && <ReplayToggle key={selected.id} battleId={selected.battleId} />}
                 {selected.tags.length > 0 && <p className="small faint">{selected.tags.map((t) => `#${t}`).join(" ")}</p>}
                 <p className="small faint" style={{ margin: 0 }}>
-                  {new Date(selected.timestamp).toLocaleString("en-US")}
+                  {dateTimeText(selected.timestamp)}
                 </p>
               </div>
             ) : (

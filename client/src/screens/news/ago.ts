@@ -1,4 +1,5 @@
 /* Apart from NewsScreen so the overview (Happenings, World News) does not load the news screen with it (issue 30). */
+import { shortDateText } from "../../components/format";
 
 /** "5 minutes ago", "3 hours ago", a date beyond a week. */
 export function ago(iso: string, now = Date.now()): string {
@@ -10,5 +11,5 @@ export function ago(iso: string, now = Date.now()): string {
   if (hours < 24) return `${hours} ${hours === 1 ? "hour" : "hours"} ago`;
   const days = Math.floor(hours / 24);
   if (days < 7) return `${days} ${days === 1 ? "day" : "days"} ago`;
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+  return shortDateText(Date.parse(iso));
 }

@@ -19,7 +19,7 @@ import { useSeason } from "../../realtime/hooks";
 import { useProductionStatus, useTurnHistory } from "../../api/queries";
 import { useBattleReports, useMilitaryStatus } from "../../api/military";
 import { Panel, Stat } from "../../components/ui";
-import { fmt, money, percent, signed, signedMoney, titleCase } from "../../components/format";
+import { dateTimeText, fmt, money, percent, signed, signedMoney, timeText, titleCase } from "../../components/format";
 
 /** The dashboard flags the server networth when it differs from the local formula by more than this. */
 export const NETWORTH_FLAG_THRESHOLD = 100;
@@ -148,7 +148,7 @@ export function CountryDashboard() {
               <span className="k">
                 {titleCase(r.actionType || "turn")} · {r.turnsConsumed} turn(s)
                 <br />
-                <span className="faint small">{new Date(r.timestamp).toLocaleString("en-US")}</span>
+                <span className="faint small">{dateTimeText(r.timestamp)}</span>
               </span>
               <button type="button" className="btn small" onClick={() => openReport(r)}>
                 View report
@@ -195,7 +195,7 @@ function CombatRecovery({ countryId }: { countryId: number }) {
       <Stat label="Units lost in battle (7 days)" value={fmt(unitsLost)} />
       <Stat label="Brigades ready" value={`${fmt(b.ready)} of ${b.brigades.length}`} />
       <Stat label="Full readiness in" value={slowest > 0 ? `${slowest} hour(s)` : "ready now"} />
-      <Stat label="In rehabilitation" value={rehab.until ? `${fmt(rehab.troops + rehab.tanks + rehab.jets)} units until ${new Date(rehab.until).toLocaleTimeString("en-US")}` : "none"} />
+      <Stat label="In rehabilitation" value={rehab.until ? `${fmt(rehab.troops + rehab.tanks + rehab.jets)} units until ${timeText(rehab.until)}` : "none"} />
     </Panel>
   );
 }

@@ -22,7 +22,7 @@ import { useConfirmAction } from "../../components/confirm";
 import { useGame } from "../../game/GameContext";
 import { militaryApi, useBattleReports, useBrigades, useMilitaryRefresh, useWarDeclarations } from "../../api/military";
 import { ActionButton, Loading, Panel, Stat, Tabs } from "../../components/ui";
-import { durationText, fmt, hoursText, money } from "../../components/format";
+import { dateTimeText, durationText, fmt, hoursText, money } from "../../components/format";
 import { chanceText, useTargets, protectionText, type TargetRow } from "../military/TargetPanel";
 import { selection } from "../military/selection";
 import type { Route } from "../shell/navigation";
@@ -199,7 +199,7 @@ function DeclarationsTab({ wars }: { wars: ReturnType<typeof useWarDeclarations>
                 <span className={`badge ${STATUS_BADGE[w.status]}`}>{w.status}</span>
               </div>
               <div className="small muted">
-                Declared {new Date(w.declaredAt).toLocaleString("en-US")} · {money(w.totalCost)} paid · {money(w.costPerTurn)} per turn
+                Declared {dateTimeText(w.declaredAt)} · {money(w.totalCost)} paid · {money(w.costPerTurn)} per turn
                 {w.endReason === "bankrupt" ? " · ended: could not pay" : w.endReason === "season_end" ? " · ended with the season" : w.endReason === "country_deleted" ? " · ended: the other country left" : ""}
               </div>
               {w.status !== "ended" && w.remainingTime > 0 && (
