@@ -279,7 +279,7 @@ export type ViewConcern = (typeof VIEW_CONCERNS)[number];
 /** The AiView fields each concern fills. */
 export const CONCERN_FIELDS = {
   military: ["brigades"],
-  espionage: ["espionage", "scouted"],
+  espionage: ["espionage", "scouted", "knownForces"],
   market: ["listings", "ownListings", "orderItems"],
   alliance: ["alliance", "openAlliances", "appliedTo"],
   diplomacy: ["diplomacy"],
@@ -334,7 +334,8 @@ export function militaryFields(res: BrigadesResponse, readAt: number): ConcernFi
  * Its spy counters from GET /intelligence/status/:countryId, as they stand at `now` (a read at
  * `readAt` of cooldowns left in ms, and of today's counts, which start again at `resetAt`), and
  * the countries it holds fresh military intelligence on from GET /intelligence/known (its own
- * reports and those shared with its alliance: what the attack screen shows a player).
+ * reports and those shared with its alliance: what the attack screen shows a player), with
+ * the forces each report estimates.
  */
 export function espionageFields(status: IntelligenceStatusJson, known: KnownIntelligenceResponse["known"], readAt: number, now: number): ConcernFields {
   const newDay = now >= status.resetAt;
@@ -343,6 +344,9 @@ export function espionageFields(status: IntelligenceStatusJson, known: KnownInte
   return {
     espionage: { used: newDay ? 0 : status.operationsUsed, byKind: newDay ? {} : status.usedByKind, cooldowns },
     scouted: new Set(Object.keys(known).map(Number)),
+    knownForces: new Map(
+      Object.entries(known).flatMap(([id, k]) => (k.estimatedUnits ? [[Number(id), { troops: k.estimatedUnits.troops, jets: k.estimatedUnits.jets, turrets: k.estimatedUnits.turrets, tanks: k.estimatedUnits.tanks }] as const] : [])),
+    ),
   };
 }
 

@@ -45,9 +45,11 @@ describe("concern fields from the REST answers", () => {
 
   it("espionage: cooldowns run down from the read, today's counts start again after the reset", () => {
     const status = { operationsUsed: 4, usedByKind: { military: 2 }, cooldowns: { military: 60_000, economic: 0 }, resetAt: NOW + 3_600_000 } as unknown as IntelligenceStatusJson;
-    const later = espionageFields(status, { 7: {} as never, 9: {} as never }, NOW, NOW + 45_000);
+    const units = { troops: 900, jets: 0, turrets: 40, tanks: 10, spies: 5, missiles: 0 };
+    const later = espionageFields(status, { 7: {} as never, 9: { estimatedUnits: units, confidence: "high", gatheredAt: NOW } }, NOW, NOW + 45_000);
     expect(later.espionage).toEqual({ used: 4, byKind: { military: 2 }, cooldowns: { military: 15_000, economic: 0 } });
     expect(later.scouted).toEqual(new Set([7, 9]));
+    expect(later.knownForces).toEqual(new Map([[9, { troops: 900, jets: 0, turrets: 40, tanks: 10 }]]));
     expect(espionageFields(status, {}, NOW, NOW + 3_600_000).espionage).toMatchObject({ used: 0, byKind: {} });
   });
 
@@ -110,7 +112,7 @@ const target = (id: number, networth: number, land: number): AiTarget => ({ id, 
 /** What each concern shows this country: a market to trade on, an alliance to join, a proposal waiting. */
 const CONCERNS: Record<ViewConcern, ConcernFields> = {
   military: { brigades: [] },
-  espionage: { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set([30]) },
+  espionage: { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set([30]), knownForces: new Map([[30, { troops: 100, jets: 0, turrets: 0, tanks: 0 }]]) },
   market: { listings: [{ id: 1, sellerId: 30, item: "food", quantity: 5_000, pricePerUnit: 20 }], ownListings: 0, orderItems: [] },
   alliance: { alliance: null, openAlliances: [{ id: 3, memberCount: 4, minNetworth: 0, minLand: 0 }], appliedTo: new Set() },
   diplomacy: { diplomacy: { active: [], incoming: [], outgoing: [] } },

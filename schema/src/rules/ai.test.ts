@@ -17,6 +17,7 @@ import {
   AI_PRODUCE_CHUNK,
   aiSpyUsage,
   aiIntentTurns,
+  aiAttackThreat,
   nextAiIntent,
   type AiIntent,
   type AiPersonality,
@@ -26,7 +27,7 @@ import { startingCountry, type BuildingType, type CountryState } from "./country
 import { Rng } from "./rng.js";
 import { checkConstruction } from "./buildings.js";
 import { checkExploration, computeAffordableExplorationTurns, computeExploration } from "./exploration.js";
-import { checkAttackTarget, checkAttackUnits } from "./combat.js";
+import { analyzeTarget, checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
 import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
 import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
@@ -605,6 +606,49 @@ describe("AI strategies", () => {
     // with the Spy Center out of reach (too few spies) it sends an Intelligence Center military mission
     const few = Array.from({ length: 300 }, () => nextAiIntent(view({ ...me, spies: 8, land: 100 }, [target], spying), "raider", rng));
     expect(few.some((i) => i?.kind === "spy_mission" && i.missionType === "military" && i.spiesUsed === 8)).toBe(true);
+  });
+
+  it("a raider leaves alone a target its intelligence rates hard or impossible for the units it would send, and attacks a softer one", () => {
+    // it sends 60% of its troops above 500 and of its tanks: 11,700 troops and 300 tanks, a plain military of 12,000
+    const me = armed({ spies: 30, land: 1_000 });
+    const nw = computeNetworth(me);
+    const fact = (id: number, land: number) => ({ id, networth: nw, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
+    // the fortress has the most land per networth (the softest look without intelligence); its report says 20,000 troops: 1.67x, hard
+    const fortress = fact(3, 4_000);
+    const soft = fact(4, 400);
+    const forces = (troops: number) => ({ troops, jets: 0, turrets: 0, tanks: 0 });
+    const spying = {
+      espionage: { used: 0, byKind: {}, cooldowns: {} },
+      scouted: new Set([3, 4]),
+      knownForces: new Map([
+        [3, forces(20_000)],
+        [4, forces(1_000)],
+      ]),
+    };
+    const rng = Rng.fromSeed(17);
+    const attacks = Array.from({ length: 300 }, () => nextAiIntent(view(me, [fortress, soft], spying), "raider", rng)).filter((i): i is Extract<AiIntent, { kind: "attack" }> => i?.kind === "attack");
+    expect(attacks.length).toBeGreaterThan(0);
+    expect(new Set(attacks.map((a) => a.targetId))).toEqual(new Set([4]));
+    // the fortress alone: no attack at all, though the rules allow it
+    const alone = Array.from({ length: 300 }, () => nextAiIntent(view(me, [fortress], { ...spying, scouted: new Set([3]), knownForces: new Map([[3, forces(20_000)]]) }), "raider", rng));
+    expect(alone.some((i) => i?.kind === "attack")).toBe(false);
+    // a medium one (16,000: 1.33x) it attacks
+    const medium = Array.from({ length: 300 }, () => nextAiIntent(view(me, [fortress], { ...spying, scouted: new Set([3]), knownForces: new Map([[3, forces(16_000)]]) }), "raider", rng));
+    expect(medium.some((i) => i?.kind === "attack" && i.targetId === 3)).toBe(true);
+  });
+
+  it("rates an attack as the target analysis rates the same units: above 1.5 hard, above 2 impossible, nothing known no rating", () => {
+    const sent = { troops: 1_000, tanks: 0 };
+    const units = (troops: number, turrets = 0) => ({ troops, jets: 0, turrets, tanks: 0, spies: 0, missiles: 0 });
+    expect(aiAttackThreat(sent, undefined)).toBeNull();
+    expect(aiAttackThreat(sent, units(1_200, 300))).toBe("medium");
+    expect(aiAttackThreat(sent, units(1_200, 301))).toBe("hard");
+    expect(aiAttackThreat(sent, units(2_001))).toBe("impossible");
+    for (const troops of [500, 1_300, 1_600, 2_500]) {
+      const intel = { estimatedUnits: units(troops), confidence: "verified" as const, gatheredAt: NOW };
+      const analysis = analyzeTarget({ networth: 1, land: 1, units: { troops: 1_000, jets: 0, turrets: 0, tanks: 0 } }, { id: 2, name: "x", governmentType: "democracy", networth: 1, land: 1, victories: 0, defeats: 0 }, intel);
+      expect(aiAttackThreat(sent, intel.estimatedUnits)).toBe(analysis.threat);
+    }
   });
 
   it("no espionage once the daily cap of 30 is used: it attacks without the look", () => {

@@ -1,8 +1,8 @@
-import type { BuildingType, CountryState } from "./country.js";
+import type { BuildingType, CountryState, UnitType } from "./country.js";
 import type { Rng } from "./rng.js";
 import { computeAffordableExplorationTurns, checkExploration, computeExploration } from "./exploration.js";
 import { checkConstruction, computeBuildingsPerTurn, computeFreeLand, computeMaxBuildable } from "./buildings.js";
-import { ATTACK_TYPES, checkAttackTarget, checkAttackTurns, checkAttackUnits, computeDailyLandAllowance, needsBrigade, type TargetFacts } from "./combat.js";
+import { ATTACK_TYPES, checkAttackTarget, checkAttackTurns, checkAttackUnits, computeDailyLandAllowance, computeMilitaryRatio, needsBrigade, threatLevel, type TargetFacts, type ThreatLevel } from "./combat.js";
 import { computeMilitaryUpkeep, pickAttackBrigade, type BrigadeRecord } from "./military.js";
 import { computeHousingCap, computeProductionPerTurn, performConstruction, performExploration, performProduction, runEconomyTurns, type EconomicEffects, type ProductionPerTurn } from "./economy.js";
 import { MAX_TURNS, MAX_TURNS_PER_ACTION } from "./turns.js";
@@ -242,6 +242,9 @@ export function pickAiGovernment(rng: Rng): GovernmentType {
  */
 export type AiTarget = TargetFacts & { landLostToday?: number };
 
+/** A target's forces as the AI's intelligence estimates them (a report's estimatedUnits). */
+export type AiKnownForces = Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks">;
+
 /** The cheapest open listing of an item by another country (public market). */
 export interface AiListing {
   id: number;
@@ -310,6 +313,12 @@ export interface AiView {
   espionage?: AiEspionageView;
   /** countries it holds fresh military intelligence on: GET /intelligence/known (the keys; the AI counts its own reports) */
   scouted?: ReadonlySet<number>;
+  /**
+   * what that intelligence says of each one's forces (the estimated troops, jets, turrets and
+   * tanks of its freshest report): GET /intelligence/known (estimatedUnits), as the attack
+   * screen shows a player; a target without an entry is unknown
+   */
+  knownForces?: ReadonlyMap<number, AiKnownForces>;
   /** the cheapest listing by another country of each AI_MARKET_ITEMS item: GET /market/listings?itemType={item} (first row with isOwnListing false) */
   listings?: readonly AiListing[];
   /** its open listings: GET /market/listings (rows with isOwnListing true) */
@@ -449,6 +458,24 @@ export const AI_PRODUCE_CHUNK = 5;
 export const AI_MIN_TAKEABLE_SHARE = 0.02;
 /** Troops an AI keeps home however eager it is. */
 export const AI_MIN_HOME_TROOPS = 500;
+/**
+ * Threat levels at which an AI leaves a target alone: the target analysis rates the target's
+ * known military over the units the AI would send (`computeMilitaryRatio`, `threatLevel`:
+ * above 1.5 hard, above 2 impossible), as the attack screen rates it for a player. A person
+ * who has looked at a target and sees its defence beat the force it would send does not send
+ * it (docs/balance.md "Issue 27, fourth stop": failed attacks cost raiders 11-31 times the
+ * troops of won ones).
+ */
+export const AI_AVOIDED_THREATS: readonly ThreatLevel[] = ["hard", "impossible"];
+
+/**
+ * The target analysis's rating of an attack with `units` on a target whose forces the AI
+ * knows (null when it knows nothing of them: no report, no rating).
+ */
+export function aiAttackThreat(units: { troops: number; tanks: number }, known: AiKnownForces | undefined): ThreatLevel | null {
+  if (!known) return null;
+  return threatLevel(computeMilitaryRatio({ troops: units.troops, jets: 0, turrets: 0, tanks: units.tanks }, known));
+}
 
 /**
  * The next action for `view`, or null when the AI should stop for now (no turns beyond its
@@ -851,13 +878,17 @@ function planAttack(view: AiView, profile: AiPersonalityProfile): Extract<AiInte
   if (view.brigades && needsBrigade("standard_strike") && "code" in pickAttackBrigade(view.brigades, view.now)) return null;
   const units = { troops, tanks };
   if (checkAttackUnits("standard_strike", units, { troops: c.troops, jets: c.jets, tanks: c.tanks, turrets: c.turrets, spies: c.spies, missiles: c.missiles })) return null;
-  // The weakest target the rules allow, preferring land: more land per networth is a softer target.
+  // The weakest target the rules allow, preferring land: more land per networth is a softer
+  // target; one its intelligence rates hard or impossible for these units is left alone.
   let best: { target: AiTarget; score: number } | null = null;
   for (const target of view.targets) {
     if (checkAttackTarget(view.self, target, { now: view.now, atWar: view.atWarWith.has(target.id) })) continue;
     if (target.networth > view.self.networth * 1.2) continue;
     // A target already at its daily land cap yields nothing but casualties: look elsewhere.
     if (computeDailyLandAllowance(target.land, target.landLostToday ?? 0) < target.land * AI_MIN_TAKEABLE_SHARE) continue;
+    // Its intelligence says the defence beats what it would send: a person would not send it.
+    const threat = aiAttackThreat(units, view.knownForces?.get(target.id));
+    if (threat !== null && AI_AVOIDED_THREATS.includes(threat)) continue;
     const score = target.land / Math.max(1, target.networth);
     if (!best || score > best.score || (score === best.score && target.id < best.target.id)) best = { target, score };
   }

@@ -1402,6 +1402,17 @@ export function powerBand(ratio: number): PowerBand {
   return POWER_BANDS.find((b) => ratio >= b.minRatio)?.band ?? LOWEST_POWER_BAND;
 }
 
+/**
+ * The spec's military ratio: the target's plain military (troops + jets + turrets + tanks) over
+ * one's own (Infinity with no units of one's own). The target analysis and the attack preview
+ * rate it by `threatLevel` (above 1.5 hard, above 2 impossible); the AI reads the same ratio of
+ * the units it would send against its intelligence on a target before it attacks (rules/ai.ts).
+ */
+export function computeMilitaryRatio(own: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks">, target: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks">): number {
+  const ownMilitary = plainMilitary(own);
+  return ownMilitary > 0 ? plainMilitary(target) / ownMilitary : Infinity;
+}
+
 /** Target analysis of the spec, from public fields and (if any) the attacker's intelligence. */
 export interface TargetAnalysis {
   targetId: number;
@@ -1434,9 +1445,8 @@ export const RECOMMENDED_FORCE_FACTOR = 1.2;
  */
 export function analyzeTarget(own: { networth: number; land: number; units: Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks"> }, target: PublicTarget, intel: KnownIntelligence | null, atWar = false): TargetAnalysis {
   const networthRatio = own.networth > 0 ? target.networth / own.networth : Infinity;
-  const ownMilitary = plainMilitary(own.units);
   const targetMilitary = intel ? plainMilitary(intel.estimatedUnits) : null;
-  const militaryRatio = targetMilitary === null ? null : ownMilitary > 0 ? targetMilitary / ownMilitary : Infinity;
+  const militaryRatio = intel ? computeMilitaryRatio(own.units, intel.estimatedUnits) : null;
   const threat = threatLevel(Math.max(networthRatio, militaryRatio ?? 0));
   const landRatio = own.land > 0 ? target.land / own.land : Infinity;
   return {

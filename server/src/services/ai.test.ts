@@ -201,6 +201,41 @@ describe("AI countries play the rest of the game through the players' services",
     expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
   });
 
+  it("a raider leaves alone a target its intelligence shows too strong for the force it would send, and attacks a soft one", async () => {
+    const raider = await createAiCountry(t.server.ctx, "raider", 43, Rng.fromSeed(43));
+    // it sends 60% of its troops above 500 and of its tanks: about 24,900 units
+    const fixture = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
+    await setCountry(t.server.database.pool, raider.id, fixture);
+    const fortress = await registerPlayer(t, "aifortress");
+    await setCountry(t.server.database.pool, fortress.countryId, { troops: 100_000, turrets: 5_000, land: 2_000 });
+    await inBandOf(raider.id, fortress.countryId);
+    // every other country out of reach for this test (protected), put back at the end
+    const others = await sql("SELECT id, protected_until FROM countries WHERE id NOT IN ($1, $2)", [raider.id, fortress.countryId]);
+    await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id NOT IN ($1, $2)", [raider.id, fortress.countryId]);
+    const attacksRefusedBefore = await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"');
+    const battlesOn = (defender: number) => count("battles WHERE attacker_id = $1 AND defender_id = $2", [raider.id, defender]);
+    try {
+      // it looks at the fortress (its only target in reach), reads the report, and never attacks it
+      await playUntil(raider.id, async () => (await count("spy_reports WHERE owner_id = $1 AND target_id = $2 AND success", [raider.id, fortress.countryId])) > 0, 60, fixture);
+      for (let round = 0; round < 30; round++) {
+        await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
+        await inBandOf(raider.id, fortress.countryId);
+        await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
+      }
+      expect(await battlesOn(fortress.countryId)).toBe(0);
+
+      // a soft country comes into reach: it attacks that one, through the combat service, never refused
+      const soft = await registerPlayer(t, "aisoft");
+      await setCountry(t.server.database.pool, soft.countryId, { troops: 100, land: 2_000 });
+      await inBandOf(raider.id, soft.countryId);
+      await playUntil(raider.id, async () => (await battlesOn(soft.countryId)) > 0, 60, { turns: 150, spies: 100 });
+      expect(await battlesOn(fortress.countryId)).toBe(0);
+      expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
+    } finally {
+      for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
+    }
+  });
+
   it("a trader buys below the store, lists surplus with escrow and places a standing order, each through the market service", async () => {
     const seller = await registerPlayer(t, "aiseller");
     const listed = await t.api("POST", "/market/listings", { countryId: seller.countryId, itemType: "food", quantity: 2_000, pricePerUnit: 100 }, seller.token);

@@ -286,7 +286,11 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
     const cooldowns: Partial<Record<MissionTypeId, number>> = {};
     for (const id of MISSION_TYPE_IDS) cooldowns[id] = cooldownRemaining(MISSION_TYPES[id], lastAt[id], now.getTime());
     view.espionage = { used: current ? (look.spy_used ?? 0) : 0, byKind: current ? (look.spy_by_kind ?? {}) : {}, cooldowns };
-    view.scouted = new Set((extras.scouted ?? []).map(Number));
+    view.scouted = new Set((extras.scouted ?? []).map((k) => Number(k.target_id)));
+    // what its freshest report on each says of the target's forces (GET /intelligence/known)
+    view.knownForces = new Map(
+      (extras.scouted ?? []).flatMap((k) => (k.units ? [[Number(k.target_id), { troops: Number(k.units.troops), jets: Number(k.units.jets), turrets: Number(k.units.turrets), tanks: Number(k.units.tanks) }] as const] : [])),
+    );
   }
   if (trading) {
     view.listings = (extras.listings ?? []).map((l) => ({ id: Number(l.id), sellerId: Number(l.seller_id), item: l.item_type, quantity: Number(l.quantity), pricePerUnit: Number(l.price_per_unit) }));
@@ -330,7 +334,7 @@ interface AiLookRow extends CountryRow {
   spy_by_kind: Record<string, number> | null;
   spy_last_at: Record<string, string> | null;
   brigades: BrigadeRow[] | null;
-  scouted: string[] | null;
+  scouted: Array<{ target_id: number; units: { troops: number; jets: number; turrets: number; tanks: number } | null }> | null;
   listings: Array<{ id: number; seller_id: number; item_type: MarketItemType; quantity: number; price_per_unit: number }> | null;
   own_listings: number | null;
   order_items: MarketItemType[] | null;
@@ -379,7 +383,8 @@ async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boo
       CASE WHEN $3 THEN (SELECT json_object_agg(operation_type, at) FROM (SELECT operation_type, max(started_at) AS at FROM spy_missions
                WHERE country_id = $1 AND centre = 'intelligence_center' AND started_at > $8 GROUP BY operation_type) x) END AS spy_last_at,
       CASE WHEN $7 THEN (SELECT json_agg(b) FROM brigades b WHERE b.country_id = $1) END AS brigades,
-      CASE WHEN $3 THEN ARRAY(SELECT DISTINCT target_id FROM spy_reports WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $2) END AS scouted,
+      CASE WHEN $3 THEN (SELECT json_agg(k) FROM (SELECT DISTINCT ON (target_id) target_id, intelligence->'military'->'estimatedUnits' AS units FROM spy_reports
+               WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $2 AND target_id IS NOT NULL ORDER BY target_id, created_at DESC, id DESC) k) END AS scouted,
       CASE WHEN $4 THEN (SELECT json_agg(l) FROM unnest($6::text[]) AS i(item) CROSS JOIN LATERAL (
           SELECT id, seller_id, item_type, quantity, price_per_unit FROM market_listings
            WHERE status = 'open' AND item_type = i.item AND seller_id <> $1 ORDER BY price_per_unit, listed_at, id LIMIT 1) l) END AS listings,
