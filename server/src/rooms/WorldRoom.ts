@@ -36,6 +36,7 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
   private stopResync: (() => void) | undefined;
 
   async onCreate(options: WorldRoomOptions): Promise<void> {
+    await this.advertise();
     this.maxClients = options.shardSize;
     this.patchRate = WORLD_PATCH_INTERVAL_MS;
     const host: WorldHost = {
