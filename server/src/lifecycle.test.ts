@@ -58,22 +58,26 @@ describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and 
     }
   });
 
-  it("PORT=0: the server binds a port the system picks, logs it, and a PUBLIC_ADDRESS of host:0 names that port in seat reservations", async () => {
-    child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0", PORT: "0", PUBLIC_ADDRESS: "127.0.0.1:0" });
-    await waitUntilListening(child);
-    const port = listeningPort(child.log())!;
-    expect(port).toBeGreaterThan(0);
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    const player = await apiRequest(child.baseUrl, "POST", "/auth/register", newPlayer("zero"));
-    expect(player.status).toBe(201);
-    const reserved = await fetch(`${child.baseUrl}/matchmake/joinOrCreate/${WORLD_ROOM}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${player.body.token}` },
-      body: "{}",
-    });
-    expect(reserved.status).toBe(200);
-    expect(((await reserved.json()) as { publicAddress?: string }).publicAddress).toBe(`127.0.0.1:${port}`);
-  }, CHILD_HOOK_TIMEOUT_MS);
+  it(
+    "PORT=0: the server binds a port the system picks, logs it, and a PUBLIC_ADDRESS of host:0 names that port in seat reservations",
+    async () => {
+      child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0", PORT: "0", PUBLIC_ADDRESS: "127.0.0.1:0" });
+      await waitUntilListening(child);
+      const port = listeningPort(child.log())!;
+      expect(port).toBeGreaterThan(0);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      const player = await apiRequest(child.baseUrl, "POST", "/auth/register", newPlayer("zero"));
+      expect(player.status).toBe(201);
+      const reserved = await fetch(`${child.baseUrl}/matchmake/joinOrCreate/${WORLD_ROOM}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${player.body.token}` },
+        body: "{}",
+      });
+      expect(reserved.status).toBe(200);
+      expect(((await reserved.json()) as { publicAddress?: string }).publicAddress).toBe(`127.0.0.1:${port}`);
+    },
+    CHILD_HOOK_TIMEOUT_MS,
+  );
 
   it("one SIGTERM stops accepting, finishes in-flight requests, closes room sessions and the pool, and exits 0 within 10 s", async () => {
     child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0" });
