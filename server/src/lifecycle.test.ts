@@ -82,7 +82,7 @@ describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and 
   it("one SIGTERM stops accepting, finishes in-flight requests, closes room sessions and the pool, and exits 0 within 10 s", async () => {
     child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0" });
     await waitUntilListening(child);
-    const base = child.baseUrl;
+    const { port, baseUrl: base } = child;
 
     // a player in the world room
     const player = await apiRequest(base, "POST", "/auth/register", newPlayer("stay"));

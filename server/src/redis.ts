@@ -108,7 +108,7 @@ export class RedisConnections {
 function nameTimedOutCommands(client: Redis, connection: string): void {
   const send = client.sendCommand.bind(client);
   client.sendCommand = ((command: Parameters<Redis["sendCommand"]>[0], stream?: Parameters<Redis["sendCommand"]>[1]) => {
-    const answer = send(command, stream);
+    const answer = send(command, stream) as Promise<unknown>;
     answer.catch((err: unknown) => {
       if (err instanceof Error && err.message === "Command timed out" && !("command" in err)) {
         Object.assign(err, { command: { name: command.name, args: command.args.slice(0, 1).map(String) }, connection });
