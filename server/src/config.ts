@@ -6,7 +6,11 @@ import { AI_ACTIONS_PER_SESSION, AI_SESSIONS_PER_DAY, DEFAULT_NEW_PLAYER_PROTECT
  * default so `npm start` works on a fresh machine with nothing installed.
  */
 export interface Config {
-  /** HTTP + WebSocket port. @default 3000 */
+  /**
+   * HTTP + WebSocket port; 0: one the system picks, logged on "game server listening" (tests
+   * start servers so, and read the port from that line: a port found free beforehand can be
+   * taken by another process before the server binds it). @default 3000
+   */
   port: number;
   /** Postgres connection string. Absent: embedded PGlite with data under `dataDir`. */
   databaseUrl: string | undefined;
@@ -27,7 +31,11 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Milliseconds between turn ticks. @default 1200000 (20 minutes) */
   turnIntervalMs: number;
-  /** Address other processes reach this one at (Colyseus publicAddress). @default unset */
+  /**
+   * Address other processes reach this one at (Colyseus publicAddress). One ending in `:0`
+   * (`127.0.0.1:0`) stands for the port this process bound: with PORT=0, the one the system
+   * picked. @default unset
+   */
   publicAddress: string | undefined;
   /** pino level: fatal, error, warn, info, debug, trace, silent. @default "info" */
   logLevel: string;
@@ -137,6 +145,15 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+/** A TCP port to listen on: 0 (the system picks one) to 65535. */
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(value) || value > 65_535) throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  return value;
+}
+
 function countFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -177,7 +194,7 @@ function optional(name: string): string | undefined {
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   const defaultClientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../client/dist");
   const config: Omit<Config, "aiCountries"> & Partial<Pick<Config, "aiCountries">> = {
-    port: intFromEnv("PORT", 3000),
+    port: portFromEnv("PORT", 3000),
     databaseUrl: optional("DATABASE_URL"),
     dataDir: path.resolve(optional("DATA_DIR") ?? "./data"),
     databaseIdleTimeoutMs: countFromEnv("DATABASE_IDLE_TIMEOUT_MS", 10_000),

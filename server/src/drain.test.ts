@@ -7,7 +7,7 @@ import { Client } from "@colyseus/sdk";
 import { WORLD_ROOM } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import { apiRequest, createTestDatabase, newPlayer, type TestDatabase } from "./test/harness.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "./test/childServer.js";
+import { spawnServer, waitUntilListening, type ChildServer } from "./test/childServer.js";
 
 /**
  * Issue 28: SIGTERM under load exited in 1.6 s, but the events of requests that finished during
@@ -64,8 +64,7 @@ async function exitCode(server: ChildServer, limitMs: number): Promise<{ code: n
 
 /** A child server on this file's Redis, with the tick's BullMQ worker running. */
 async function startChild(): Promise<ChildServer> {
-  const port = await freePort();
-  const server = spawnServer({ DATABASE_URL: database.url, REDIS_URL, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0", TICK_ENABLED: "true", TURN_INTERVAL_MS: "3600000" }, port);
+  const server = spawnServer({ DATABASE_URL: database.url, REDIS_URL, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0", TICK_ENABLED: "true", TURN_INTERVAL_MS: "3600000" });
   // a tsx start on a loaded machine can take more than a minute
   await waitUntilListening(server, 150_000);
   return server;

@@ -6,7 +6,7 @@ import { Client } from "@colyseus/sdk";
 import { WORLD_ROOM } from "@game/schema/messages";
 import { WorldState } from "@game/schema/state";
 import { apiRequest, createTestDatabase, newPlayer, type TestDatabase } from "./test/harness.js";
-import { freePort, spawnServer, waitUntilListening, type ChildServer } from "./test/childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, listeningPort, spawnServer, waitUntilListening, type ChildServer } from "./test/childServer.js";
 import { eventually } from "./test/worldClients.js";
 
 /**
@@ -40,9 +40,10 @@ async function exitWithin(server: ChildServer, since: number, limitMs: number): 
 
 describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and exits 0", () => {
   it("a server started on a port already in use exits 1 within seconds, saying why", async () => {
+    // a port held on purpose: the blocker binds port 0 and the child is given the port it got
     const blocker = net.createServer();
-    const port = await freePort();
-    await new Promise<void>((resolve) => blocker.listen(port, resolve));
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
     try {
       const started = performance.now();
       child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET }, port);
@@ -57,11 +58,31 @@ describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and 
     }
   });
 
+  it(
+    "PORT=0: the server binds a port the system picks, logs it, and a PUBLIC_ADDRESS of host:0 names that port in seat reservations",
+    async () => {
+      child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0", PORT: "0", PUBLIC_ADDRESS: "127.0.0.1:0" });
+      await waitUntilListening(child);
+      const port = listeningPort(child.log())!;
+      expect(port).toBeGreaterThan(0);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      const player = await apiRequest(child.baseUrl, "POST", "/auth/register", newPlayer("zero"));
+      expect(player.status).toBe(201);
+      const reserved = await fetch(`${child.baseUrl}/matchmake/joinOrCreate/${WORLD_ROOM}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${player.body.token}` },
+        body: "{}",
+      });
+      expect(reserved.status).toBe(200);
+      expect(((await reserved.json()) as { publicAddress?: string }).publicAddress).toBe(`127.0.0.1:${port}`);
+    },
+    CHILD_HOOK_TIMEOUT_MS,
+  );
+
   it("one SIGTERM stops accepting, finishes in-flight requests, closes room sessions and the pool, and exits 0 within 10 s", async () => {
-    const port = await freePort();
-    child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0" }, port);
+    child = spawnServer({ DATABASE_URL: database.url, JWT_SECRET, RATE_LIMIT_REGISTER_PER_HOUR: "0" });
     await waitUntilListening(child);
-    const base = child.baseUrl;
+    const { port, baseUrl: base } = child;
 
     // a player in the world room
     const player = await apiRequest(base, "POST", "/auth/register", newPlayer("stay"));

@@ -10,11 +10,15 @@ import { isUnavailableError } from "./errors.js";
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /**
- * Longest the start waits for Redis, ms: the matchmaker's set-up commands (Colyseus' listen) get
- * this instead of REDIS_COMMAND_TIMEOUT_MS, and are sent again over every reconnection meanwhile.
- * A Redis slow once (a save's fork, a slow command, a starved machine) costs the start that
- * moment instead of the start (issue 28); one that does not answer within it still fails the
- * start, so an orchestrator sees it.
+ * Longest one Redis command may take while the process starts, ms: from the connections'
+ * creation until the server says it listens (RedisConnections.started), every command of the
+ * presence, driver and request connections gets this instead of REDIS_COMMAND_TIMEOUT_MS, and
+ * the presence's and driver's are sent again over every reconnection meanwhile. That includes
+ * ioredis's ready check (INFO, sent on every connection): when it timed out at 1 s, ioredis
+ * rejected every command queued behind it with the same "Command timed out", and a starved
+ * process (the cluster loop, issue 29) or a Redis busy for a moment (a save's fork, issue 28)
+ * failed the start. One that does not answer within it still fails the start, so an
+ * orchestrator sees it.
  */
 export const REDIS_START_BOUND_MS = 30_000;
 /** How often a Redis noted unavailable is pinged to log its return, ms. */
@@ -39,14 +43,32 @@ export class RedisConnections {
   readonly driver: Redis;
   readonly outage: RedisOutage;
 
-  constructor(url: string, logger: Logger) {
-    const bounded: RedisOptions = { commandTimeout: REDIS_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1 };
+  /**
+   * Every connection starts with the start's bounds (REDIS_START_BOUND_MS); `started()` puts the
+   * request path's in place.
+   */
+  constructor(url: string, logger: Logger, startBoundMs = REDIS_START_BOUND_MS) {
+    const starting: RedisOptions = { commandTimeout: startBoundMs, maxRetriesPerRequest: null };
     this.queue = new Redis(url, { maxRetriesPerRequest: null });
-    this.requests = new Redis(url, { ...bounded, enableOfflineQueue: false });
-    this.presence = new Redis(url, bounded);
-    this.driver = new Redis(url, bounded);
+    this.requests = new Redis(url, { commandTimeout: startBoundMs, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.presence = new Redis(url, starting);
+    this.driver = new Redis(url, starting);
     this.outage = new RedisOutage(logger, () => this.requests.ping());
-    for (const client of this.all()) this.outage.watch(client);
+    for (const [name, client] of Object.entries({ queue: this.queue, requests: this.requests, presence: this.presence, driver: this.driver })) {
+      nameTimedOutCommands(client, name);
+      this.outage.watch(client);
+    }
+  }
+
+  /**
+   * The start is over (the server is about to say it listens): from now on a command on the
+   * request path waits at most REDIS_COMMAND_TIMEOUT_MS and is tried once more after a
+   * reconnection at most, so an outage answers within 2 s (issue 28). Commands already sent keep
+   * the bound they were sent with.
+   */
+  started(): void {
+    this.requests.options.commandTimeout = REDIS_COMMAND_TIMEOUT_MS;
+    for (const client of [this.presence, this.driver]) Object.assign(client.options, { commandTimeout: REDIS_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1 });
   }
 
   /** Resolves once the request-path connection is ready (it queues nothing before that). */
@@ -66,23 +88,6 @@ export class RedisConnections {
     });
   }
 
-  /**
-   * Runs the start's Redis set-up (`work`: the matchmaker's first commands on the presence and
-   * driver connections) with the start's bound: their commands wait up to REDIS_START_BOUND_MS
-   * for an answer and survive reconnections within it; the request path's bounds are back once
-   * `work` ends, before any client is served (the port is not listening yet).
-   */
-  async whileStarting<T>(work: () => Promise<T>, boundMs = REDIS_START_BOUND_MS): Promise<T> {
-    const patient = [this.presence, this.driver];
-    const saved = patient.map((client) => ({ commandTimeout: client.options.commandTimeout, maxRetriesPerRequest: client.options.maxRetriesPerRequest }));
-    for (const client of patient) Object.assign(client.options, { commandTimeout: boundMs, maxRetriesPerRequest: null });
-    try {
-      return await work();
-    } finally {
-      patient.forEach((client, i) => Object.assign(client.options, saved[i]));
-    }
-  }
-
   /** Closes every connection at once (nothing waits for a Redis that is gone). */
   disconnect(): void {
     this.outage.stop();
@@ -92,6 +97,25 @@ export class RedisConnections {
   private all(): Redis[] {
     return [this.queue, this.requests, this.presence, this.driver];
   }
+}
+
+/**
+ * ioredis's "Command timed out" names no command: the error of a command that timed out on
+ * `client` gets `command` ({ name, args: the key at most }, the shape ioredis gives a Redis
+ * error reply) and `connection`, so the log says which one timed out and where (the start that
+ * failed in the cluster loop logged only the message).
+ */
+function nameTimedOutCommands(client: Redis, connection: string): void {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((command: Parameters<Redis["sendCommand"]>[0], stream?: Parameters<Redis["sendCommand"]>[1]) => {
+    const answer = send(command, stream) as Promise<unknown>;
+    answer.catch((err: unknown) => {
+      if (err instanceof Error && err.message === "Command timed out" && !("command" in err)) {
+        Object.assign(err, { command: { name: command.name, args: command.args.slice(0, 1).map(String) }, connection });
+      }
+    });
+    return answer;
+  }) as Redis["sendCommand"];
 }
 
 /**

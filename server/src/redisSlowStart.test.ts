@@ -21,6 +21,51 @@ import { REDIS_COMMAND_TIMEOUT_MS } from "./redis.js";
  * Redis holds writes (`CLIENT PAUSE ... WRITE`) while it answers the rest.
  */
 const PAUSED_FOR_MS = 4_000;
+/** How late the relay passes on each answer of Redis while the start is slow (past the 1 s command time-out). */
+const ANSWERS_LATE_BY_MS = 2_000;
+/** How long from the start's beginning every answer is late. */
+const SLOW_FOR_MS = 6_000;
+
+/**
+ * A TCP relay in front of Redis that, on each connection, holds every answer for `lateByMs`
+ * from the moment the connection sent ioredis's ready check (INFO) while `slow()` says so (in
+ * order: an answer is never passed on before an earlier one), as a starved process reads them:
+ * the command reached Redis and was answered, the reply is read late. Answers before the INFO
+ * pass at once, so the ready check goes out early in the start, as on a machine where Redis is
+ * quick and the process is slow.
+ */
+async function lateRelay(redisPort: number, lateByMs: number, slow: () => boolean): Promise<{ port: number; close(): void }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(redisPort, "127.0.0.1");
+    sockets.add(client).add(upstream);
+    let last = Promise.resolve();
+    let readyCheckSent = false;
+    client.pipe(upstream);
+    client.on("data", (chunk: Buffer) => {
+      if (/\r\ninfo\r\n/i.test(chunk.toString("latin1"))) readyCheckSent = true;
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      const due = Date.now() + (readyCheckSent && slow() ? lateByMs : 0);
+      last = last.then(async () => {
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        if (!client.destroyed) client.write(chunk);
+      });
+    });
+    const end = () => (client.destroy(), upstream.destroy());
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close() {
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
 
 async function untilConnectable(port: number): Promise<void> {
   for (;;) {
@@ -76,5 +121,33 @@ describe("issue 28: a start survives a Redis that answers slowly once", () => {
     const player = await registerPlayer(t, "slow");
     const joined = await joinWorld(t.baseUrl, player.token);
     await joined.leave();
+  });
+
+  it(`every answer of Redis from the ready check on read ${ANSWERS_LATE_BY_MS} ms late during the start: the start waits them out`, async () => {
+    // issue 29, the cluster loop: a child server on a starved machine exited with "Command timed
+    // out", "server failed to start". ioredis's ready check (INFO) had the 1 s command time-out;
+    // when it timed out, ioredis rejected every command queued behind it (the matchmaker's
+    // set-up, waiting under the start's own bound) with that error, and the start failed
+    await t?.close();
+    t = undefined;
+    if (!database) {
+      database = await createTestDatabase();
+      await runMigrations(database.pool(1));
+    }
+    const started = Date.now();
+    const relay = await lateRelay(port, ANSWERS_LATE_BY_MS, () => Date.now() - started < SLOW_FOR_MS);
+    try {
+      t = await startTestServer({ databaseUrl: database!.url, redisUrl: `redis://127.0.0.1:${relay.port}` });
+      // the start met late answers (and waited for them)
+      expect(Date.now() - started).toBeGreaterThan(ANSWERS_LATE_BY_MS);
+      expect((await t.api("GET", "/health")).status).toBe(200);
+      const player = await registerPlayer(t, "late");
+      const joined = await joinWorld(t.baseUrl, player.token);
+      await joined.leave();
+    } finally {
+      await t?.close();
+      t = undefined;
+      relay.close();
+    }
   });
 });

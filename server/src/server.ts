@@ -33,6 +33,7 @@ import { startAiRounds, type AiRounds } from "./tick/aiRounds.js";
 import { ensureAiCountries, playAiRound } from "./services/ai.js";
 import { executeStrike } from "./services/combat.js";
 import { startScheduledBackups, type ScheduledBackups } from "./db/backup.js";
+import { PublicAddress } from "./publicAddress.js";
 
 /** Idle keep-alive time of HTTP connections, milliseconds. */
 const HTTP_KEEP_ALIVE_MS = 65_000;
@@ -96,6 +97,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     clock: systemClock,
     seeds: osSeeds,
     redisOutage: connections?.outage,
+    publicAddress: new PublicAddress(config.publicAddress),
   };
 
   const sessions = new RoomSessions(ctx, presence, connections?.presence);
@@ -129,7 +131,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     transport,
     presence,
     driver,
-    publicAddress: config.publicAddress,
+    publicAddress: ctx.publicAddress!.forColyseus,
     greet: false,
     gracefullyShutdown: false,
     logger: colyseusLogger(logger, () => ctx.metrics.roomMessagesRejected.inc({ reason: "frame/malformed" })),
@@ -142,9 +144,9 @@ export async function startGameServer(config: Config, options: { logger?: Logger
   let ai: AiRounds | undefined;
   let backups: ScheduledBackups | undefined;
   try {
-    // the matchmaker's set-up is the start's first Redis work: a slow answer is waited for, within a bound
-    const listening = () => listen(gameServer, httpServer, config.port);
-    await (connections ? connections.whileStarting(listening) : listening());
+    // Redis commands until the end of the start wait for a slow answer, within a bound (redis.ts REDIS_START_BOUND_MS)
+    await listen(gameServer, httpServer, config.port);
+    ctx.publicAddress!.bound((httpServer.address() as AddressInfo).port);
     installMatchmaking(httpServer, logger, { app, pipeline, corsOrigins: config.corsOrigins, concurrency: new TokenConcurrency(), redisUnavailable: () => connections?.outage.active ?? false });
     // after installMatchmaking, which replaces the request listeners it finds
     inFlight = new InFlightRequests(httpServer);
@@ -163,6 +165,8 @@ export async function startGameServer(config: Config, options: { logger?: Logger
         )
       : undefined;
     backups = startScheduledBackups(config, database, redis, logger);
+    // the request path's Redis bounds from here on, before the server says it listens
+    connections?.started();
   } catch (err) {
     // A failed start (port in use, Redis or Postgres gone) leaves nothing running, so the
     // process can exit at once (main.ts) instead of hanging on open handles.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { SignJWT } from "jose";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
-import { CHILD_HOOK_TIMEOUT_MS, freePort, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, spawnServer, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { TOKEN_AUDIENCE, TOKEN_CACHE_MS, TOKEN_ISSUER } from "./tokens.js";
 import { REQUESTS_ACTIVE_PER_TOKEN, REQUESTS_WAITING_PER_TOKEN } from "../http/tokenConcurrency.js";
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await redis.flushdb();
   redis.disconnect();
   a = await startTestServer({ redisDb: REDIS_DB, jwtSecret: JWT_SECRET });
-  b = spawnServer({ DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET }, await freePort());
+  b = spawnServer({ DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET });
   await waitUntilListening(b);
 }, CHILD_HOOK_TIMEOUT_MS);
 

@@ -1,15 +1,10 @@
 import "@colyseus/testing";
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
 import { ALLIANCE_ROOM, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
-import { CHILD_HOOK_TIMEOUT_MS, CHILD_START_TIMEOUT_MS } from "../test/childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, spawnServer, stopGracefully, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { eventually } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { buildAlliance } from "../test/alliances.js";
@@ -24,66 +19,26 @@ import { buildAlliance } from "../test/alliances.js";
 
 const REDIS_DB = 12;
 const JWT_SECRET = "alliance-cluster-secret-alliance-cluster-0123456789";
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
 
 let a: TestServer;
-let child: ChildProcess | undefined;
+let child: ChildServer | undefined;
 let childUrl: string;
-let childLog = "";
 const clients: AllianceTestClient[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
   await redis.flushdb();
   redis.disconnect();
-  const [portA, portB] = [await freePort(), await freePort()];
-  a = await startTestServer({ redisDb: REDIS_DB, port: portA, publicAddress: `127.0.0.1:${portA}`, jwtSecret: JWT_SECRET });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "game-alliance-cluster-"));
-  child = spawn(process.execPath, ["--import", "tsx", "--conditions", "development", "server/src/main.ts"], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(portB),
-      PUBLIC_ADDRESS: `127.0.0.1:${portB}`,
-      DATABASE_URL: a.databaseUrl,
-      REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`,
-      JWT_SECRET,
-      DATA_DIR: dataDir,
-      CLIENT_DIR: path.join(dataDir, "no-client"),
-      TICK_ENABLED: "false",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  process.once("exit", () => child?.kill("SIGKILL"));
-  child.stdout!.on("data", (d) => (childLog += d));
-  child.stderr!.on("data", (d) => (childLog += d));
-  // the log as it is when the wait ends, not when it starts
-  await eventually(() => childLog.includes("game server listening"), "the second process to listen", CHILD_START_TIMEOUT_MS).catch((err: Error) => {
-    throw new Error(`${err.message}; its log:\n${childLog}`);
-  });
-  childUrl = `http://127.0.0.1:${portB}`;
+  // both listen on port 0 and advertise the port they bound (server/src/publicAddress.ts)
+  a = await startTestServer({ redisDb: REDIS_DB, publicAddress: "127.0.0.1:0", jwtSecret: JWT_SECRET });
+  child = spawnServer({ PUBLIC_ADDRESS: "127.0.0.1:0", DATABASE_URL: a.databaseUrl, REDIS_URL: `${TEST_REDIS_URL}/${REDIS_DB}`, JWT_SECRET });
+  await waitUntilListening(child);
+  childUrl = child.baseUrl;
 }, CHILD_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.leave()));
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once("exit", resolve));
-    child.kill("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (child.exitCode === null) child.kill("SIGKILL");
-  }
+  if (child) await stopGracefully(child);
   await a?.close();
   const redis = new Redis(`${TEST_REDIS_URL}/${REDIS_DB}`);
   await redis.flushdb();

@@ -67,6 +67,7 @@ export class AllianceRoom extends GameRoom<AllianceState, AllianceClient> {
   private readonly roleChanges = new Map<number, number>();
 
   async onCreate(options: AllianceRoomOptions): Promise<void> {
+    await this.advertise();
     // The room's serializer and encoder allocate their buffers when the state is set.
     withEncoderBuffer(ALLIANCE_ENCODER_BUFFER_BYTES, () => (this.state = new AllianceState()));
     this.allianceId = options.allianceId;

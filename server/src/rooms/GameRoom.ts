@@ -192,6 +192,19 @@ export abstract class GameRoom<S extends object, C extends Client = Client> exte
     this.ctx.metrics.roomReconnects.inc({ room: this.kind });
   }
 
+  /**
+   * The first step of every room's onCreate: with a PUBLIC_ADDRESS that names the bound port
+   * (`host:0`, server/src/publicAddress.ts) Colyseus was built without one, so the room puts the
+   * process's address on its listing itself, before the matchmaker records it (seat
+   * reservations send clients there). Colyseus 0.18 has no API for it: the listing is reached
+   * by name, as onBeforeShutdown does.
+   */
+  protected async advertise(): Promise<void> {
+    const address = this.ctx.publicAddress;
+    if (!address?.deferred) return;
+    (this as unknown as { _listing: { publicAddress?: string } })._listing.publicAddress = await address.value;
+  }
+
   onUncaughtException(err: Error, methodName: string): void {
     this.log.error({ err, methodName }, "room error");
   }

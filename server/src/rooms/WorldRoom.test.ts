@@ -7,6 +7,7 @@ import { WorldState } from "@game/schema/state";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 import { eventually, joinWorld, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import type { WorldRoom } from "./WorldRoom.js";
+import { WorldFeeds } from "./world/WorldFeeds.js";
 import { announceCountryChange } from "../services/actions.js";
 import { countryTopic, WORLD_TOPIC } from "../events.js";
 
@@ -410,5 +411,24 @@ describe("world room: presence, auth, reconnection", () => {
     await sql("UPDATE countries SET cash = 3141592 WHERE id = $1", [a.countryId]);
     await announceCountryChange(t.server.ctx, a.countryId, "test");
     await eventually(() => a.client.own()?.cash === 3141592, "updates after reconnecting");
+  });
+
+  it("after a reconnection the feeds the client watches reach it again, and its leave releases it from them", async () => {
+    // Colyseus gives a client that got its seat back a new client object; the old one, which
+    // the process's feeds held, sends nothing any more (issue 29: a cluster run's client lost
+    // everything after a socket drop)
+    const a = await player("feedA", "chat");
+    const b = await player("feedB");
+    const feeds = WorldFeeds.of(t.server.ctx);
+    const watchersBefore = feeds.watcherCount("chat");
+    a.client.room.reconnection.minUptime = 0;
+    const reconnected = new Promise<void>((resolve) => a.client.room.onReconnect(() => resolve()));
+    (a.client.room.connection as any).transport.ws.terminate?.() ?? (a.client.room.connection as any).transport.ws.close(4999);
+    await reconnected;
+    b.client.room.send(WorldMessage.sendChat, { channel: "general", content: "said after your reconnection" });
+    await eventually(() => lastMessage(a.client)?.content === "said after your reconnection", "the chat line after the reconnection");
+    expect(feeds.watcherCount("chat")).toBe(watchersBefore);
+    await a.client.leave();
+    await eventually(() => feeds.watcherCount("chat") === watchersBefore - 1, "the client released from the chat feed");
   });
 });

@@ -36,6 +36,7 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
   private stopResync: (() => void) | undefined;
 
   async onCreate(options: WorldRoomOptions): Promise<void> {
+    await this.advertise();
     this.maxClients = options.shardSize;
     this.patchRate = WORLD_PATCH_INTERVAL_MS;
     const host: WorldHost = {
@@ -126,10 +127,14 @@ export class WorldRoom extends GameRoom<WorldState, WorldClient> {
     if (client.auth) await leaveWorld(this.ctx, { sessionId: client.sessionId, userId: client.auth.userId });
   }
 
-  /** A dropped client got its seat back: what it missed while away is sent again. */
+  /**
+   * A dropped client got its seat back: what it missed while away is sent again, and the
+   * process's feeds send to its new client object (Colyseus makes one per reconnection).
+   */
   onReconnect(client: WorldClient): void {
     super.onReconnect(client);
     this.own.resend(client);
+    this.feeds.reconnected(client);
   }
 
   async onDispose(): Promise<void> {

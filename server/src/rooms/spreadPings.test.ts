@@ -48,6 +48,25 @@ describe("SpreadPinger (the keep-alive spread over its interval)", () => {
     expect(alive.some((s) => s.terminated)).toBe(false);
   });
 
+  it("with fewer sockets than slices, still pings each once per interval: a socket whose pongs are late by less than the retries' time is kept", () => {
+    // issue 29: a round used to start again as soon as the last one was done, so 2 sockets were
+    // pinged every 2 slices (200 ms) instead of every 10 s, and one whose pongs were 300-600 ms
+    // late (a starved client) was terminated: a WorldCluster client dropped under load
+    const sockets = [new Socket(), new Socket()];
+    const pinger = new SpreadPinger(() => sockets, 10_000, 3, 100);
+    for (let i = 0; i < 100; i++) pinger.tick();
+    expect(sockets.map((s) => s.pings)).toEqual([1, 1]);
+    const slow = new Socket(false);
+    const pinger2 = new SpreadPinger(() => [slow], 10_000, 3, 100);
+    // 2 s without a pong: one ping unanswered, far from three
+    for (let i = 0; i < 20; i++) pinger2.tick();
+    expect(slow.terminated).toBe(false);
+    expect(slow.pings).toBe(1);
+    // three intervals without a pong, then the fourth ping is due: terminated
+    for (let i = 0; i < 300; i++) pinger2.tick();
+    expect(slow.terminated).toBe(true);
+  });
+
   it("takes sockets that joined mid-round at the next round", () => {
     const sockets = Array.from({ length: 20 }, () => new Socket());
     const pinger = new SpreadPinger(() => sockets, 1_000, 3, 100);

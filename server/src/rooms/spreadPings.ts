@@ -22,8 +22,11 @@ function noop(): void {}
  * missed `maxRetries` pings in a row is still terminated, but no turn of the loop writes more
  * than clients x PING_SLICE_MS / interval pings.
  *
- * `tick()` runs one slice; the round (the sockets to visit) is a snapshot taken when the
- * previous round is done, so a socket that joins waits at most one round for its first ping.
+ * `tick()` runs one slice; the round (the sockets to visit) is a snapshot taken every interval,
+ * so a socket that joins waits at most one round for its first ping. A round used to start
+ * again as soon as the previous one was done: with fewer sockets than slices each socket was
+ * pinged every few slices (two sockets: every 200 ms) and one whose pongs came 300-600 ms late
+ * (a starved client) was terminated (issue 29, the cluster loop).
  */
 export class SpreadPinger {
   private round: PingedSocket[] = [];
@@ -39,14 +42,20 @@ export class SpreadPinger {
     this.slices = Math.max(1, Math.round(intervalMs / sliceMs));
   }
 
-  /** Pings the next slice of the round; the last slice of a round starts a new one. Returns the sockets pinged. */
+  /**
+   * Pings the next slice of the round. A round lasts the interval whatever the number of sockets
+   * (`slices` ticks, each pinging its share of the round's snapshot, rounded up), so a socket
+   * is pinged once per interval even when there are fewer sockets than slices. Returns the
+   * sockets pinged.
+   */
   tick(): number {
-    if (this.next >= this.round.length) {
+    if (this.slice === 0) {
       this.round = [...this.sockets()];
       this.next = 0;
-      this.sliceSize = Math.ceil(this.round.length / this.slices);
     }
-    const end = Math.min(this.round.length, this.next + this.sliceSize);
+    this.slice += 1;
+    const end = Math.ceil((this.round.length * this.slice) / this.slices);
+    if (this.slice >= this.slices) this.slice = 0;
     let pinged = 0;
     for (; this.next < end; this.next++) {
       const socket = this.round[this.next]!;
@@ -61,7 +70,8 @@ export class SpreadPinger {
     return pinged;
   }
 
-  private sliceSize = 0;
+  /** the slice of the round the next tick runs (0: a new round starts) */
+  private slice = 0;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TokenService } from "../auth/tokens.js";
 import type { RateLimits } from "../auth/rateLimiter.js";
 import type { EventBus } from "../events.js";
 import type { GameMetrics } from "../metrics.js";
+import type { PublicAddress } from "../publicAddress.js";
 
 /** What every service function receives: the process's shared handles. */
 export interface ServiceContext {
@@ -22,6 +23,8 @@ export interface ServiceContext {
   seeds: SeedSource;
   /** notes a Redis that stopped answering, logging once per outage (absent without Redis) */
   redisOutage?: RedisFailureSink;
+  /** where this process's rooms are reached (PUBLIC_ADDRESS); absent outside a server */
+  publicAddress?: PublicAddress;
 }
 
 /** Where a failed Redis operation goes: true when it was an outage (logged there), false for anything else. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { Redis } from "ioredis";
 import { startTestServer, TEST_REDIS_URL, type TestServer } from "./harness.js";
-import { CHILD_HOOK_TIMEOUT_MS, freePort, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
+import { CHILD_HOOK_TIMEOUT_MS, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
 import type { WorldTestClient } from "./worldClients.js";
 
 /**
@@ -33,20 +33,16 @@ async function flushRedisDb(db: number): Promise<void> {
 
 export async function startTwoProcesses({ redisDb, jwtSecret, roomSessionsPerUser }: TwoProcessOptions): Promise<TwoProcesses> {
   await flushRedisDb(redisDb);
-  const port = await freePort();
-  const a = await startTestServer({ redisDb, port, publicAddress: `127.0.0.1:${port}`, jwtSecret, roomSessionsPerUser });
-  const childPort = await freePort();
-  const child = spawnServer(
-    {
-      DATABASE_URL: a.databaseUrl,
-      REDIS_URL: `${TEST_REDIS_URL}/${redisDb}`,
-      JWT_SECRET: jwtSecret,
-      PUBLIC_ADDRESS: `127.0.0.1:${childPort}`,
-      ROOM_SESSIONS_PER_USER: String(roomSessionsPerUser),
-      RATE_LIMIT_REGISTER_PER_HOUR: "0",
-    },
-    childPort,
-  );
+  // both listen on port 0 and advertise the port they bound (server/src/publicAddress.ts)
+  const a = await startTestServer({ redisDb, publicAddress: "127.0.0.1:0", jwtSecret, roomSessionsPerUser });
+  const child = spawnServer({
+    DATABASE_URL: a.databaseUrl,
+    REDIS_URL: `${TEST_REDIS_URL}/${redisDb}`,
+    JWT_SECRET: jwtSecret,
+    PUBLIC_ADDRESS: "127.0.0.1:0",
+    ROOM_SESSIONS_PER_USER: String(roomSessionsPerUser),
+    RATE_LIMIT_REGISTER_PER_HOUR: "0",
+  });
   try {
     await waitUntilListening(child);
   } catch (err) {

@@ -13,7 +13,8 @@ import type { WorldClient } from "./types.js";
  * they are on (the chat screen shows the lines since the join).
  */
 export class AllianceChatFeed {
-  private readonly members = new Map<number, Set<WorldClient>>();
+  /** each alliance's member clients by session id (a reconnected session is a new client object) */
+  private readonly members = new Map<number, Map<string, WorldClient>>();
   private readonly subscriptions: SharedSubscriptions<number>;
 
   constructor(ctx: ServiceContext) {
@@ -23,19 +24,26 @@ export class AllianceChatFeed {
   /** A client of an alliance member joined (or moved into an alliance). */
   add(client: WorldClient, allianceId: number | null): void {
     if (!allianceId) return;
-    let set = this.members.get(allianceId);
-    if (!set) this.members.set(allianceId, (set = new Set()));
-    set.add(client);
+    let clients = this.members.get(allianceId);
+    if (!clients) this.members.set(allianceId, (clients = new Map()));
+    if (clients.has(client.sessionId)) return;
+    clients.set(client.sessionId, client);
     this.subscriptions.retain(allianceId);
   }
 
   /** A client left (or its country left the alliance). */
   remove(client: WorldClient, allianceId: number | null): void {
     if (!allianceId) return;
-    const set = this.members.get(allianceId);
-    if (!set?.delete(client)) return;
-    if (set.size === 0) this.members.delete(allianceId);
+    const clients = this.members.get(allianceId);
+    if (!clients?.delete(client.sessionId)) return;
+    if (clients.size === 0) this.members.delete(allianceId);
     this.subscriptions.release(allianceId);
+  }
+
+  /** The session got its seat back as a new client object (WorldFeeds.reconnected): lines go to it. */
+  reconnected(client: WorldClient, allianceId: number | null): void {
+    const clients = allianceId ? this.members.get(allianceId) : undefined;
+    if (clients?.has(client.sessionId)) clients.set(client.sessionId, client);
   }
 
   /** The client's country joined, left or changed alliance. */
@@ -56,7 +64,7 @@ export class AllianceChatFeed {
     const clients = this.members.get(event.allianceId);
     if (!channel || !clients) return;
     const bytes = encodeMessage(WORLD_MESSAGES.server.chatMessage, { ...event.message, isOnline: true, isEdited: false });
-    for (const client of clients) {
+    for (const client of clients.values()) {
       const data = client.userData;
       if (!data || data.allianceId !== event.allianceId || !canAccessChannel(channel, data) || data.ignored.has(event.message.senderId)) continue;
       client.enqueueRaw(bytes);

@@ -40,7 +40,11 @@ export class WorldFeeds {
   readonly rankings: RankingsFeed;
   readonly chat: ChatFeed;
   readonly allianceChat: AllianceChatFeed;
-  private readonly watchers = new Map<WatchTopic, Set<WorldClient>>(WATCH_TOPICS.map((t) => [t, new Set()]));
+  /**
+   * each topic's watchers by session id: a client that got its seat back after a drop is a new
+   * client object (Colyseus), and the old one sends nothing any more (reconnected)
+   */
+  private readonly watchers = new Map<WatchTopic, Map<string, WorldClient>>(WATCH_TOPICS.map((t) => [t, new Map()]));
   private readonly shards = new Set<object>();
   private readonly log: Logger;
   private started: Promise<void> | undefined;
@@ -99,10 +103,10 @@ export class WorldFeeds {
     const data = client.userData;
     if (!data) return;
     const next = new Set(topics);
-    for (const topic of data.watching) if (!next.has(topic)) this.watchers.get(topic)!.delete(client);
+    for (const topic of data.watching) if (!next.has(topic)) this.watchers.get(topic)!.delete(client.sessionId);
     for (const topic of next) {
       if (data.watching.has(topic)) continue;
-      this.watchers.get(topic)!.add(client);
+      this.watchers.get(topic)!.set(client.sessionId, client);
       const snapshot = this.snapshotOf(topic);
       if (snapshot) client.enqueueRaw(snapshot);
     }
@@ -114,9 +118,26 @@ export class WorldFeeds {
     this.allianceChat.add(client, client.userData?.allianceId ?? null);
   }
 
+  /**
+   * A dropped client got its seat back (WorldRoom.onReconnect): Colyseus made a new client
+   * object for the session, and the one the feeds held sends nothing now (its messages went
+   * nowhere: everything watched was lost after a reconnection, issue 29). The feeds hold the
+   * new one; a snapshot of each watched topic goes to it, since what was sent while it was
+   * away is lost.
+   */
+  reconnected(client: WorldClient): void {
+    for (const [topic, watching] of this.watchers) {
+      if (!watching.has(client.sessionId)) continue;
+      watching.set(client.sessionId, client);
+      const snapshot = this.snapshotOf(topic);
+      if (snapshot) client.enqueueRaw(snapshot);
+    }
+    this.allianceChat.reconnected(client, client.userData?.allianceId ?? null);
+  }
+
   /** A client left for good. */
   removeClient(client: WorldClient): void {
-    for (const set of this.watchers.values()) set.delete(client);
+    for (const watching of this.watchers.values()) watching.delete(client.sessionId);
     this.allianceChat.remove(client, client.userData?.allianceId ?? null);
   }
 
@@ -129,7 +150,7 @@ export class WorldFeeds {
     await this.started;
     this.presence.apply(await loadOnlineUsers(this.ctx, ONLINE_TRACK_LIMIT));
     this.rankings.markStale();
-    for (const bytes of await this.chat.catchUp()) sendEncoded(this.watchers.get("chat")!, bytes);
+    for (const bytes of await this.chat.catchUp()) sendEncoded(this.watchers.get("chat")!.values(), bytes);
     await this.flush();
   }
 
@@ -155,9 +176,9 @@ export class WorldFeeds {
     this.presence.onWorldEvent(event);
     this.rankings.onWorldEvent(event);
     const line = this.chat.onWorldEvent(event);
-    if (line) sendEncoded(this.watchers.get("chat")!, line);
+    if (line) sendEncoded(this.watchers.get("chat")!.values(), line);
     if (event.type === "marketChanged" && this.watchers.get("market")!.size > 0) {
-      sendEncoded(this.watchers.get("market")!, encodeMessage(WORLD_MESSAGES.server.marketChanged, event.change));
+      sendEncoded(this.watchers.get("market")!.values(), encodeMessage(WORLD_MESSAGES.server.marketChanged, event.change));
     }
   }
 
@@ -167,10 +188,10 @@ export class WorldFeeds {
     this.flushing = true;
     try {
       const presence = this.presence.flush();
-      if (presence.users) sendEncoded(this.watchers.get("online")!, presence.users);
-      if (presence.counts) sendEncoded(this.watchers.get("chat")!, this.chat.countsMessage(presence.counts));
+      if (presence.users) sendEncoded(this.watchers.get("online")!.values(), presence.users);
+      if (presence.counts) sendEncoded(this.watchers.get("chat")!.values(), this.chat.countsMessage(presence.counts));
       const rankings = await this.rankings.flush();
-      if (rankings) sendEncoded(this.watchers.get("rankings")!, rankings);
+      if (rankings) sendEncoded(this.watchers.get("rankings")!.values(), rankings);
     } catch (err) {
       this.log.error({ err }, "world feed flush failed");
     } finally {
