@@ -65,7 +65,7 @@ describe("finding 12: a failed start exits non-zero at once; SIGTERM drains and 
       await waitUntilListening(child);
       const port = listeningPort(child.log())!;
       expect(port).toBeGreaterThan(0);
-      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
       const player = await apiRequest(child.baseUrl, "POST", "/auth/register", newPlayer("zero"));
       expect(player.status).toBe(201);
       const reserved = await fetch(`${child.baseUrl}/matchmake/joinOrCreate/${WORLD_ROOM}`, {
