@@ -150,11 +150,12 @@ export interface AllianceAggregate {
 
 /**
  * Every live alliance with its aggregates and its rank by total networth (ties: more members,
- * then the older alliance), filtered by name or tag when `search` is given (`limit` null: all).
+ * then the older alliance), or those of `ids` (`limit` null: all). The list's search by name or
+ * tag runs on the alliance ladder in memory (services/alliances.ts `listAlliances`).
  * The alliances are few (one per 2-200 players), but their aggregates sum every member: the
  * public list reads it through the alliance ladder (services/alliances.ts), once a second.
  */
-export async function rankedAlliances(db: Q, options: { search?: string; ids?: number[]; limit: number | null; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
+export async function rankedAlliances(db: Q, options: { ids?: number[]; limit: number | null; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
   const { rows } = await db.query<AllianceRow & AllianceAggregate & { rank: number; total: number }>(
     `WITH agg AS (
        SELECT c.alliance_id, count(*)::int AS member_count, COALESCE(sum(c.networth), 0)::bigint AS total_networth,
@@ -185,17 +186,12 @@ export async function rankedAlliances(db: Q, options: { search?: string; ids?: n
        WHERE a.disbanded_at IS NULL
      )
      SELECT *, count(*) OVER ()::int AS total FROM ranked
-     WHERE ($1 = '' OR name ILIKE '%' || $1 || '%' OR tag ILIKE '%' || $1 || '%')
-       AND ($4::bigint[] IS NULL OR id = ANY($4::bigint[]))
+     WHERE ($3::bigint[] IS NULL OR id = ANY($3::bigint[]))
      ORDER BY rank, id
-     LIMIT $2 OFFSET $3`,
-    [escapeLike(options.search ?? ""), options.limit, options.offset, options.ids ?? null],
+     LIMIT $1 OFFSET $2`,
+    [options.limit, options.offset, options.ids ?? null],
   );
   return { rows, total: rows[0]?.total ?? 0 };
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Today's alliance ranks (first read of the UTC day), for trend and change; snapshots kept 31 days. */
