@@ -22,7 +22,7 @@ import type { ApiPipeline } from "./http/pipeline.js";
 import { healthRoutes } from "./http/healthRoutes.js";
 import { installCorsPolicy } from "./http/security.js";
 import { monitorEventLoop, mountMetrics } from "./http/metricsRoute.js";
-import { defineRooms } from "./rooms/index.js";
+import { defineRooms, processForNewRoom } from "./rooms/index.js";
 import { RoomSessions } from "./rooms/sessions.js";
 import { SpreadPingTransport } from "./rooms/spreadPings.js";
 import { installMatchmaking } from "./http/matchmaking.js";
@@ -132,6 +132,7 @@ export async function startGameServer(config: Config, options: { logger?: Logger
     presence,
     driver,
     publicAddress: ctx.publicAddress!.forColyseus,
+    selectProcessIdToCreateRoom: processForNewRoom,
     greet: false,
     gracefullyShutdown: false,
     logger: colyseusLogger(logger, () => ctx.metrics.roomMessagesRejected.inc({ reason: "frame/malformed" })),

@@ -2,12 +2,13 @@ import "@colyseus/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { matchMaker } from "@colyseus/core";
-import { ALLIANCE_ROOM, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage } from "@game/schema/messages";
+import { ALLIANCE_ROOM, ALLIANCE_ROOM_CLOSE_NOT_MEMBER, AllianceMessage, WORLD_ROOM } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { CHILD_HOOK_TIMEOUT_MS, spawnServer, stopGracefully, waitUntilListening, type ChildServer } from "../test/childServer.js";
 import { eventually } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { buildAlliance } from "../test/alliances.js";
+import { processForNewRoom } from "./index.js";
 
 /**
  * Two server processes on one Redis and one Postgres, as in WorldCluster.test.ts: the second
@@ -61,25 +62,21 @@ describe("alliance rooms on two processes, one Redis, one Postgres", () => {
     const [owner, manager, member, target] = await Promise.all(["co", "cm", "ce", "ct"].map((p) => registerPlayer(a, p)));
     const alliance = await buildAlliance(a, owner!, [manager!], [member!]);
 
-    const onA = await join(a.baseUrl, owner!.token, alliance.id);
+    // A join through the child creates the alliance's room there (alliance rooms are created by
+    // the process that handles the join, rooms/index.ts processForNewRoom); a join through this
+    // process finds that room.
     const viaB = await join(childUrl, member!.token, alliance.id);
-    expect(viaB.room.roomId).toBe(onA.room.roomId);
+    expect(matchMaker.getLocalRoomById(viaB.room.roomId)).toBeUndefined();
+    const onA = await join(a.baseUrl, owner!.token, alliance.id);
+    expect(onA.room.roomId).toBe(viaB.room.roomId);
 
-    // A second room of the same alliance (what a lost creation race would leave): created by
-    // the server (clients may not create alliance rooms) on the process with fewer rooms, so
-    // the two rooms live on the two processes.
-    // The matchmaker picks the process with the fewest rooms from the stats each process
-    // persists: wait until both have reported (process one with its room), or it may pick one.
-    for (let i = 0; ; i++) {
-      const processes = await matchMaker.stats.fetchAll();
-      if (processes.length >= 2 && processes.some((p) => p.roomCount >= 1) && processes.some((p) => p.roomCount === 0)) break;
-      if (i > 100) throw new Error(`the matchmaker's stats never showed both processes: ${JSON.stringify(processes)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const created = await matchMaker.createRoom(ALLIANCE_ROOM, { allianceId: alliance.id });
+    // A second room of the same alliance (what a lost creation race would leave), made here by
+    // the server (clients may not create alliance rooms); the manager joins it through the
+    // child, which sends the client here: the two rooms live on the two processes.
+    const created = await matchMaker.handleCreateRoom(ALLIANCE_ROOM, { allianceId: alliance.id });
     const second = await join(childUrl, manager!.token, alliance.id, created.roomId);
     expect(second.room.roomId).not.toBe(onA.room.roomId);
-    expect(Boolean(matchMaker.getLocalRoomById(second.room.roomId))).not.toBe(Boolean(matchMaker.getLocalRoomById(onA.room.roomId)));
+    expect(matchMaker.getLocalRoomById(second.room.roomId)).toBeDefined();
 
     // An operation planned over REST on process two, joined in the room on process one.
     await a.server.database.pool.query("UPDATE countries SET troops = 9000 WHERE id = $1", [member!.countryId]);
@@ -103,9 +100,27 @@ describe("alliance rooms on two processes, one Redis, one Postgres", () => {
     const view = (c: AllianceTestClient) => ({ header: c.json().header, members: Object.keys(c.json().members).sort(), operations: operationNames(c) });
     await eventually(() => JSON.stringify(view(onA)) === JSON.stringify(view(second)), "the two rooms to agree");
 
-    // A kick over REST on process one closes the manager's connection to the second room wherever it runs.
-    const kicked = await apiRequest(a.baseUrl, "POST", "/alliance/kick", { countryId: manager!.countryId }, owner!.token);
+    // A kick over REST on process two closes the manager's connection to the second room, on process one.
+    const kicked = await apiRequest(childUrl, "POST", "/alliance/kick", { countryId: manager!.countryId }, owner!.token);
     expect(kicked.status).toBe(200);
     await eventually(() => second.leftWith() === ALLIANCE_ROOM_CLOSE_NOT_MEMBER, "the kicked manager's connection to the other room to close", 2_000);
+  });
+
+  it("a new alliance room is created by the process that handles the join, even when another process has fewer rooms", async () => {
+    const founder = await registerPlayer(a, "cf");
+    const alliance = await buildAlliance(a, founder, [], []);
+    // this process holds more rooms than the child (which holds the first test's room): two
+    // world shards here, and the counts the matchmaker reads say so, so the placement of world
+    // shards picks the child
+    await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    await matchMaker.handleCreateRoom(WORLD_ROOM, {});
+    await eventually(async () => {
+      const processes = await matchMaker.stats.fetchAll();
+      return processes.some((p) => p.processId !== matchMaker.processId && p.roomCount < matchMaker.stats.local.roomCount);
+    }, "the room counts to show the child with fewer rooms");
+    expect(await processForNewRoom(WORLD_ROOM)).not.toBe(matchMaker.processId);
+
+    const joined = await join(a.baseUrl, founder.token, alliance.id);
+    expect(matchMaker.getLocalRoomById(joined.room.roomId)).toBeDefined();
   });
 });

@@ -5,7 +5,7 @@ import { WORLD_ROOM } from "@game/schema/messages";
 import net from "node:net";
 import { registerPlayer, TEST_REDIS_URL } from "../test/harness.js";
 import { joinWorldById } from "../test/worldClients.js";
-import { useTwoProcesses } from "../test/twoProcesses.js";
+import { createRoomOnAnotherProcess, useTwoProcesses } from "../test/twoProcesses.js";
 import { roomSessionsOf } from "./sessions.js";
 
 /**
@@ -46,7 +46,7 @@ describe("issue 28: the seat count under concurrency", () => {
     const player = await registerPlayer(two.a, "sc2");
     // a shard on each process (the matchmaker places the second on the one with fewer rooms)
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
-    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const remote = await createRoomOnAnotherProcess(WORLD_ROOM);
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
     const joins = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? joinWorldById(two.a.baseUrl, player.token, local.roomId) : joinWorldById(two.child.baseUrl, player.token, remote.roomId)));
     const outcomes = await Promise.allSettled(joins);

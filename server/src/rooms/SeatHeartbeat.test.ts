@@ -4,7 +4,7 @@ import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM } from "@game/schema/messages";
 import { registerPlayer } from "../test/harness.js";
 import { joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import { useTwoProcesses } from "../test/twoProcesses.js";
+import { createRoomOnAnotherProcess, useTwoProcesses } from "../test/twoProcesses.js";
 import { ROOM_PROCESS_HEARTBEAT_TTL_S } from "./sessions.js";
 
 /**
@@ -32,7 +32,7 @@ describe("issue 28: the seats of a killed process are released by its missing he
     const player = await registerPlayer(two.a, "hb");
     // a shard here, then one the matchmaker places on the process with fewer rooms: the child
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
-    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const remote = await createRoomOnAnotherProcess(WORLD_ROOM);
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
     clients.push(await joinWorldById(two.child.baseUrl, player.token, remote.roomId));
     await expect(joinWorldById(two.a.baseUrl, player.token, local.roomId)).rejects.toMatchObject({ code: 429 });

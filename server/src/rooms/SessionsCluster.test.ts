@@ -4,7 +4,7 @@ import { matchMaker } from "@colyseus/core";
 import { SESSION_CLOSE_SIGNED_OUT, WORLD_ROOM } from "@game/schema/messages";
 import { apiRequest, registerPlayer } from "../test/harness.js";
 import { eventually, joinWorld, joinWorldById, type WorldTestClient } from "../test/worldClients.js";
-import { useTwoProcesses } from "../test/twoProcesses.js";
+import { createRoomOnAnotherProcess, useTwoProcesses } from "../test/twoProcesses.js";
 
 /**
  * Findings 2 and 4 across two server processes on one Redis and one Postgres: a logout on one
@@ -33,7 +33,7 @@ describe("finding 2 and finding 4 across two processes (Redis)", () => {
     // (An empty room disposes itself within a second: join each at once.)
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const here = track(await joinWorldById(two.a.baseUrl, player.token, local.roomId));
-    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const remote = await createRoomOnAnotherProcess(WORLD_ROOM);
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
     const there = track(await joinWorldById(two.child.baseUrl, player.token, remote.roomId));
     const reconnectionToken = there.room.reconnectionToken;
@@ -50,7 +50,7 @@ describe("finding 2 and finding 4 across two processes (Redis)", () => {
     const player = await registerPlayer(two.a, "xcap");
     const local = await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     const first = track(await joinWorldById(two.a.baseUrl, player.token, local.roomId));
-    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const remote = await createRoomOnAnotherProcess(WORLD_ROOM);
     expect(matchMaker.getLocalRoomById(remote.roomId)).toBeUndefined();
     const second = track(await joinWorldById(two.child.baseUrl, player.token, remote.roomId));
     await expect(joinWorld(two.a.baseUrl, player.token)).rejects.toMatchObject({ code: 429 });

@@ -5,6 +5,7 @@ import { matchMaker } from "@colyseus/core";
 import { WORLD_ROOM, WorldMessage } from "@game/schema/messages";
 import { apiRequest, registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { CHILD_HOOK_TIMEOUT_MS, spawnServer, stopGracefully, waitUntilListening, type ChildServer } from "../test/childServer.js";
+import { createRoomOnAnotherProcess } from "../test/twoProcesses.js";
 import { eventually, joinWorldById, lastMessage, type WorldTestClient } from "../test/worldClients.js";
 import { announceCountryChange } from "../services/actions.js";
 
@@ -60,7 +61,7 @@ describe("two server processes, one Redis, one Postgres", () => {
     await c1.watch("chat", "online", "rankings");
     // Shard two: creating one (server-side: clients may not create world rooms, finding 4)
     // puts it on the process with fewer rooms, which is the other process.
-    const remote = await matchMaker.createRoom(WORLD_ROOM, {});
+    const remote = await createRoomOnAnotherProcess(WORLD_ROOM);
     const c2 = await joinWorldById(childUrl, p2.token, remote.roomId);
     clients.push(c2);
     await c2.watch("chat", "online", "rankings");

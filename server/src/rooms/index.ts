@@ -1,4 +1,4 @@
-import type { Server } from "@colyseus/core";
+import { matchMaker, type Server } from "@colyseus/core";
 import { ALLIANCE_ROOM, WORLD_ROOM } from "@game/schema/messages";
 import type { ServiceContext } from "../services/context.js";
 import { bindWorldRoom, type WorldRoomOptions } from "./WorldRoom.js";
@@ -12,4 +12,21 @@ export function defineRooms(gameServer: Server, ctx: ServiceContext): void {
   // One room per alliance: joinOrCreate matches on allianceId through the driver, on every
   // process (a custom roomId would race across processes and make duplicates).
   gameServer.define(ALLIANCE_ROOM, bindAllianceRoom(ctx)).filterBy(["allianceId"]);
+}
+
+/**
+ * Which process creates a new room (Colyseus's `selectProcessIdToCreateRoom`).
+ *
+ * World shards go to the process with the fewest rooms, as Colyseus does by default, so the
+ * shards spread over the processes. An alliance room is created by the process that handles
+ * the join: a creation on another process is a request over Redis that Colyseus bounds at 2 s
+ * (COLYSEUS_PRESENCE_SHORT_TIMEOUT); the alliance room's onCreate reads Postgres, and on a
+ * loaded machine it took longer, so Colyseus created a second room here while the first one,
+ * created late over there, stayed listed: two rooms of one alliance (the cross-process loop,
+ * stop 35). Joins reach every process through the front, so alliance rooms spread anyway.
+ */
+export async function processForNewRoom(roomName: string): Promise<string> {
+  if (roomName === ALLIANCE_ROOM) return matchMaker.processId;
+  const processes = await matchMaker.stats.fetchAll();
+  return processes.sort((one, other) => one.roomCount - other.roomCount)[0]?.processId ?? matchMaker.processId;
 }

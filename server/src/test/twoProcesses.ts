@@ -1,8 +1,9 @@
 import { afterAll, beforeAll } from "vitest";
 import { Redis } from "ioredis";
+import { matchMaker } from "@colyseus/core";
 import { startTestServer, TEST_REDIS_URL, type TestServer } from "./harness.js";
 import { CHILD_HOOK_TIMEOUT_MS, spawnServer, waitUntilListening, type ChildServer } from "./childServer.js";
-import type { WorldTestClient } from "./worldClients.js";
+import { eventually, type WorldTestClient } from "./worldClients.js";
 
 /**
  * Two server processes on one Redis database and one Postgres, for the tests of what crosses
@@ -86,4 +87,20 @@ export function useTwoProcesses(options: TwoProcessOptions): TwoProcessHandles {
     await processes?.close();
   });
   return handles;
+}
+
+/**
+ * Creates a room with the matchmaker's own placement (server/src/rooms/index.ts,
+ * processForNewRoom: the process with the fewest rooms) once the room counts it reads show
+ * another process with fewer rooms than this one, so the room lands there. Each process writes
+ * its count to Redis at most once a second (Colyseus's stats.persist): a room made here just
+ * before, or one the other process disposed a moment ago, may not show yet, and the placement
+ * fell on this process in 2 of 18 runs of the cross-process loop (stop 35). Answers the listing.
+ */
+export async function createRoomOnAnotherProcess(roomName: string, options: Record<string, unknown> = {}) {
+  await eventually(async () => {
+    const processes = await matchMaker.stats.fetchAll();
+    return processes.some((p) => p.processId !== matchMaker.processId && p.roomCount < matchMaker.stats.local.roomCount);
+  }, "the matchmaker's room counts to show another process with fewer rooms than this one");
+  return matchMaker.createRoom(roomName, options);
 }
