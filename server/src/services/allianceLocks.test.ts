@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { Writable } from "node:stream";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
-import { foundAlliance, type TestPlayer } from "../test/alliances.js";
+import { addMember, foundAlliance, type TestPlayer } from "../test/alliances.js";
 
 /**
  * Issue 27: once AI owners bought bonuses, seasons logged retried deadlocks around alliance
@@ -100,5 +100,45 @@ describe("alliance lock order (issue 27)", () => {
       const spentBefore = 0;
       expect(Number(r.bonus_points)).toBe(Number(pointsBefore.rows[i].bonus_points) + Number(r.credited) - creditedBefore - (Number(r.spent) - spentBefore));
     });
+  });
+
+  it("members' trades while the owner buys bonuses: the purchase locks the members before the alliance row, so no deadlock", async () => {
+    // the purchase touches every member's row (migration 020); a member's trade holds its own
+    // row and then credits the alliance: before the purchase locked the members first, the two
+    // orders met as a deadlock (issue 27's seasons)
+    const owner = await registerPlayer(t, "lockOwner");
+    const members = [await registerPlayer(t, "lockMemA"), await registerPlayer(t, "lockMemB"), await registerPlayer(t, "lockMemC")];
+    const seller = await registerPlayer(t, "lockSeller");
+    const alliance = await foundAlliance(t, owner);
+    for (const m of members) await addMember(t, owner, m);
+    await sql("UPDATE countries SET food = 10000000, cash = 100000000 WHERE id = ANY($1::bigint[])", [[owner.countryId, seller.countryId, ...members.map((m) => m.countryId)]]);
+    await sql("UPDATE alliances SET bonus_points = 1000000 WHERE id = $1", [alliance.id]);
+    const listings: number[] = [];
+    // bought a part at a time (a country holds a few listings at once)
+    for (let i = 0; i < 4; i++) listings.push((await list(seller, 6_000, 100)).body.listing.id);
+    const before = retries();
+    const pointsBefore = Number((await sql("SELECT bonus_points FROM alliances WHERE id = $1", [alliance.id])).rows[0].bonus_points);
+    const ledgerBefore = Number((await sql("SELECT coalesce(sum(points), 0)::bigint AS p FROM alliance_point_ledger WHERE alliance_id = $1", [alliance.id])).rows[0].p);
+
+    const bonuses = ["military_support", "market_discount", "collaborative_research", "intelligence_network"];
+    const work: Array<Promise<{ status: number }>> = [];
+    for (let i = 0; i < 24; i++) {
+      work.push(buy(members[i % members.length]!, listings[i % listings.length]!, 1_000));
+      if (i % 2 === 0) work.push(t.api("POST", "/alliance/bonuses/purchase", { bonusId: bonuses[(i / 2) % bonuses.length] }, owner.token));
+    }
+    const answers = await Promise.all(work);
+    for (const answer of answers) expect([200, 400]).toContain(answer.status);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(24);
+
+    expect(warnings.filter((w) => w.err?.code === "40P01").map((w) => `${w.action}: ${w.err?.detail}`)).toEqual([]);
+    expect(retries()).toBe(before);
+    const { rows } = await sql(
+      `SELECT a.bonus_points,
+              (SELECT coalesce(sum(points), 0)::bigint FROM alliance_point_ledger l WHERE l.alliance_id = a.id) AS credited,
+              (SELECT coalesce(sum(cost), 0)::bigint FROM alliance_bonus_purchases p WHERE p.alliance_id = a.id) AS spent
+         FROM alliances a WHERE a.id = $1`,
+      [alliance.id],
+    );
+    expect(Number(rows[0].bonus_points)).toBe(pointsBefore + Number(rows[0].credited) - ledgerBefore - Number(rows[0].spent));
   });
 });

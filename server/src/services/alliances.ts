@@ -52,6 +52,7 @@ import { SharedReading } from "../db/sharedReading.js";
 import {
   allianceFlag,
   allianceLeaders,
+  allianceMemberIds,
   allianceRequirements,
   applicationsBy,
   applicationsTo,
@@ -599,10 +600,17 @@ export async function updateAllianceSettings(ctx: ServiceContext, userId: number
  */
 export async function purchaseBonus(ctx: ServiceContext, userId: number, bonusId: string): Promise<{ bonusId: string; level: number; cost: number; expiresAt: string | null; points: number }> {
   const actor = await actorCountry(ctx, userId);
+  // Every member's row is locked first, before the alliance row: the purchase touches every
+  // member's row (migration 020's trigger, after the alliance row), while a member's trade
+  // holds its own row and then credits the alliance (creditTrade). In that order the two
+  // deadlocked in the simulated seasons (issue 27). A country that joins between this read and
+  // the lock is touched after the alliance row, as before: Postgres finds such a deadlock and
+  // the action runs again.
+  const memberIds = actor.alliance_id === null ? [] : await allianceMemberIds(ctx.db, actor.alliance_id);
   const { result } = await runCountriesAction(ctx, {
     name: "alliance.bonus",
     actor: { userId, countryId: actor.id },
-    countryIds: [actor.id],
+    countryIds: [...new Set([actor.id, ...memberIds])],
     async step(countries, tx) {
       const row = countries.get(actor.id)!.row;
       const { alliance, role } = await lockOwnAlliance(tx.client, row);
