@@ -3,6 +3,7 @@ import type {
   AllianceJson,
   AllianceStatusJson,
   ApplicationsJson,
+  BattleReportsResponse,
   BrigadesResponse,
   DiplomaticRelationsJson,
   IntelligenceStatusJson,
@@ -223,9 +224,13 @@ async function readConcern(concern: ViewConcern, bot: Bot, state: StrategyState,
   switch (concern) {
     case "military": {
       const readAt = Date.now();
-      const res = await read<BrigadesResponse>(bot, http, ctx, "brigades", apiUrl(routes.brigades, { params: { countryId: id } }));
+      const [res, defeats] = await Promise.all([
+        read<BrigadesResponse>(bot, http, ctx, "brigades", apiUrl(routes.brigades, { params: { countryId: id } })),
+        read<BattleReportsResponse>(bot, http, ctx, "battleReports", apiUrl(routes.battleReports, { query: { role: "attacker", outcome: "defeat", limit: 100 } })),
+      ]);
       if ("failed" in res) return res.failed;
-      const fields = militaryFields(res.body, readAt);
+      if ("failed" in defeats) return defeats.failed;
+      const fields = militaryFields(res.body, defeats.body, readAt);
       return { at, fields: () => fields };
     }
     case "espionage": {

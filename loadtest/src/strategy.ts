@@ -21,6 +21,7 @@ import {
   type AllianceJson,
   type AllianceStatusJson,
   type ApplicationsJson,
+  type BattleReportsResponse,
   type BrigadesResponse,
   type DiplomaticRelationsJson,
   type IntelligenceStatusJson,
@@ -36,6 +37,7 @@ import {
 import {
   AI_MARKET_ITEMS,
   AI_PERSONALITIES,
+  AI_REPELLED_MEMORY_HOURS,
   AI_PROFILES,
   nextAiIntent,
   Rng,
@@ -114,6 +116,7 @@ export const VIEW_ROUTES = {
   store: routeRef(routes.store),
   // military
   brigades: routeRef(routes.brigades),
+  battleReports: routeRef(routes.battleReports),
   // espionage
   intelStatus: routeRef(routes.intelligenceStatus),
   intelKnown: routeRef(routes.knownIntelligence),
@@ -278,7 +281,7 @@ export type ViewConcern = (typeof VIEW_CONCERNS)[number];
 
 /** The AiView fields each concern fills. */
 export const CONCERN_FIELDS = {
-  military: ["brigades"],
+  military: ["brigades", "repelledBy"],
   espionage: ["espionage", "scouted", "knownForces"],
   market: ["listings", "ownListings", "orderItems"],
   alliance: ["alliance", "openAlliances", "appliedTo"],
@@ -317,8 +320,12 @@ const msOf = (iso: string | null): number | null => (iso === null ? null : Date.
  * Its brigades from GET /military/brigades/:countryId (the slot is the brigade id). The answer
  * gives each brigade's readiness at `readAt`; the rules add recovery from there, which counts
  * the hour already begun as not yet begun (a brigade looks ready a little later than it is).
+ * And the countries that threw back its attacks in the last AI_REPELLED_MEMORY_HOURS, from its
+ * own reports (GET /battle-reports?role=attacker&outcome=defeat, newest first).
  */
-export function militaryFields(res: BrigadesResponse, readAt: number): ConcernFields {
+export function militaryFields(res: BrigadesResponse, defeats: BattleReportsResponse, readAt: number): ConcernFields {
+  const since = readAt - AI_REPELLED_MEMORY_HOURS * 3_600_000;
+  const repelledBy = new Set(defeats.reports.flatMap((r) => (r.defenderCountryId !== null && Date.parse(r.timestamp) > since ? [r.defenderCountryId] : [])));
   const brigades: BrigadeRecord[] = res.brigades.map((b) => ({
     slot: b.id,
     readiness: b.readiness,
@@ -327,7 +334,7 @@ export function militaryFields(res: BrigadesResponse, readAt: number): ConcernFi
     rehabUntil: msOf(b.rehabUntil),
     lastDeployed: msOf(b.lastDeployed),
   }));
-  return { brigades };
+  return { brigades, repelledBy };
 }
 
 /**

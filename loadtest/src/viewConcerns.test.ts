@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AllianceJson, AllianceStatusJson, ApplicationJson, BrigadesResponse, DiplomaticRelationsJson, IntelligenceStatusJson, ListingJson, StandingOrderJson } from "@game/schema/api";
-import { AI_PERSONALITIES, AI_PROFILES, nextAiIntent, pickAttackBrigade, Rng, startingCountry, type AiPersonality, type AiTarget, type AiView, type CountryState } from "@game/schema/rules";
+import type { AllianceJson, AllianceStatusJson, ApplicationJson, BattleReportsResponse, BrigadesResponse, DiplomaticRelationsJson, IntelligenceStatusJson, ListingJson, StandingOrderJson } from "@game/schema/api";
+import { AI_PERSONALITIES, AI_PROFILES, AI_REPELLED_MEMORY_HOURS, nextAiIntent, pickAttackBrigade, Rng, startingCountry, type AiPersonality, type AiTarget, type AiView, type CountryState } from "@game/schema/rules";
 import { noticeArrived } from "./play.js";
 import type { Bot } from "./bots.js";
 import { allianceFields, CONCERN_FIELDS, concernsOf, decideOnDemand, diplomacyFields, espionageFields, marketFields, marketItemsOf, militaryFields, viewOnDemand, type ConcernFields, type ViewConcern } from "./strategy.js";
@@ -37,10 +37,16 @@ describe("concern fields from the REST answers", () => {
       ready: 0,
       deployed: 1,
     } as unknown as BrigadesResponse;
-    const { brigades } = militaryFields(res, NOW);
+    const { brigades } = militaryFields(res, { reports: [], total: 0 }, NOW);
     expect(brigades![0]).toEqual({ slot: 1, readiness: 100, readinessAt: NOW, deployedUntil: NOW + 3_600_000, rehabUntil: null, lastDeployed: NOW - 1000 });
     // slots 1 and 2 busy, but 3.. unread slots are fresh brigades (completeBrigades)
     expect(pickAttackBrigade(brigades!, NOW)).toMatchObject({ slot: 3 });
+  });
+
+  it("repelled by: the defenders of its own failed attacks in the last AI_REPELLED_MEMORY_HOURS, from its reports", () => {
+    const report = (defenderCountryId: number | null, msAgo: number) => ({ defenderCountryId, timestamp: iso(NOW - msAgo) });
+    const defeats = { reports: [report(7, 60_000), report(9, (AI_REPELLED_MEMORY_HOURS - 1) * 3_600_000), report(11, (AI_REPELLED_MEMORY_HOURS + 1) * 3_600_000), report(null, 1_000)], total: 4 } as unknown as BattleReportsResponse;
+    expect(militaryFields({ brigades: [], ready: 0, deployed: 0 } as unknown as BrigadesResponse, defeats, NOW).repelledBy).toEqual(new Set([7, 9]));
   });
 
   it("espionage: cooldowns run down from the read, today's counts start again after the reset", () => {
@@ -111,7 +117,7 @@ const target = (id: number, networth: number, land: number): AiTarget => ({ id, 
 
 /** What each concern shows this country: a market to trade on, an alliance to join, a proposal waiting. */
 const CONCERNS: Record<ViewConcern, ConcernFields> = {
-  military: { brigades: [] },
+  military: { brigades: [], repelledBy: new Set() },
   espionage: { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set([30]), knownForces: new Map([[30, { troops: 100, jets: 0, turrets: 0, tanks: 0 }]]) },
   market: { listings: [{ id: 1, sellerId: 30, item: "food", quantity: 5_000, pricePerUnit: 20 }], ownListings: 0, orderItems: [] },
   alliance: { alliance: null, openAlliances: [{ id: 3, memberCount: 4, minNetworth: 0, minLand: 0 }], appliedTo: new Set() },

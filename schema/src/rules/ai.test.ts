@@ -637,6 +637,28 @@ describe("AI strategies", () => {
     expect(medium.some((i) => i?.kind === "attack" && i.targetId === 3)).toBe(true);
   });
 
+  it("a raider does not attack again a country that threw back its attack in the last AI_REPELLED_MEMORY_HOURS, and attacks another", () => {
+    const me = armed({ spies: 30, land: 1_000 });
+    const nw = computeNetworth(me);
+    const fact = (id: number, land: number) => ({ id, networth: nw, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
+    // both scouted and rated medium by what it knows; the land-richest one held last time
+    const held = fact(3, 4_000);
+    const other = fact(4, 400);
+    const spying = { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set([3, 4]), knownForces: new Map([[3, { troops: 1_000, jets: 0, turrets: 0, tanks: 0 }]]) };
+    const rng = Rng.fromSeed(19);
+    const attacksOn = (extra: Partial<AiView>) =>
+      new Set(
+        Array.from({ length: 300 }, () => nextAiIntent(view(me, [held, other], { ...spying, ...extra }), "raider", rng))
+          .filter((i): i is Extract<AiIntent, { kind: "attack" }> => i?.kind === "attack")
+          .map((a) => a.targetId),
+      );
+    expect(attacksOn({})).toEqual(new Set([3]));
+    expect(attacksOn({ repelledBy: new Set([3]) })).toEqual(new Set([4]));
+    // that one alone: no attack at all
+    const alone = Array.from({ length: 300 }, () => nextAiIntent(view(me, [held], { ...spying, repelledBy: new Set([3]) }), "raider", rng));
+    expect(alone.some((i) => i?.kind === "attack")).toBe(false);
+  });
+
   it("rates an attack as the target analysis rates the same units: above 1.5 hard, above 2 impossible, nothing known no rating", () => {
     const sent = { troops: 1_000, tanks: 0 };
     const units = (troops: number, turrets = 0) => ({ troops, jets: 0, turrets, tanks: 0, spies: 0, missiles: 0 });

@@ -309,6 +309,12 @@ export interface AiView {
   now: number;
   /** its brigades (a Standard Strike needs a ready one): GET /military/brigades/{countryId}; absent: not fetched, not checked */
   brigades?: readonly BrigadeRecord[];
+  /**
+   * the countries whose defence held against its own attacks in the last
+   * AI_REPELLED_MEMORY_HOURS: GET /battle-reports?role=attacker&outcome=defeat (its own
+   * reports, as a player reads them); absent: not fetched, not checked
+   */
+  repelledBy?: ReadonlySet<number>;
   /** GET /intelligence/status/{countryId}: operationsUsed, usedByKind, cooldowns */
   espionage?: AiEspionageView;
   /** countries it holds fresh military intelligence on: GET /intelligence/known (the keys; the AI counts its own reports) */
@@ -467,6 +473,15 @@ export const AI_MIN_HOME_TROOPS = 500;
  * troops of won ones).
  */
 export const AI_AVOIDED_THREATS: readonly ThreatLevel[] = ["hard", "impossible"];
+/**
+ * Hours an AI leaves alone a country whose defence held against its attack. What it knows of
+ * a target's forces leaves out what only the battle shows: the defender's alliance and treaty
+ * bonuses and its allies' reinforcements. In the seasons of issue 27's fifth stop raiders
+ * attacked the same allied country again and again at about 0.4 of its defence (with
+ * "verified" intelligence) and lost 13-27 times the troops of their won attacks; a person who
+ * has just been thrown back by a country does not send the same army at it again the same day.
+ */
+export const AI_REPELLED_MEMORY_HOURS = 24;
 
 /**
  * The target analysis's rating of an attack with `units` on a target whose forces the AI
@@ -886,6 +901,8 @@ function planAttack(view: AiView, profile: AiPersonalityProfile): Extract<AiInte
     if (target.networth > view.self.networth * 1.2) continue;
     // A target already at its daily land cap yields nothing but casualties: look elsewhere.
     if (computeDailyLandAllowance(target.land, target.landLostToday ?? 0) < target.land * AI_MIN_TAKEABLE_SHARE) continue;
+    // Its defence held against its last attack today: not again with the same army.
+    if (view.repelledBy?.has(target.id)) continue;
     // Its intelligence says the defence beats what it would send: a person would not send it.
     const threat = aiAttackThreat(units, view.knownForces?.get(target.id));
     if (threat !== null && AI_AVOIDED_THREATS.includes(threat)) continue;

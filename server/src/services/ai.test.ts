@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
 import { createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
-import { AI_ACTIONS_PER_SESSION, AI_SESSIONS_PER_DAY, DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
+import { AI_ACTIONS_PER_SESSION, AI_REPELLED_MEMORY_HOURS, AI_SESSIONS_PER_DAY, DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
 
 /**
  * AI countries against real Postgres: they are ordinary countries played through the
@@ -231,6 +231,37 @@ describe("AI countries play the rest of the game through the players' services",
       await playUntil(raider.id, async () => (await battlesOn(soft.countryId)) > 0, 60, { turns: 150, spies: 100 });
       expect(await battlesOn(fortress.countryId)).toBe(0);
       expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
+    } finally {
+      for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
+    }
+  });
+
+  it("a raider leaves alone for a day a country that threw back its attack (its battle reports), then attacks it again", async () => {
+    const raider = await createAiCountry(t.server.ctx, "raider", 47, Rng.fromSeed(47));
+    const fixture = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
+    await setCountry(t.server.database.pool, raider.id, fixture);
+    const held = await registerPlayer(t, "aiheld");
+    await setCountry(t.server.database.pool, held.countryId, { troops: 100, land: 2_000 });
+    await inBandOf(raider.id, held.countryId);
+    const others = await sql("SELECT id, protected_until FROM countries WHERE id NOT IN ($1, $2)", [raider.id, held.countryId]);
+    await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id NOT IN ($1, $2)", [raider.id, held.countryId]);
+    const battlesOn = (defender: number) => count("battles WHERE attacker_id = $1 AND defender_id = $2", [raider.id, defender]);
+    // its attack on that country failed an hour ago (a report as the combat service writes it, trimmed)
+    const [repelled] = await sql(
+      `INSERT INTO battles (attacker_id, defender_id, attacker_name, defender_name, attack_type, outcome, seed, report, economy, created_at)
+       VALUES ($1, $2, 'raider', 'held', 'standard_strike', 'defender_victory', 1, '{}', '{}', now() - interval '1 hour') RETURNING id`,
+      [raider.id, held.countryId],
+    );
+    try {
+      for (let round = 0; round < 30; round++) {
+        await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
+        await inBandOf(raider.id, held.countryId);
+        await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
+      }
+      expect(await battlesOn(held.countryId)).toBe(1);
+      // a day later it tries again
+      await sql("UPDATE battles SET created_at = now() - make_interval(hours => $2) - interval '1 minute' WHERE id = $1", [repelled.id, AI_REPELLED_MEMORY_HOURS]);
+      await playUntil(raider.id, async () => (await battlesOn(held.countryId)) > 1, 60, { turns: 150, spies: 100 });
     } finally {
       for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
     }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import {
   AI_MARKET_ITEMS,
+  AI_REPELLED_MEMORY_HOURS,
   AI_PROFILES,
   MISSION_TYPES,
   MISSION_TYPE_IDS,
@@ -276,7 +277,10 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
     now: now.getTime(),
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks"), food: stockOf("food") },
   };
-  if (attacking) view.brigades = (extras.brigades ?? []).map(brigadeOf);
+  if (attacking) {
+    view.brigades = (extras.brigades ?? []).map(brigadeOf);
+    view.repelledBy = new Set((extras.repelled_by ?? []).map(Number));
+  }
   if (spying) {
     // as GET /intelligence/status answers them (findUsage): counts today and each type's cooldown left
     const today = utcDay(now.getTime());
@@ -334,6 +338,7 @@ interface AiLookRow extends CountryRow {
   spy_by_kind: Record<string, number> | null;
   spy_last_at: Record<string, string> | null;
   brigades: BrigadeRow[] | null;
+  repelled_by: string[] | null;
   scouted: Array<{ target_id: number; units: { troops: number; jets: number; turrets: number; tanks: number } | null }> | null;
   listings: Array<{ id: number; seller_id: number; item_type: MarketItemType; quantity: number; price_per_unit: number }> | null;
   own_listings: number | null;
@@ -383,6 +388,8 @@ async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boo
       CASE WHEN $3 THEN (SELECT json_object_agg(operation_type, at) FROM (SELECT operation_type, max(started_at) AS at FROM spy_missions
                WHERE country_id = $1 AND centre = 'intelligence_center' AND started_at > $8 GROUP BY operation_type) x) END AS spy_last_at,
       CASE WHEN $7 THEN (SELECT json_agg(b) FROM brigades b WHERE b.country_id = $1) END AS brigades,
+      CASE WHEN $7 THEN ARRAY(SELECT DISTINCT defender_id FROM battles WHERE attacker_id = $1 AND outcome = 'defender_victory' AND defender_id IS NOT NULL
+               AND created_at > $2::timestamptz - interval '${AI_REPELLED_MEMORY_HOURS} hours') END AS repelled_by,
       CASE WHEN $3 THEN (SELECT json_agg(k) FROM (SELECT DISTINCT ON (target_id) target_id, intelligence->'military'->'estimatedUnits' AS units FROM spy_reports
                WHERE owner_id = $1 AND success AND intel_type = 'military' AND expires_at >= $2 AND target_id IS NOT NULL ORDER BY target_id, created_at DESC, id DESC) k) END AS scouted,
       CASE WHEN $4 THEN (SELECT json_agg(l) FROM unnest($6::text[]) AS i(item) CROSS JOIN LATERAL (
