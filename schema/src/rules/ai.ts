@@ -901,7 +901,7 @@ function planAttack(view: AiView, profile: AiPersonalityProfile): Extract<AiInte
     if (target.networth > view.self.networth * 1.2) continue;
     // A target already at its daily land cap yields nothing but casualties: look elsewhere.
     if (computeDailyLandAllowance(target.land, target.landLostToday ?? 0) < target.land * AI_MIN_TAKEABLE_SHARE) continue;
-    // Its defence held against its last attack today: not again with the same army.
+    // It threw back one of its attacks in the last AI_REPELLED_MEMORY_HOURS: not again so soon.
     if (view.repelledBy?.has(target.id)) continue;
     // Its intelligence says the defence beats what it would send: a person would not send it.
     const threat = aiAttackThreat(units, view.knownForces?.get(target.id));

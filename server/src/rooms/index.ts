@@ -20,10 +20,11 @@ export function defineRooms(gameServer: Server, ctx: ServiceContext): void {
  * World shards go to the process with the fewest rooms, as Colyseus does by default, so the
  * shards spread over the processes. An alliance room is created by the process that handles
  * the join: a creation on another process is a request over Redis that Colyseus bounds at 2 s
- * (COLYSEUS_PRESENCE_SHORT_TIMEOUT); the alliance room's onCreate reads Postgres, and on a
- * loaded machine it took longer, so Colyseus created a second room here while the first one,
- * created late over there, stayed listed: two rooms of one alliance (the cross-process loop,
- * stop 35). Joins reach every process through the front, so alliance rooms spread anyway.
+ * (COLYSEUS_PRESENCE_SHORT_TIMEOUT); past it, Colyseus creates a second room here while the
+ * first, created late over there, stays listed: two rooms of one alliance. The alliance room's
+ * onCreate reads Postgres, which on a loaded machine can take that long (the likely cause of the
+ * duplicate the cross-process loop found at stop 35). Joins reach every process through the
+ * front, so alliance rooms spread anyway.
  */
 export async function processForNewRoom(roomName: string): Promise<string> {
   if (roomName === ALLIANCE_ROOM) return matchMaker.processId;
