@@ -150,10 +150,10 @@ export interface AllianceAggregate {
 
 /**
  * Every live alliance with its aggregates and its rank by total networth (ties: more members,
- * then the older alliance), or those of `ids` (`limit` null: all). The list's search by name or
- * tag runs on the alliance ladder in memory (services/alliances.ts `listAlliances`).
- * The alliances are few (one per 2-200 players), but their aggregates sum every member: the
- * public list reads it through the alliance ladder (services/alliances.ts), once a second.
+ * then the older alliance), or those of `ids` (`limit` null: all). The alliances are few (one
+ * per 2-200 players), but their aggregates sum every member: the public list reads them through
+ * the alliance ladder (services/alliances.ts `listAlliances`), at most once a second per process,
+ * and searches it by name or tag in memory.
  */
 export async function rankedAlliances(db: Q, options: { ids?: number[]; limit: number | null; offset: number }): Promise<{ rows: Array<AllianceRow & AllianceAggregate & { rank: number }>; total: number }> {
   const { rows } = await db.query<AllianceRow & AllianceAggregate & { rank: number; total: number }>(

@@ -70,9 +70,9 @@ class Ladder {
 /** One reading of the board. */
 export class RankSnapshot {
   /** every country, in rank order (the target list, GET /countries) */
-  readonly listedIds: readonly number[];
+  private readonly listedIds: readonly number[];
   /** the AI countries, in rank order (GET /countries/ai) */
-  readonly listedAiIds: readonly number[];
+  private readonly listedAiIds: readonly number[];
   private readonly ranked = new Ladder();
   private readonly rankedPlayers = new Ladder();
   private readonly entries = new Map<number, BoardRow>();

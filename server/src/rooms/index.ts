@@ -14,11 +14,14 @@ export function defineRooms(gameServer: Server, ctx: ServiceContext): void {
   gameServer.define(ALLIANCE_ROOM, bindAllianceRoom(ctx)).filterBy(["allianceId"]);
 }
 
+/** Colyseus's own placement, the process with the fewest rooms: read before a server's setup replaces it. */
+const fewestRooms = matchMaker.selectProcessIdToCreateRoom;
+
 /**
  * Which process creates a new room (Colyseus's `selectProcessIdToCreateRoom`).
  *
- * World shards go to the process with the fewest rooms, as Colyseus does by default, so the
- * shards spread over the processes. An alliance room is created by the process that handles
+ * World shards go where Colyseus puts them by default, the process with the fewest rooms, so
+ * the shards spread over the processes. An alliance room is created by the process that handles
  * the join: a creation on another process is a request over Redis that Colyseus bounds at 2 s
  * (COLYSEUS_PRESENCE_SHORT_TIMEOUT); past it, Colyseus creates a second room here while the
  * first, created late over there, stays listed: two rooms of one alliance. The alliance room's
@@ -26,8 +29,6 @@ export function defineRooms(gameServer: Server, ctx: ServiceContext): void {
  * duplicate the cross-process loop found at stop 35). Joins reach every process through the
  * front, so alliance rooms spread anyway.
  */
-export async function processForNewRoom(roomName: string): Promise<string> {
-  if (roomName === ALLIANCE_ROOM) return matchMaker.processId;
-  const processes = await matchMaker.stats.fetchAll();
-  return processes.sort((one, other) => one.roomCount - other.roomCount)[0]?.processId ?? matchMaker.processId;
+export async function processForNewRoom(roomName: string, clientOptions: matchMaker.ClientOptions): Promise<string> {
+  return roomName === ALLIANCE_ROOM ? matchMaker.processId : fewestRooms(roomName, clientOptions);
 }
