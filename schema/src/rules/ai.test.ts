@@ -21,6 +21,7 @@ import {
   nextAiIntent,
   type AiIntent,
   type AiPersonality,
+  type AiTarget,
   type AiView,
 } from "./ai.js";
 import { startingCountry, type BuildingType, type CountryState } from "./country.js";
@@ -52,6 +53,11 @@ function view(country: CountryState, targets: AiView["targets"] = [], patch: Par
     storeStock: { troops: 50_000, turrets: 4_000, tanks: 1_500 },
     ...patch,
   };
+}
+
+/** A country in reach: unprotected, outside the GDI and any alliance. */
+function targetAt(id: number, networth: number, land: number): AiTarget {
+  return { id, networth, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
 }
 
 /** The rule the service runs for an intent: null when it would accept it. */
@@ -546,7 +552,7 @@ describe("AI strategies", () => {
   it("a raider attacks a fair target, never a protected one or one in its own alliance", () => {
     const me = armed();
     const nw = computeNetworth(me);
-    const fair = { id: 3, networth: nw, land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const fair = targetAt(3, nw, 400);
     const protectedTarget = { ...fair, id: 4, land: 4_000, protectedUntil: NOW + 1 };
     const ally = { ...fair, id: 5, land: 4_000, allianceId: 9 };
     const withLand = { ...me, buildings: { ...me.buildings } };
@@ -560,7 +566,7 @@ describe("AI strategies", () => {
 
   it("a turtle never attacks", () => {
     const me = armed();
-    const target = { id: 3, networth: computeNetworth(me), land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const target = targetAt(3, computeNetworth(me), 400);
     const rng = Rng.fromSeed(3);
     expect(Array.from({ length: 300 }, () => nextAiIntent(view(me, [target]), "turtle", rng)).some((i) => i?.kind === "attack")).toBe(false);
   });
@@ -595,7 +601,7 @@ describe("AI strategies", () => {
   it("a raider scouts a target it knows nothing of before attacking it, and attacks a scouted one", () => {
     const me = armed({ spies: 30, land: 1_000 });
     const nw = computeNetworth(me);
-    const target = { id: 3, networth: nw, land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const target = targetAt(3, nw, 400);
     const spying = { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set<number>() };
     const rng = Rng.fromSeed(11);
     const blind = Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], spying), "raider", rng));
@@ -612,10 +618,9 @@ describe("AI strategies", () => {
     // it sends 60% of its troops above 500 and of its tanks: 11,700 troops and 300 tanks, a plain military of 12,000
     const me = armed({ spies: 30, land: 1_000 });
     const nw = computeNetworth(me);
-    const fact = (id: number, land: number) => ({ id, networth: nw, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
     // the fortress has the most land per networth (the softest look without intelligence); its report says 20,000 troops: 1.67x, hard
-    const fortress = fact(3, 4_000);
-    const soft = fact(4, 400);
+    const fortress = targetAt(3, nw, 4_000);
+    const soft = targetAt(4, nw, 400);
     const forces = (troops: number) => ({ troops, jets: 0, turrets: 0, tanks: 0 });
     const spying = {
       espionage: { used: 0, byKind: {}, cooldowns: {} },
@@ -640,10 +645,9 @@ describe("AI strategies", () => {
   it("a raider does not attack again a country that threw back its attack in the last AI_REPELLED_MEMORY_HOURS, and attacks another", () => {
     const me = armed({ spies: 30, land: 1_000 });
     const nw = computeNetworth(me);
-    const fact = (id: number, land: number) => ({ id, networth: nw, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
     // both scouted and rated medium by what it knows; the land-richest one held last time
-    const held = fact(3, 4_000);
-    const other = fact(4, 400);
+    const held = targetAt(3, nw, 4_000);
+    const other = targetAt(4, nw, 400);
     const spying = { espionage: { used: 0, byKind: {}, cooldowns: {} }, scouted: new Set([3, 4]), knownForces: new Map([[3, { troops: 1_000, jets: 0, turrets: 0, tanks: 0 }]]) };
     const rng = Rng.fromSeed(19);
     const attacksOn = (extra: Partial<AiView>) =>
@@ -675,7 +679,7 @@ describe("AI strategies", () => {
 
   it("no espionage once the daily cap of 30 is used: it attacks without the look", () => {
     const me = armed({ spies: 30, land: 1_000 });
-    const target = { id: 3, networth: computeNetworth(me), land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const target = targetAt(3, computeNetworth(me), 400);
     const capped = { espionage: { used: DAILY_OPS_LIMIT, byKind: {}, cooldowns: {} }, scouted: new Set<number>() };
     for (const p of AI_PERSONALITIES) {
       const rng = Rng.fromSeed(13);
@@ -774,7 +778,7 @@ describe("AI strategies", () => {
   it("diplomacy: proposals it takes are accepted; it proposes its relation to those it holds none with, never to an enemy", () => {
     const me = armed();
     const nw = computeNetworth(me);
-    const t = (id: number) => ({ id, networth: nw, land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null });
+    const t = (id: number) => targetAt(id, nw, 400);
     const rng = Rng.fromSeed(37);
     const incoming = [
       { id: 80, fromCountryId: 3, type: "offensive" as const, expiresAt: NOW + 1_000 },
@@ -801,7 +805,7 @@ describe("AI strategies", () => {
 
   it("a raider with no brigade ready does not attack (the service would refuse it); with one ready it does", () => {
     const me = armed();
-    const target = { id: 3, networth: computeNetworth(me), land: 400, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null };
+    const target = targetAt(3, computeNetworth(me), 400);
     const rng = Rng.fromSeed(43);
     const busy = Array.from({ length: BRIGADE_COUNT }, (_, i) => brigadeIn(i + 1, i % 2 === 0 ? "deployed" : "tired"));
     expect(Array.from({ length: 300 }, () => nextAiIntent(view(me, [target], { brigades: busy }), "raider", rng)).some((i) => i?.kind === "attack")).toBe(false);

@@ -8,6 +8,7 @@ import { CHILD_HOOK_TIMEOUT_MS, spawnServer, stopGracefully, waitUntilListening,
 import { eventually } from "../test/worldClients.js";
 import { joinAlliance, type AllianceTestClient } from "../test/allianceClients.js";
 import { buildAlliance } from "../test/alliances.js";
+import { untilAnotherProcessHasFewerRooms } from "../test/twoProcesses.js";
 import { processForNewRoom } from "./index.js";
 
 /**
@@ -114,11 +115,8 @@ describe("alliance rooms on two processes, one Redis, one Postgres", () => {
     // shards picks the child
     await matchMaker.handleCreateRoom(WORLD_ROOM, {});
     await matchMaker.handleCreateRoom(WORLD_ROOM, {});
-    await eventually(async () => {
-      const processes = await matchMaker.stats.fetchAll();
-      return processes.some((p) => p.processId !== matchMaker.processId && p.roomCount < matchMaker.stats.local.roomCount);
-    }, "the room counts to show the child with fewer rooms");
-    expect(await processForNewRoom(WORLD_ROOM)).not.toBe(matchMaker.processId);
+    await untilAnotherProcessHasFewerRooms();
+    expect(await processForNewRoom(WORLD_ROOM, {})).not.toBe(matchMaker.processId);
 
     const joined = await join(a.baseUrl, founder.token, alliance.id);
     expect(matchMaker.getLocalRoomById(joined.room.roomId)).toBeDefined();

@@ -201,27 +201,45 @@ describe("AI countries play the rest of the game through the players' services",
     expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
   });
 
+  /** What a raider plays with in the attack tests: it sends 60% of its troops above 500 and of its tanks, about 24,900 units. */
+  const RAIDER_FIXTURE = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
+  /**
+   * A raider AI with RAIDER_FIXTURE and one registered country with `forces` in its attack
+   * band; every other country out of reach (protected) until `release()` puts them back.
+   */
+  async function raiderFacing(seed: number, name: string, forces: Record<string, number>) {
+    const raider = await createAiCountry(t.server.ctx, "raider", seed, Rng.fromSeed(seed));
+    await setCountry(t.server.database.pool, raider.id, RAIDER_FIXTURE);
+    const target = await registerPlayer(t, name);
+    await setCountry(t.server.database.pool, target.countryId, forces);
+    await inBandOf(raider.id, target.countryId);
+    const others = await sql("SELECT id, protected_until FROM countries WHERE id NOT IN ($1, $2)", [raider.id, target.countryId]);
+    await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id NOT IN ($1, $2)", [raider.id, target.countryId]);
+    return {
+      raider,
+      target,
+      battlesOn: (defender: number) => count("battles WHERE attacker_id = $1 AND defender_id = $2", [raider.id, defender]),
+      /** `rounds` AI rounds, its turns and spies topped up and the target kept in its band before each */
+      async playRounds(rounds: number): Promise<void> {
+        for (let round = 0; round < rounds; round++) {
+          await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
+          await inBandOf(raider.id, target.countryId);
+          await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
+        }
+      },
+      async release(): Promise<void> {
+        for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
+      },
+    };
+  }
+
   it("a raider leaves alone a target its intelligence shows too strong for the force it would send, and attacks a soft one", async () => {
-    const raider = await createAiCountry(t.server.ctx, "raider", 43, Rng.fromSeed(43));
-    // it sends 60% of its troops above 500 and of its tanks: about 24,900 units
-    const fixture = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
-    await setCountry(t.server.database.pool, raider.id, fixture);
-    const fortress = await registerPlayer(t, "aifortress");
-    await setCountry(t.server.database.pool, fortress.countryId, { troops: 100_000, turrets: 5_000, land: 2_000 });
-    await inBandOf(raider.id, fortress.countryId);
-    // every other country out of reach for this test (protected), put back at the end
-    const others = await sql("SELECT id, protected_until FROM countries WHERE id NOT IN ($1, $2)", [raider.id, fortress.countryId]);
-    await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id NOT IN ($1, $2)", [raider.id, fortress.countryId]);
+    const { raider, target: fortress, battlesOn, playRounds, release } = await raiderFacing(43, "aifortress", { troops: 100_000, turrets: 5_000, land: 2_000 });
     const attacksRefusedBefore = await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"');
-    const battlesOn = (defender: number) => count("battles WHERE attacker_id = $1 AND defender_id = $2", [raider.id, defender]);
     try {
       // it looks at the fortress (its only target in reach), reads the report, and never attacks it
-      await playUntil(raider.id, async () => (await count("spy_reports WHERE owner_id = $1 AND target_id = $2 AND success", [raider.id, fortress.countryId])) > 0, 60, fixture);
-      for (let round = 0; round < 30; round++) {
-        await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
-        await inBandOf(raider.id, fortress.countryId);
-        await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
-      }
+      await playUntil(raider.id, async () => (await count("spy_reports WHERE owner_id = $1 AND target_id = $2 AND success", [raider.id, fortress.countryId])) > 0, 60, RAIDER_FIXTURE);
+      await playRounds(30);
       expect(await battlesOn(fortress.countryId)).toBe(0);
 
       // a soft country comes into reach: it attacks that one, through the combat service, never refused
@@ -232,20 +250,12 @@ describe("AI countries play the rest of the game through the players' services",
       expect(await battlesOn(fortress.countryId)).toBe(0);
       expect(await metric("ai_actions_total", 'kind="attack"', 'outcome="refused"')).toBe(attacksRefusedBefore);
     } finally {
-      for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
+      await release();
     }
   });
 
   it("a raider leaves alone for a day a country that threw back its attack (its battle reports), then attacks it again", async () => {
-    const raider = await createAiCountry(t.server.ctx, "raider", 47, Rng.fromSeed(47));
-    const fixture = { troops: 40_000, tanks: 2_000, cash: 5_000_000, turns: 150, land: 2_000, spies: 100 };
-    await setCountry(t.server.database.pool, raider.id, fixture);
-    const held = await registerPlayer(t, "aiheld");
-    await setCountry(t.server.database.pool, held.countryId, { troops: 100, land: 2_000 });
-    await inBandOf(raider.id, held.countryId);
-    const others = await sql("SELECT id, protected_until FROM countries WHERE id NOT IN ($1, $2)", [raider.id, held.countryId]);
-    await sql("UPDATE countries SET protected_until = now() + interval '1 day' WHERE id NOT IN ($1, $2)", [raider.id, held.countryId]);
-    const battlesOn = (defender: number) => count("battles WHERE attacker_id = $1 AND defender_id = $2", [raider.id, defender]);
+    const { raider, target: held, battlesOn, playRounds, release } = await raiderFacing(47, "aiheld", { troops: 100, land: 2_000 });
     // its attack on that country failed an hour ago (a report as the combat service writes it, trimmed)
     const [repelled] = await sql(
       `INSERT INTO battles (attacker_id, defender_id, attacker_name, defender_name, attack_type, outcome, seed, report, economy, created_at)
@@ -253,17 +263,13 @@ describe("AI countries play the rest of the game through the players' services",
       [raider.id, held.countryId],
     );
     try {
-      for (let round = 0; round < 30; round++) {
-        await setCountry(t.server.database.pool, raider.id, { turns: 150, spies: 100 });
-        await inBandOf(raider.id, held.countryId);
-        await playAiCountry(t.server.ctx, await aiRow(raider.id), 6);
-      }
+      await playRounds(30);
       expect(await battlesOn(held.countryId)).toBe(1);
       // a day later it tries again
       await sql("UPDATE battles SET created_at = now() - make_interval(hours => $2) - interval '1 minute' WHERE id = $1", [repelled.id, AI_REPELLED_MEMORY_HOURS]);
       await playUntil(raider.id, async () => (await battlesOn(held.countryId)) > 1, 60, { turns: 150, spies: 100 });
     } finally {
-      for (const o of others) await sql("UPDATE countries SET protected_until = $2 WHERE id = $1", [o.id, o.protected_until]);
+      await release();
     }
   });
 

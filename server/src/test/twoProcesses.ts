@@ -90,17 +90,25 @@ export function useTwoProcesses(options: TwoProcessOptions): TwoProcessHandles {
 }
 
 /**
- * Creates a room with the matchmaker's own placement (server/src/rooms/index.ts,
- * processForNewRoom: the process with the fewest rooms) once the room counts it reads show
- * another process with fewer rooms than this one, so the room lands there. Each process writes
- * its count to Redis at most once a second (Colyseus's stats.persist): a room made here just
- * before, or one the other process disposed a moment ago, may not show yet, and the placement
- * fell on this process in 2 of 18 runs of the cross-process loop (stop 35). Answers the listing.
+ * Waits until the room counts the matchmaker places rooms by show another process with fewer
+ * rooms than this one. Each process writes its count to Redis at most once a second (Colyseus's
+ * stats.persist; this process's own count is exact): a room made here just before, or one the
+ * other process disposed a moment ago, may not show yet.
  */
-export async function createRoomOnAnotherProcess(roomName: string, options: Record<string, unknown> = {}) {
+export async function untilAnotherProcessHasFewerRooms(): Promise<void> {
   await eventually(async () => {
     const processes = await matchMaker.stats.fetchAll();
     return processes.some((p) => p.processId !== matchMaker.processId && p.roomCount < matchMaker.stats.local.roomCount);
   }, "the matchmaker's room counts to show another process with fewer rooms than this one");
+}
+
+/**
+ * Creates a room with the matchmaker's own placement (server/src/rooms/index.ts,
+ * processForNewRoom: the process with the fewest rooms) once the counts say another process
+ * has fewer, so the room lands there: asked at once, the placement fell on this process in 2 of
+ * 18 runs of the cross-process loop (stop 35). Answers the listing.
+ */
+export async function createRoomOnAnotherProcess(roomName: string, options: Record<string, unknown> = {}) {
+  await untilAnotherProcessHasFewerRooms();
   return matchMaker.createRoom(roomName, options);
 }
