@@ -18,8 +18,35 @@ function processMetrics(): client.Registry {
   if (!processRegistry) {
     processRegistry = new client.Registry();
     client.collectDefaultMetrics({ register: processRegistry });
+    readAtMostEvery(processRegistry, PER_SOCKET_METRICS, PER_SOCKET_METRICS_MAX_AGE_MS);
   }
   return processRegistry;
+}
+
+/**
+ * prom-client's default metrics that walk one entry per libuv handle or open file, so one per
+ * connected socket: at 10,000 clients a scrape of these five held the event loop for tens of
+ * milliseconds (docs/performance.md, "What 10,000 idle clients cost the server"), every scrape.
+ * They are read at most once per PER_SOCKET_METRICS_MAX_AGE_MS (Prometheus's usual scrape
+ * interval); a scrape in between reports the last reading.
+ */
+const PER_SOCKET_METRICS = ["nodejs_active_handles", "nodejs_active_handles_total", "nodejs_active_resources", "nodejs_active_resources_total", "process_open_fds"];
+export const PER_SOCKET_METRICS_MAX_AGE_MS = 15_000;
+
+/** Wraps each named metric's collect so that it runs at most once per `maxAgeMs`; a gauge keeps the values it last set. */
+export function readAtMostEvery(registry: client.Registry, names: readonly string[], maxAgeMs: number, now: () => number = () => performance.now()): void {
+  for (const name of names) {
+    const metric = registry.getSingleMetric(name) as { collect?: () => unknown } | undefined;
+    const collect = metric?.collect;
+    if (!metric || !collect) continue;
+    let readAt = -Infinity;
+    metric.collect = function (this: unknown) {
+      const at = now();
+      if (at - readAt < maxAgeMs) return;
+      readAt = at;
+      return collect.call(this);
+    };
+  }
 }
 
 function labelKey(labels: Labels): string {

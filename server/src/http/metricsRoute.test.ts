@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPlayer, startTestServer, type TestServer } from "../test/harness.js";
 
@@ -63,6 +64,29 @@ describe("GET /metrics", () => {
         .filter((l) => l.startsWith("# TYPE "))
         .map((l) => l.split(" ")[2]);
       expect(new Set(families).size).toBe(families.length);
+    });
+
+    it("reads the metrics that walk every socket at most once per 15 s: twenty more listening sockets do not show on the next scrape", async () => {
+      const handles = (text: string) => Number(/^nodejs_active_handles_total (\d+)$/m.exec(text)?.[1]);
+      const openFiles = (text: string) => Number(/^process_open_fds (\d+)$/m.exec(text)?.[1]);
+      const before = (await getMetrics(server, "operator-token-123")).text;
+      const sockets = await Promise.all(
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<Server>((resolve) => {
+              const socket = createServer().listen(0, "127.0.0.1", () => resolve(socket));
+            }),
+        ),
+      );
+      try {
+        const after = (await getMetrics(server, "operator-token-123")).text;
+        expect(handles(before)).toBeGreaterThan(0);
+        expect(handles(after)).toBe(handles(before));
+        expect(openFiles(after)).toBe(openFiles(before));
+      } finally {
+        await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.close(resolve))));
+      }
     });
   });
 
