@@ -1,6 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { WatchTopic } from "@game/schema/messages";
 import type { RoomSnapshot } from "./roomConnection";
+import { unreadNewsOf } from "@game/schema/messages/worldFeeds";
 import { world, type WorldSnapshot } from "./worldRoom";
 
 /** What the hooks read of a RoomConnection: its snapshot store. */
@@ -92,7 +93,8 @@ export function useRefreshOnNotices(kinds: ReadonlySet<string>, refresh: () => v
 }
 export const useNewsTicker = () => useWorldSlice((s) => s.news);
 /** The player's unread news count, live from the world room (null until the room has it). */
-export const useUnreadNews = () => useWorldSlice((s) => (s.ownCountry ? s.ownCountry.unreadNews : null));
+/** The unread news count: what the shard last sent, plus the global items it has taken since. */
+export const useUnreadNews = () => useWorldSlice((s) => (s.ownCountry ? unreadNewsOf(s.ownCountry, s.newsSeq) : null));
 
 /** Keeps the world connection joined while `token` is set; leaves it when it goes away. */
 export function useWorldConnection(token: string | null): void {

@@ -95,7 +95,7 @@ class WireWorldRoom extends TestRoom {
   }
 }
 
-const OWN = { countryId: 1, name: "Land 1", turns: 100, storedTurns: 0, cash: 100_000, food: 10, oil: 1, networth: 900, population: 1000, land: 100, ignoredUserIds: [], unreadNews: 0 };
+const OWN = { countryId: 1, name: "Land 1", turns: 100, storedTurns: 0, cash: 100_000, food: 10, oil: 1, networth: 900, population: 1000, land: 100, ignoredUserIds: [], unreadNews: 0, unreadNewsSeq: 0 };
 const row = (id: number, value: number) => ({
   id: String(id),
   rank: id,

@@ -11,7 +11,7 @@ const listing = { id: 1, sellerId: 2, sellerName: "bo", itemType: "food", quanti
 
 /** A valid example of every message the world room sends, and broken ones. */
 const VALID: Record<ServerName, unknown[]> = {
-  own: [{ cash: 5 }, { countryId: 1, name: "Land", turns: 1, storedTurns: 0, cash: 1, food: 1, oil: 1, networth: 1, population: 1, land: 1, ignoredUserIds: [3], unreadNews: 0 }, {}],
+  own: [{ cash: 5 }, { countryId: 1, name: "Land", turns: 1, storedTurns: 0, cash: 1, food: 1, oil: 1, networth: 1, population: 1, land: 1, ignoredUserIds: [3], unreadNews: 0, unreadNewsSeq: 0 }, {}],
   chatCommand: [{ command: "who", lines: ["a", "b"] }],
   chatMessage: [line],
   chatChannels: [{ channels: [{ id: "general", userCount: 2, messages: [line] }] }],

@@ -81,6 +81,7 @@ const ownPatch = shape({
   land: optional(num),
   ignoredUserIds: optional(arrayOf(num)),
   unreadNews: optional(num),
+  unreadNewsSeq: optional(num),
 });
 
 /** The check of each message the world room sends to a client. */

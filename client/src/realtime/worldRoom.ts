@@ -73,6 +73,8 @@ export interface WorldData {
   notices: NoticePayload[];
   /** the latest global news headlines, newest first */
   news: NewsTickerSnapshot[];
+  /** the shard's count of global news items (state.newsSeq): with ownCountry's unreadNews, the unread count (unreadNewsOf) */
+  newsSeq: number;
 }
 
 export type WorldSnapshot = RoomSnapshot<WorldData>;
@@ -88,6 +90,7 @@ export const EMPTY_WORLD: WorldData = {
   errors: [],
   notices: [],
   news: [],
+  newsSeq: 0,
 };
 
 /** The world room connection: the generic connection plus the chat line sender and the screens' watches. */
@@ -121,7 +124,7 @@ export function createWorldConnection(options: RoomConnectionOptions = {}): Worl
       initial: EMPTY_WORLD,
       project: (state) => {
         const world = state as WorldStateSnapshot;
-        return { season: world.season ?? null, news: world.news ?? [] };
+        return { season: world.season ?? null, news: world.news ?? [], newsSeq: world.newsSeq ?? 0 };
       },
     },
     options,

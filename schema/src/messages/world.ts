@@ -182,8 +182,10 @@ export const ownCountrySchema = z.object({
   land: z.number(),
   /** user ids this player ignores in chat (/ignore): hide their messages */
   ignoredUserIds: z.array(z.number()),
-  /** news items this player has not read (global, their alliance's and their own) */
+  /** news items this player has not read (global, their alliance's and their own) up to the shard's newsSeq unreadNewsSeq */
   unreadNews: z.number(),
+  /** the shard's newsSeq (world state) that unreadNews counts up to: global items after it are unread as well */
+  unreadNewsSeq: z.number(),
 });
 export type CountrySummarySnapshot = z.infer<typeof ownCountrySchema>;
 

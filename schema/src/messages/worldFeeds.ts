@@ -83,3 +83,13 @@ export function applyOwnPatch(own: CountrySummarySnapshot | null, patch: OwnCoun
   if (!own) return "countryId" in patch && patch.countryId !== undefined ? (patch as CountrySummarySnapshot) : null;
   return { ...own, ...patch };
 }
+
+/**
+ * The player's unread news: the count the shard last sent ("own" unreadNews, which covered its
+ * global items up to unreadNewsSeq) plus the global items the shard has taken since (the world
+ * state's newsSeq). A patch of the state and an "own" message may arrive in either order, so a
+ * sequence behind the message's counts nothing.
+ */
+export function unreadNewsOf(own: Pick<CountrySummarySnapshot, "unreadNews" | "unreadNewsSeq">, newsSeq: number): number {
+  return own.unreadNews + Math.max(0, newsSeq - own.unreadNewsSeq);
+}

@@ -14,6 +14,13 @@ export const WorldState = schema(
     season: SeasonState,
     /** the latest global news items, newest first (NEWS_TICKER_SIZE at most) */
     news: t.array(NewsTickerItem),
+    /**
+     * global news items this shard has taken since it opened: a client's unread count is its
+     * "own" unreadNews plus the items after the unreadNewsSeq that came with it
+     * (unreadNewsOf), so a global item costs the shard's one patch, not a message per client
+     * @default 0
+     */
+    newsSeq: t.number().default(0),
   },
   "WorldState",
 );

@@ -193,21 +193,67 @@ describe("world room: ticker and unread count", () => {
     await eventually(() => ca.own()?.countryId === a.countryId && cb.own()?.countryId === b.countryId, "own summaries");
     // the join-time counts (read after the join, sent within UNREAD_FLUSH_MS)
     await new Promise((r) => setTimeout(r, 500));
-    const baseA = ca.own()!.unreadNews as number;
-    const baseB = cb.own()!.unreadNews as number;
+    const baseA = ca.unreadNews()!;
+    const baseB = cb.unreadNews()!;
 
     const item = await publishNews(t.server.ctx, { kind: "alliance_founded", params: { alliance: { id: 5, name: "Pact", tag: "PCT" }, founder: A } });
     await eventually(() => ca.json().news?.[0]?.id === item!.id && cb.json().news?.[0]?.id === item!.id, "the headline on both tickers");
     expect(ca.json().news[0]).toMatchObject({ kind: "alliance_founded", type: "alliance", title: "Alliance [PCT] Pact founded", priority: "medium" });
-    await eventually(() => ca.own()!.unreadNews === baseA + 1 && cb.own()!.unreadNews === baseB + 1, "both counts up by one");
+    await eventually(() => ca.unreadNews() === baseA + 1 && cb.unreadNews() === baseB + 1, "both counts up by one");
 
     await publishNews(t.server.ctx, { kind: "starving", params: { turns: 1, peopleLost: 1, troopsLost: 0 }, countryId: a.countryId });
-    await eventually(() => ca.own()!.unreadNews === baseA + 2, "A's count up by one more");
+    await eventually(() => ca.unreadNews() === baseA + 2, "A's count up by one more");
     await new Promise((r) => setTimeout(r, 400));
-    expect(cb.own()!.unreadNews).toBe(baseB + 1);
+    expect(cb.unreadNews()).toBe(baseB + 1);
 
     await t.api("POST", "/news/read-all", undefined, a.token);
-    await eventually(() => ca.own()!.unreadNews === 0, "A's count cleared live");
-    expect(cb.own()!.unreadNews).toBe(baseB + 1);
+    await eventually(() => ca.unreadNews() === 0, "A's count cleared live");
+    expect(cb.unreadNews()).toBe(baseB + 1);
+  });
+
+  it("a global item costs each client nothing but the shard's patch: no message to anyone, every count one up, a repeated delivery and an item the join's count saw counted once", async () => {
+    const players = await Promise.all(["gla", "glb", "glc"].map((name) => registerPlayer(t, name)));
+    const clients = await Promise.all(players.map((p) => joinWorld(t.baseUrl, p.token)));
+    open.push(...clients);
+    await eventually(() => clients.every((c, i) => c.own()?.countryId === players[i]!.countryId), "own summaries");
+    await new Promise((r) => setTimeout(r, 500));
+    const bases = clients.map((c) => c.unreadNews()!);
+    const ownMessages = () => clients.map((c) => c.received.get("own")?.length ?? 0);
+    const before = ownMessages();
+    const seqBefore = clients[0]!.json().newsSeq as number;
+
+    const item = await publishNews(t.server.ctx, { kind: "alliance_founded", params: { alliance: { id: 7, name: "Quiet", tag: "QUI" }, founder: A } });
+    await eventually(() => clients.every((c, i) => c.unreadNews() === bases[i]! + 1), "every count up by one");
+    expect(clients[0]!.json().newsSeq).toBe(seqBefore + 1);
+    // the same event delivered again (a second process's copy, a replay) counts nothing
+    t.server.ctx.events.publish(WORLD_TOPIC, { type: "newsPublished", item: item! });
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect(clients.map((c) => c.unreadNews())).toEqual(bases.map((b) => b + 1));
+    expect(ownMessages()).toEqual(before);
+
+    // An item committed before a player's join but delivered after the join's count was read:
+    // the count has it, so the seq's +1 is taken back for that player only.
+    const d = await registerPlayer(t, "gld");
+    const late: Array<{ topic: typeof WORLD_TOPIC; event: GameEvent }> = [];
+    const db = await t.server.database.pool.connect();
+    try {
+      await db.query("BEGIN");
+      await recordNews(
+        { client: db, emit: (topic, event) => late.push({ topic: topic as typeof WORLD_TOPIC, event: event as GameEvent }) },
+        { kind: "alliance_founded", params: { alliance: { id: 8, name: "Late", tag: "LAT" }, founder: B } },
+      );
+      await db.query("COMMIT");
+    } finally {
+      db.release();
+    }
+    const cd = await joinWorld(t.baseUrl, d.token);
+    open.push(cd);
+    await eventually(() => cd.own()?.countryId === d.countryId, "D's own summary");
+    await new Promise((r) => setTimeout(r, 500));
+    const baseD = cd.unreadNews()!;
+    for (const { topic, event } of late) t.server.ctx.events.publish(topic, event as never);
+    await eventually(() => clients.every((c, i) => c.unreadNews() === bases[i]! + 2), "the others count it");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(cd.unreadNews()).toBe(baseD);
   });
 });

@@ -4,6 +4,7 @@ import {
   applyChatCounts,
   applyOnlineUsers,
   applyOwnPatch,
+  unreadNewsOf,
   applyRankings,
   chatChannelsFrom,
   WORLD_MESSAGES,
@@ -32,6 +33,8 @@ export interface WorldTestClient {
   json(): any;
   /** this client's own numbers ("own" messages merged) */
   own(): CountrySummarySnapshot | undefined;
+  /** the unread news count as the browser shows it (the last count sent and the shard's global items since) */
+  unreadNews(): number | undefined;
   /** the global channels, once watching the chat */
   channels(): ChatChannelSnapshot[];
   /** who is online by user id, once watching "online" */
@@ -117,6 +120,7 @@ export async function trackRoom(room: Room<any, WorldState>): Promise<WorldTestC
     schemaErrors,
     json: () => (room.state as any).toJSON(),
     own: () => own ?? undefined,
+    unreadNews: () => (own ? unreadNewsOf(own, room.state.newsSeq ?? 0) : undefined),
     channels: () => channels,
     online: () => online,
     rankings: () => rankings,

@@ -1,4 +1,4 @@
-import { WORLD_MESSAGES, type CountrySummarySnapshot, type OwnCountryPatch } from "@game/schema/messages";
+import { WORLD_MESSAGES, unreadNewsOf, type CountrySummarySnapshot, type OwnCountryPatch } from "@game/schema/messages";
 import { countryTopic, type CountryEvent, type CountryNumbers, type WorldEvent } from "../../events.js";
 import { loadCountrySummaries, type CountrySummary, type WorldMember } from "../../services/world.js";
 import { encodeMessage } from "../encodedMessage.js";
@@ -19,7 +19,8 @@ export const UNREAD_FLUSH_MS = 250;
  * country's turns without an event per country, so after a tick the joined countries are
  * re-read in one query. Each country remembers the row version (updated_at) it shows, so a slow
  * query never overwrites newer numbers from an event. The unread news count (NewsProjection)
- * is sent at most every UNREAD_FLUSH_MS, one encoding per distinct count.
+ * is sent at most every UNREAD_FLUSH_MS, one encoding per distinct count, and only when
+ * something besides a global item changed it (a global item is the state's newsSeq).
  */
 export class OwnProjection implements WorldProjection {
   private readonly sessionsByCountry = new Map<number, Set<string>>();
@@ -62,7 +63,7 @@ export class OwnProjection implements WorldProjection {
     let sessions = this.sessionsByCountry.get(member.countryId);
     if (!sessions) this.sessionsByCountry.set(member.countryId, (sessions = new Set()));
     sessions.add(client.sessionId);
-    const own: CountrySummarySnapshot = { ...numbersOf(summary), countryId: summary.countryId, ignoredUserIds: summary.ignoredUserIds, unreadNews: 0 };
+    const own: CountrySummarySnapshot = { ...numbersOf(summary), countryId: summary.countryId, ignoredUserIds: summary.ignoredUserIds, unreadNews: 0, unreadNewsSeq: this.host.state.newsSeq };
     this.sent.set(client.sessionId, own);
     const version = this.versions.get(member.countryId) ?? 0;
     if (summary.version >= version) this.versions.set(member.countryId, summary.version);
@@ -99,17 +100,24 @@ export class OwnProjection implements WorldProjection {
     await this.reloadAll();
   }
 
-  /** The unread news count of a client changed (NewsProjection); sent at the next flush. */
+  /**
+   * The unread news count of a client changed (NewsProjection), global items up to the state's
+   * newsSeq included; sent at the next flush. A global item alone needs no call: the client
+   * adds the items after the seq it was sent (unreadNewsOf).
+   */
   setUnread(sessionId: string, count: number): void {
     const own = this.sent.get(sessionId);
-    if (!own || own.unreadNews === count) return;
+    if (!own || this.unreadOf(sessionId) === count) return;
     own.unreadNews = count;
+    own.unreadNewsSeq = this.host.state.newsSeq;
     this.unreadDirty.add(sessionId);
     this.unreadTimer ??= setTimeout(() => this.flushUnread(), UNREAD_FLUSH_MS);
   }
 
+  /** The client's unread count as it shows it now (what it was sent and the global items since). */
   unreadOf(sessionId: string): number | undefined {
-    return this.sent.get(sessionId)?.unreadNews;
+    const own = this.sent.get(sessionId);
+    return own && unreadNewsOf(own, this.host.state.newsSeq);
   }
 
   dispose(): void {
@@ -120,13 +128,15 @@ export class OwnProjection implements WorldProjection {
 
   private flushUnread(): void {
     this.unreadTimer = undefined;
-    const byCount = new Map<number, Uint8Array>();
+    const byCount = new Map<string, Uint8Array>();
     for (const sessionId of this.unreadDirty) {
       const client = this.host.clients.get(sessionId);
-      const count = this.sent.get(sessionId)?.unreadNews;
-      if (!client || count === undefined) continue;
-      let bytes = byCount.get(count);
-      if (!bytes) byCount.set(count, (bytes = encodeMessage(WORLD_MESSAGES.server.own, { unreadNews: count })));
+      const own = this.sent.get(sessionId);
+      if (!client || !own) continue;
+      const { unreadNews, unreadNewsSeq } = own;
+      const key = `${unreadNews}@${unreadNewsSeq}`;
+      let bytes = byCount.get(key);
+      if (!bytes) byCount.set(key, (bytes = encodeMessage(WORLD_MESSAGES.server.own, { unreadNews, unreadNewsSeq })));
       client.enqueueRaw(bytes);
     }
     this.unreadDirty.clear();
@@ -219,7 +229,7 @@ export class OwnProjection implements WorldProjection {
 }
 
 /** The own numbers an event or a read carries (no version, no ids). */
-function numbersOf(n: Omit<CountryNumbers, "version"> & { version?: number }): Omit<CountrySummarySnapshot, "countryId" | "ignoredUserIds" | "unreadNews"> {
+function numbersOf(n: Omit<CountryNumbers, "version"> & { version?: number }): Omit<CountrySummarySnapshot, "countryId" | "ignoredUserIds" | "unreadNews" | "unreadNewsSeq"> {
   const { name, turns, storedTurns, cash, food, oil, networth, population, land } = n;
   return { name, turns, storedTurns, cash, food, oil, networth, population, land };
 }

@@ -141,7 +141,7 @@ describe("OwnProjection", () => {
     for (let i = 1; i <= 5; i++) own.setUnread("sa", i);
     expect(a.sent).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 300));
-    expect(a.sent.slice(1)).toEqual([{ type: "own", payload: { unreadNews: 5 } }]);
+    expect(a.sent.slice(1)).toEqual([{ type: "own", payload: { unreadNews: 5, unreadNewsSeq: 0 } }]);
     own.dispose();
   });
 
