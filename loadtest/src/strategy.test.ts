@@ -163,6 +163,21 @@ describe("buildAiView: the AiView from REST answers", () => {
     expect(request).toMatchObject({ route: "/api/market/store/buy", serverAction: "market_store_buy", body: { countryId: 10, itemId: "troops", quantity: 500 } });
   });
 
+  it("reads what its store still buys, and sells food to it through the store route only up to that (issue 27, sixth stop)", () => {
+    const store = (["troops", "turrets", "tanks", "food"] as const).map((id, i) => ({ id, stock: 0, demand: [50_000, 4_000, 0, 2_500][i]! })) as unknown as StoreItemJson[];
+    // a granary far beyond what it keeps and no cash for anything else
+    const granary = ownJson(10, { ...startingCountry(), food: 2_000_000, cash: 0, land: 1_000 }, 5_000);
+    const view = buildAiView({ own: granary, listed: [], wars: [], store, now: NOW });
+    expect(view.storeDemand).toEqual({ troops: 50_000, turrets: 4_000, tanks: 0, food: 2_500 });
+    const sales = Array.from({ length: 40 }, (_, seed) => nextAiIntent({ ...view, listings: [], ownListings: 0, orderItems: [] }, "farmer", Rng.fromSeed(seed))).filter((i) => i?.kind === "store_sell");
+    expect(sales.length).toBeGreaterThan(0);
+    for (const sale of sales) expect(sale).toEqual({ kind: "store_sell", item: "food", quantity: 2_500 });
+    expect(intentRequest(10, sales[0]!)).toMatchObject({ route: "/api/market/store/sell", serverAction: "market_store_sell", body: { countryId: 10, itemId: "food", quantity: 2_500 } });
+    // nothing left to buy today: no sale at all
+    const none = buildAiView({ own: granary, listed: [], wars: [], store: store.map((i) => ({ ...i, demand: 0 })), now: NOW });
+    expect(Array.from({ length: 40 }, (_, seed) => nextAiIntent({ ...none, listings: [], ownListings: 0, orderItems: [] }, "farmer", Rng.fromSeed(seed))).some((i) => i?.kind === "store_sell")).toBe(false);
+  });
+
   it("lets a raider attack the softest unprotected target in its view", () => {
     // cash to carry the army's upkeep: a raider short of it sells army first (planSolvency)
     const raider = ownJson(10, { ...startingCountry(), troops: 20_000, tanks: 100, cash: 50_000_000 }, 10_000);

@@ -239,12 +239,14 @@ export function listingOffset(rank: number, page = VIEW_PAGE): number {
  * its own country (GET /api/country/:id or the last action's `country`), the countries listed
  * around its networth (GET /api/countries page) reduced to the server's band and order
  * (40%..120% of its networth, most land per networth first, at most 20), and the wars it
- * declared that have not ended (GET /api/war/declarations), and its store's stock (GET
- * /api/market/store/:countryId). The land targets lost today is not read (the server's view
- * has it from battles); a bot may pick a capped target, which the combat rules then answer.
+ * declared that have not ended (GET /api/war/declarations), and its store's stock and demand
+ * (what it still buys; GET /api/market/store/:countryId). The land targets lost today is not
+ * read (the server's view has it from battles); a bot may pick a capped target, which the
+ * combat rules then answer.
  */
 export function buildAiView(input: { own: OwnCountryJson; listed: readonly PublicCountryJson[]; wars: readonly WarDeclarationJson[]; store: readonly StoreItemJson[]; now: number }): AiView {
   const stockOf = (item: AiArmyUnit) => input.store.find((i) => i.id === item)?.stock ?? 0;
+  const demandOf = (item: AiArmyUnit | "food") => input.store.find((i) => i.id === item)?.demand ?? 0;
   const self = targetFactsOf(input.own);
   const low = self.networth * VIEW_BAND.low;
   const high = self.networth * VIEW_BAND.high;
@@ -265,6 +267,7 @@ export function buildAiView(input: { own: OwnCountryJson; listed: readonly Publi
     atWarWith: new Set(input.wars.flatMap((w) => (w.isDeclarer && w.endedAt === null && w.targetId !== null ? [w.targetId] : []))),
     now: input.now,
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },
+    storeDemand: { troops: demandOf("troops"), turrets: demandOf("turrets"), tanks: demandOf("tanks"), food: demandOf("food") },
   };
 }
 

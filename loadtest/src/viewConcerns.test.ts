@@ -132,6 +132,7 @@ const base: AiView = {
   atWarWith: new Set(),
   now: NOW,
   storeStock: { troops: 50_000, turrets: 50_000, tanks: 5_000 },
+  storeDemand: { troops: 50_000, turrets: 4_000, tanks: 1_500, food: 10_000 },
 };
 
 /** The view the server's aiView builds for `personality`: the concerns it consults, all read. */

@@ -260,6 +260,12 @@ export const storeItemJsonSchema = z.object({
   stock: num,
   /** when the stock is full again (epoch ms), null when full */
   fullAt: num.nullable(),
+  /** how many the store still buys from this country now (its demand; 0 for express-only items) */
+  demand: num,
+  /** how many it buys in a whole day (storeDemandCapacity: food per acre of land, a unit's stock) */
+  demandCapacity: num,
+  /** when the demand is whole again (epoch ms), null when whole */
+  demandFullAt: num.nullable(),
   maxPurchase: num.nullable(),
   techBonus: z.boolean(),
   expressOnly: z.boolean(),

@@ -43,7 +43,10 @@ const storeTrade = (side: "buy" | "sell") =>
     auth: "user",
     body: storeTradeRequestSchema,
     response: storeTradeResponseSchema,
-    refusals: ["auth/forbidden", "market/out_of_stock", "market/max_purchase", "market/express_only", "market/busy"],
+    refusals:
+      side === "buy"
+        ? ["auth/forbidden", "market/out_of_stock", "market/insufficient_stock", "market/max_purchase", "market/express_only", "market/insufficient_funds", "market/busy"]
+        : ["auth/forbidden", "market/express_only", "market/insufficient_inventory", "market/no_demand", "market/beyond_demand", "market/busy"],
     hot: true,
   });
 
@@ -98,7 +101,7 @@ export const marketRoutes = {
     method: "GET",
     path: "/market/store/:countryId",
     tag,
-    summary: "The government store as the own country sees it",
+    summary: "The government store as the own country sees it: its prices, its stock and how much it still buys today",
     fallback: F.store,
     auth: "user",
     params: countryIdParams,

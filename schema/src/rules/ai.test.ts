@@ -30,7 +30,7 @@ import { checkConstruction } from "./buildings.js";
 import { checkExploration, computeAffordableExplorationTurns, computeExploration } from "./exploration.js";
 import { analyzeTarget, checkAttackTarget, checkAttackUnits } from "./combat.js";
 import { checkResearchAllocation } from "./research.js";
-import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices } from "./market.js";
+import { MARKET_ITEM_TYPES, checkBuyListing, checkCreateListing, checkCreateStandingOrder, checkStoreBuy, checkStoreSell, computeStorePrices, storeDemandCapacity } from "./market.js";
 import { DAILY_OPS_LIMIT, MISSION_TYPES, MISSION_TYPE_IDS, SPY_OPERATIONS, checkEspionageTarget, checkMission, checkSpyOperation, checkTraining } from "./espionage.js";
 import { ALLIANCE_BONUSES, checkBonusPurchase, ALLIANCE_MAX_MEMBERS, ALLIANCE_NAME_MAX_LENGTH, ALLIANCE_NAME_MIN_LENGTH, ALLIANCE_TAG_PATTERN, checkAllianceCapacity, checkAlliancePermission, checkNotInAlliance } from "./alliance.js";
 import { RELATION_TYPES, checkAnswerProposal, checkProposal } from "./diplomacy.js";
@@ -51,6 +51,8 @@ function view(country: CountryState, targets: AiView["targets"] = [], patch: Par
     atWarWith: new Set(),
     now: NOW,
     storeStock: { troops: 50_000, turrets: 4_000, tanks: 1_500 },
+    // a store that has bought nothing from it today
+    storeDemand: { troops: storeDemandCapacity("troops", country.land), turrets: storeDemandCapacity("turrets", country.land), tanks: storeDemandCapacity("tanks", country.land), food: storeDemandCapacity("food", country.land) },
     ...patch,
   };
 }
@@ -75,7 +77,7 @@ function serviceCheck(v: AiView, intent: AiIntent) {
     case "produce":
       return checkProcessTurns(c, intent.kind === "produce" ? intent.turns : 1);
     case "store_sell":
-      return checkStoreSell(c, intent.item, intent.quantity);
+      return checkStoreSell(c, { item: intent.item, quantity: intent.quantity, demand: v.storeDemand[intent.item] ?? 0 });
     case "store_buy":
       return checkStoreBuy(c, { item: intent.item, quantity: intent.quantity, stock: v.storeStock[intent.item] ?? 0 });
     case "attack": {
@@ -230,6 +232,9 @@ describe("AI strategies", () => {
       outgoing: fc.array(fc.record({ toCountryId: fc.integer({ min: 2, max: 6 }), type: relationType }), { maxLength: 3 }),
       targetIds: fc.uniqueArray(fc.integer({ min: 2, max: 6 }), { minLength: 1, maxLength: 5 }),
       protectedTarget: fc.boolean(),
+      // what the store still buys today: nothing, a little, or plenty
+      foodDemand: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 200_000 })),
+      unitDemand: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 50_000 })),
       // each brigade deployed, recovering or ready
       brigades: fc.option(fc.array(fc.constantFrom("deployed", "rehab", "tired", "ready"), { minLength: BRIGADE_COUNT, maxLength: BRIGADE_COUNT })),
     });
@@ -261,6 +266,7 @@ describe("AI strategies", () => {
           openAlliances: w.alliance ? [] : w.openAlliances,
           appliedTo: new Set(w.appliedTo),
           diplomacy: { active: w.active, incoming: w.incoming, outgoing: w.outgoing },
+          storeDemand: { food: w.foodDemand, troops: w.unitDemand, turrets: w.unitDemand, tanks: Math.min(w.unitDemand, storeDemandCapacity("tanks", n.land)) },
           ...(w.brigades ? { brigades: w.brigades.map((state, i) => brigadeIn(i + 1, state)) } : {}),
         });
         const rng = Rng.fromSeed(seed);
@@ -443,7 +449,7 @@ describe("AI strategies", () => {
       const intent = nextAiIntent(view(broke), p, Rng.fromSeed(3));
       expect(intent).toMatchObject({ kind: "store_sell", item: "tanks" });
       const quantity = (intent as { quantity: number }).quantity;
-      expect(checkStoreSell(broke, "tanks", quantity)).toBeNull();
+      expect(checkStoreSell(broke, { item: "tanks", quantity, demand: storeDemandCapacity("tanks", broke.land) })).toBeNull();
       // selling them lowers upkeep by at most the deficit plus the kept margin, and by no less than a tank's share
       const saved = computeMilitaryUpkeep(broke) - computeMilitaryUpkeep({ ...broke, tanks: broke.tanks - quantity });
       expect(saved).toBeLessThanOrEqual(deficit + AI_MIN_NET_INCOME_PER_ACRE * broke.land + 10);
@@ -454,6 +460,39 @@ describe("AI strategies", () => {
       const intent = nextAiIntent(view(cushioned), p, Rng.fromSeed(3));
       expect(intent?.kind === "store_sell" && intent.item !== "food").toBe(false);
     }
+  });
+
+  it("an insolvent country sells no more of a unit than the store still buys today; the next unit takes over (issue 27, sixth stop)", () => {
+    const broke = armed({ cash: 1_000, land: 300, buildings: { ...startingCountry().buildings, residences: 100 } });
+    const sells = (storeDemand: AiView["storeDemand"]) => AI_PERSONALITIES.map((p) => nextAiIntent(view(broke, [], { storeDemand }), p, Rng.fromSeed(3)));
+    for (const intent of sells({ tanks: 40, troops: 50_000 })) expect(intent).toEqual({ kind: "store_sell", item: "tanks", quantity: 40 });
+    for (const intent of sells({ tanks: 0, troops: 50_000 })) expect(intent).toMatchObject({ kind: "store_sell", item: "troops" });
+    // nothing the store buys: nothing sold
+    for (const intent of sells({})) expect(intent?.kind).not.toBe("store_sell");
+  });
+
+  it("surplus food sells to the store up to its demand; beyond it a food seller lists it, anyone else keeps it (issue 27, sixth stop)", () => {
+    // a granary far beyond what it keeps and no cash for anything else
+    const land = 1_000;
+    const full = { ...startingCountry(), food: 2_000_000, turns: 100, cash: 0, land };
+    const intents = (p: AiPersonality, patch: Partial<AiView>) => Array.from({ length: 40 }, (_, seed) => nextAiIntent(view(full, [], { listings: [], ownListings: 0, orderItems: [], ...patch }), p, Rng.fromSeed(seed)));
+    const foodSales = (list: Array<AiIntent | null>) => list.filter((i): i is Extract<AiIntent, { kind: "store_sell" }> => i?.kind === "store_sell" && i.item === "food");
+    const foodListings = (list: Array<AiIntent | null>) => list.filter((i) => i?.kind === "market_list" && i.item === "food");
+    // a whole day's demand (10 bushels an acre): it sells exactly that much, not its surplus
+    const whole = intents("farmer", {});
+    expect(foodSales(whole).length).toBeGreaterThan(0);
+    for (const sale of foodSales(whole)) expect(sale.quantity).toBe(storeDemandCapacity("food", land));
+    // some of it left: that much
+    for (const sale of foodSales(intents("farmer", { storeDemand: { food: 4_321 } }))) expect(sale.quantity).toBe(4_321);
+    // used up: no sale to the store; the farmer lists the surplus on the player market instead
+    const none = intents("farmer", { storeDemand: { food: 0 } });
+    expect(foodSales(none)).toEqual([]);
+    expect(foodListings(none).length).toBeGreaterThan(foodListings(whole).length);
+    for (const list of foodListings(none)) expect(serviceCheck(view(full, [], { ownListings: 0 }), list!)).toBeNull();
+    // a raider sells no food on the market: it keeps it
+    const raider = intents("raider", { storeDemand: { food: 0 } });
+    expect(foodSales(raider)).toEqual([]);
+    expect(foodListings(raider)).toEqual([]);
   });
 
   it("a raider builds no industrial complexes while its income does not carry more units", () => {

@@ -345,6 +345,8 @@ export interface AiView {
   allianceBonuses?: { points: number; purchases: readonly BonusPurchase[] };
   /** units its Government Store has left today, by item: GET /market/store/{countryId} (each item's stock) */
   storeStock: Partial<Record<AiArmyUnit | "food", number>>;
+  /** what its Government Store still buys from it today, by item: GET /market/store/{countryId} (each item's demand); absent: nothing */
+  storeDemand: Partial<Record<AiArmyUnit | "food", number>>;
 }
 
 /** One of its open standing orders, as GET /market/standing-orders/{countryId} lists it. */
@@ -449,6 +451,8 @@ export const AI_SPY_CASH_PCT = 5;
 /** Days of its relations' cost it keeps in cash before taking on another relation. */
 export const AI_RELATION_DAYS_KEPT = 30;
 
+/** Fewest bushels an AI sells to the store at once (a smaller surplus waits for the next session). */
+export const AI_MIN_FOOD_SALE = 1_000;
 /** Turns of food deficit an AI looks ahead at least before it counts itself as starving. */
 export const AI_FOOD_HORIZON_TURNS = 20;
 /** Most buildings an AI orders in one action (a person clicks in handfuls too). */
@@ -547,7 +551,7 @@ function chooseAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiI
   // before any unit is sold to stay solvent.
   const stale = staleStandingOrder(view, profile);
   if (stale) return stale;
-  const solvency = planSolvency(c, perTurn.cash);
+  const solvency = planSolvency(view, perTurn.cash);
   if (solvency) return solvency;
 
   // 2. What waits on it: a leader answers applications, anyone answers proposals it would hold.
@@ -634,9 +638,19 @@ function chooseAiIntent(view: AiView, personality: AiPersonality, rng: Rng): AiI
     if (c.turns - 1 > profile.turnReserve && performProduction(c, 1).effects.bankruptTurns === 0) return { kind: "research_generate" };
   }
 
-  // 10. Surplus food sells to the government store for cash.
+  // 10. Surplus food sells to the government store for cash, as much as the store still buys
+  //     from it today; beyond that a personality that sells food on the player market lists
+  //     it there (its listing path: a price above the store's), and any other keeps it.
   const surplus = Math.floor((c.food - foodKept) / 2);
-  if (surplus >= 1_000 && !checkStoreSell(c, "food", surplus)) return { kind: "store_sell", item: "food", quantity: surplus };
+  if (surplus >= AI_MIN_FOOD_SALE) {
+    const demand = view.storeDemand.food ?? 0;
+    const quantity = Math.min(surplus, demand);
+    if (quantity >= AI_MIN_FOOD_SALE && !checkStoreSell(c, { item: "food", quantity, demand })) return { kind: "store_sell", item: "food", quantity };
+    if (surplus > demand && profile.marketSells.includes("food") && view.listings) {
+      const listing = planListing(view, profile, ["food"], foodKept, perTurn.oil, rng);
+      if (listing) return listing;
+    }
+  }
 
   // 11. Grow: explore what it can afford, in the personality's chunk, or in a bigger one when
   //     turns pile up toward the cap (a turn not spent is a turn of taxes and growth lost).
@@ -725,16 +739,19 @@ const AI_SELL_ORDER: readonly AiArmyUnit[] = ["tanks", "turrets", "troops"];
  * first) to the store. Complexes keep producing units every turn, so without this a country
  * creeps into bankruptcy and loses a twentieth of its army each turn to desertion.
  */
-function planSolvency(c: CountryState, netCashPerTurn: number): AiIntent | null {
+function planSolvency(view: AiView, netCashPerTurn: number): AiIntent | null {
+  const c = view.country;
   if (netCashPerTurn >= 0 || c.cash >= -netCashPerTurn * AI_SOLVENCY_TURNS) return null;
   for (const item of AI_SELL_ORDER) {
     if (c[item] <= 0) continue;
     const upkeepPerUnit = (computeMilitaryUpkeep(c) - computeMilitaryUpkeep({ ...c, [item]: 0 })) / c[item];
     if (upkeepPerUnit <= 0) continue;
-    // Close the deficit and leave a margin of the minimum net income.
+    // Close the deficit and leave a margin of the minimum net income, as far as the store
+    // still buys this unit today (beyond that, the next unit in the order).
     const gap = -netCashPerTurn + AI_MIN_NET_INCOME_PER_ACRE * c.land;
-    const quantity = Math.min(c[item], Math.ceil(gap / upkeepPerUnit));
-    if (!checkStoreSell(c, item, quantity)) return { kind: "store_sell", item, quantity };
+    const demand = view.storeDemand[item] ?? 0;
+    const quantity = Math.min(c[item], Math.ceil(gap / upkeepPerUnit), demand);
+    if (!checkStoreSell(c, { item, quantity, demand })) return { kind: "store_sell", item, quantity };
   }
   return null;
 }
@@ -1058,22 +1075,22 @@ function planMarket(view: AiView, profile: AiPersonalityProfile, foodKept: numbe
 
   // a listing of its surplus and a standing order of its item are both worth doing: one, drawn
   const options: AiIntent[] = [];
-  const list = planListing(view, profile, foodKept, oilPerTurn, rng);
+  const list = planListing(view, profile, profile.marketSells, foodKept, oilPerTurn, rng);
   if (list) options.push(list);
   const order = planStandingOrder(view, profile);
   if (order) options.push(order);
   return options.length === 0 ? null : options[rng.int(0, options.length - 1)]!;
 }
 
-/** Half of what it holds beyond its needs of one of the goods it sells, while it has fewer than AI_MAX_OPEN_LISTINGS open and the price beats the store's. */
-function planListing(view: AiView, profile: AiPersonalityProfile, foodKept: number, oilPerTurn: number, rng: Rng): AiIntent | null {
+/** Half of what it holds beyond its needs of one of `items` (goods it sells), while it has fewer than AI_MAX_OPEN_LISTINGS open and the price beats the store's. */
+function planListing(view: AiView, profile: AiPersonalityProfile, items: readonly MarketItemType[], foodKept: number, oilPerTurn: number, rng: Rng): AiIntent | null {
   const c = view.country;
   const open = view.ownListings ?? 0;
-  if (open >= AI_MAX_OPEN_LISTINGS || profile.marketSells.length === 0) return null;
+  if (open >= AI_MAX_OPEN_LISTINGS || items.length === 0) return null;
   // starting from a drawn item, so each of its goods gets its turn
-  const start = rng.int(0, profile.marketSells.length - 1);
-  for (let k = 0; k < profile.marketSells.length; k++) {
-    const item = profile.marketSells[(start + k) % profile.marketSells.length]!;
+  const start = rng.int(0, items.length - 1);
+  for (let k = 0; k < items.length; k++) {
+    const item = items[(start + k) % items.length]!;
     const kept = item === "food" ? foodKept : item === "oil" ? Math.max(0, -oilPerTurn) * profile.foodTurnsKept + 500 : 0;
     const quantity = Math.floor((holdingOf(c, item) - kept) / 2);
     if (quantity < (item === "food" ? 1_000 : 100)) continue;

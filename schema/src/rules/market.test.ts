@@ -5,6 +5,7 @@ import { checkTraining } from "./espionage.js";
 import {
   MARKET_ITEM_TYPES,
   STORE_ITEMS,
+  STORE_FOOD_DEMAND_PER_ACRE,
   STORE_REFILL_MS,
   analyticsHourStart,
   applyCreateListing,
@@ -12,6 +13,7 @@ import {
   applyOrderFill,
   applyPublicTrade,
   applyStoreBuy,
+  applyStoreDemandSale,
   applyStoreSell,
   applyStoreStockPurchase,
   checkActivateOrder,
@@ -29,12 +31,14 @@ import {
   computeOrderFill,
   computePriceBounds,
   computePriorityFee,
+  computeStoreDemand,
   computeStorePrices,
   computeStoreStock,
   formatActivationCountdown,
   planListingFills,
   quickBuyAmounts,
   quickSellAmounts,
+  storeDemandCapacity,
   storeStockCapacity,
   toTransactionsCsv,
   transactionsCsvFileName,
@@ -143,9 +147,65 @@ describe("government store", () => {
     expect(checkStoreBuy(rich, { item: "troops", quantity: 10_000, stock: 50_000 })).toBeNull();
     expect(checkStoreBuy(country(), { item: "troops", quantity: 694, stock: 50_000 })).toBeNull(); // 99,936 <= 100,000
     expect(checkStoreBuy(country(), { item: "troops", quantity: 695, stock: 50_000 })?.code).toBe("market/insufficient_funds");
-    expect(checkStoreSell(country(), "troops", 100)).toBeNull();
-    expect(checkStoreSell(country(), "troops", 101)).toEqual({ code: "market/insufficient_inventory", message: "Insufficient inventory to sell" });
-    expect(checkStoreSell(country(), "oil", 1)?.code).toBe("market/express_only");
+    expect(checkStoreSell(country(), { item: "troops", quantity: 100, demand: 50_000 })).toBeNull();
+    expect(checkStoreSell(country(), { item: "troops", quantity: 101, demand: 50_000 })).toEqual({ code: "market/insufficient_inventory", message: "Insufficient inventory to sell" });
+    expect(checkStoreSell(country(), { item: "oil", quantity: 1, demand: 0 })?.code).toBe("market/express_only");
+  });
+
+  it("demand: food is STORE_FOOD_DEMAND_PER_ACRE bushels per acre a day, military units as much as the stock, oil none", () => {
+    expect(STORE_FOOD_DEMAND_PER_ACRE).toBe(10);
+    expect(storeDemandCapacity("food", 100)).toBe(1_000);
+    expect(storeDemandCapacity("food", 2_500)).toBe(25_000);
+    expect(storeDemandCapacity("food", 0)).toBe(0);
+    for (const item of ["troops", "jets", "turrets", "tanks", "spies"] as const) expect(storeDemandCapacity(item, 100)).toBe(storeStockCapacity(item));
+    expect(storeDemandCapacity("troops", 10_000)).toBe(50_000); // land does not scale the army's demand
+    expect(storeDemandCapacity("oil", 1_000)).toBe(0);
+    expect(computeStoreDemand("oil", 1_000, null, 0)).toBe(0);
+  });
+
+  it("demand refills linearly over a day like the stock; sales stack; land scales food's", () => {
+    const t = 1_700_000_000_000;
+    expect(computeStoreDemand("food", 1_000, null, t)).toBe(10_000);
+    const fullAt = applyStoreDemandSale("food", 1_000, null, 4_000, t);
+    expect(fullAt).toBe(t + (4_000 * STORE_REFILL_MS) / 10_000);
+    expect(computeStoreDemand("food", 1_000, fullAt, t)).toBe(6_000);
+    expect(computeStoreDemand("food", 1_000, fullAt, t + STORE_REFILL_MS / 10)).toBe(7_000);
+    expect(computeStoreDemand("food", 1_000, fullAt, fullAt)).toBe(10_000);
+    // A second sale before the refill stacks on the first: the day's 10,000 are used up.
+    const again = applyStoreDemandSale("food", 1_000, fullAt, 6_000, t);
+    expect(computeStoreDemand("food", 1_000, again, t)).toBe(0);
+    expect(computeStoreDemand("food", 1_000, again, t + STORE_REFILL_MS / 2)).toBe(5_000);
+    // Twice the land doubles the day's demand and keeps the share of the day already used.
+    expect(computeStoreDemand("food", 2_000, fullAt, t)).toBe(12_000);
+    // a sale on a larger country moves the clock less
+    expect(applyStoreDemandSale("food", 2_000, null, 4_000, t) - t).toBe((fullAt - t) / 2);
+  });
+
+  it("demand never goes above capacity or below 0, and selling q leaves at most demand - q (property)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom<MarketItemType>("troops", "tanks", "food"), fc.integer({ min: 1, max: 20_000 }), fc.nat(10 * STORE_REFILL_MS), fc.nat(3 * STORE_REFILL_MS), fc.nat(300_000), (item, land, fullOffset, now, q) => {
+        const fullAt = fullOffset === 0 ? null : fullOffset;
+        const demand = computeStoreDemand(item, land, fullAt, now);
+        expect(demand).toBeGreaterThanOrEqual(0);
+        expect(demand).toBeLessThanOrEqual(storeDemandCapacity(item, land));
+        const sold = Math.min(q, demand);
+        if (sold === 0) return;
+        expect(computeStoreDemand(item, land, applyStoreDemandSale(item, land, fullAt, sold, now), now)).toBeLessThanOrEqual(demand - sold);
+      }),
+    );
+  });
+
+  it.each([
+    ["food", 5_000, 0, "market/no_demand", "The Government Store buys no more food today"],
+    ["food", 5_000, 4_999, "market/beyond_demand", "The Government Store buys only 4,999 more food today"],
+    ["troops", 100, 99, "market/beyond_demand", "The Government Store buys only 99 more troops today"],
+    ["troops", 101, 50_000, "market/insufficient_inventory", "Insufficient inventory to sell"], // inventory before demand
+  ] as const)("selling %d %s with a demand of %d is refused: %s", (item, quantity, demand, code, message) => {
+    expect(checkStoreSell(country({ food: 10_000 }), { item, quantity, demand })).toEqual({ code, message });
+  });
+
+  it("selling exactly the demand is allowed", () => {
+    expect(checkStoreSell(country({ food: 10_000 }), { item: "food", quantity: 5_000, demand: 5_000 })).toBeNull();
   });
 
   it("a store buy and sell move cash and goods at the country's prices", () => {

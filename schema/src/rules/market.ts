@@ -93,6 +93,10 @@ export const STORE_MESSAGES = {
   insufficientInventory: "Insufficient inventory to sell",
   unavailable: "Currently Unavailable",
   expressOnly: "Available on Express servers only",
+  /** selling when the store's demand for the item is used up (designed, issue 27) */
+  noDemand: (itemName: string) => `The Government Store buys no more ${itemName} today`,
+  /** selling more than the store still buys (designed, issue 27) */
+  beyondDemand: (itemName: string, demand: number) => `The Government Store buys only ${demand.toLocaleString("en-US")} more ${itemName} today`,
 } as const;
 
 /**
@@ -127,6 +131,50 @@ export function computeStoreStock(item: MarketItemType, fullAt: number | null, n
 export function applyStoreStockPurchase(item: MarketItemType, fullAt: number | null, quantity: number, now: number): number {
   const capacity = storeStockCapacity(item);
   if (capacity === 0) throw new RangeError(`${item} has no stock`);
+  const from = fullAt === null ? now : Math.max(fullAt, now);
+  return from + Math.ceil((quantity * STORE_REFILL_MS) / capacity);
+}
+
+/**
+ * Bushels of food a day the store buys from a country, per acre it holds (designed, issue 27).
+ * The store's demand is the mirror of its stock: a bounded quantity per country, refilled
+ * linearly over STORE_REFILL_MS. Food scales with land, so a large country is not punished for
+ * its size while a farm-heavy build is capped: at full build the AI's mixes grow a surplus of
+ * about 48 (farmer), 40 (trader), 24 (turtle), 23 (researcher) and below 0 (raider) bushels per
+ * acre a day, and much less while their land is being built (docs/rules.md "Store demand").
+ */
+export const STORE_FOOD_DEMAND_PER_ACRE = 10;
+
+/**
+ * How much of an item the store buys from a country in a full day: food
+ * STORE_FOOD_DEMAND_PER_ACRE x land; military units as much as its stock holds (the store
+ * buys back a day what it sells a day); nothing of express-only items.
+ */
+export function storeDemandCapacity(item: MarketItemType, land: number): number {
+  const def = STORE_ITEMS[item];
+  if (def.expressOnly) return 0;
+  if (def.techBonus) return storeStockCapacity(item);
+  return Math.max(0, Math.floor(land)) * STORE_FOOD_DEMAND_PER_ACRE;
+}
+
+/**
+ * What the store still buys of an item from a country at `now`: the same refill as the stock
+ * with the capacity of its demand. `fullAt` is when the demand is whole again (null: never
+ * sold, whole); demand = capacity - ceil((fullAt - now) x capacity / STORE_REFILL_MS), at
+ * least 0. A country whose land grows mid-day keeps the share of the day it has used.
+ */
+export function computeStoreDemand(item: MarketItemType, land: number, fullAt: number | null, now: number): number {
+  const capacity = storeDemandCapacity(item, land);
+  if (capacity === 0) return 0;
+  if (fullAt === null || fullAt <= now) return capacity;
+  const deficit = Math.ceil(((fullAt - now) * capacity) / STORE_REFILL_MS);
+  return Math.max(0, capacity - deficit);
+}
+
+/** The demand's `fullAt` after the country sells `quantity` at `now` (each unit takes REFILL/capacity ms to come back). */
+export function applyStoreDemandSale(item: MarketItemType, land: number, fullAt: number | null, quantity: number, now: number): number {
+  const capacity = storeDemandCapacity(item, land);
+  if (capacity === 0) throw new RangeError(`the store buys no ${item}`);
   const from = fullAt === null ? now : Math.max(fullAt, now);
   return from + Math.ceil((quantity * STORE_REFILL_MS) / capacity);
 }
@@ -205,11 +253,26 @@ export function checkStoreBuy(country: CountryState, input: StoreTradeInput): Ru
   return null;
 }
 
-/** Whether a country may sell to the store (quantity at most owned: 'Insufficient inventory to sell'). */
-export function checkStoreSell(country: CountryState, item: MarketItemType, quantity: number): RuleRejection | null {
-  if (!Number.isSafeInteger(quantity) || quantity < 1) return reject("market/invalid_quantity", "Quantity must be at least 1");
-  if (STORE_ITEMS[item].expressOnly) return reject("market/express_only", STORE_MESSAGES.expressOnly);
-  if (quantity > holdingOf(country, item)) return reject("market/insufficient_inventory", STORE_MESSAGES.insufficientInventory);
+/** The store's view of a sale the rules check. */
+export interface StoreSaleInput {
+  item: MarketItemType;
+  quantity: number;
+  /** what the store still buys of the item from this country now (computeStoreDemand) */
+  demand: number;
+}
+
+/**
+ * Whether a country may sell to the store: quantity above 0, at most owned ('Insufficient
+ * inventory to sell'), at most what the store still buys from it today (its demand).
+ */
+export function checkStoreSell(country: CountryState, input: StoreSaleInput): RuleRejection | null {
+  const def = STORE_ITEMS[input.item];
+  if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return reject("market/invalid_quantity", "Quantity must be at least 1");
+  if (def.expressOnly) return reject("market/express_only", STORE_MESSAGES.expressOnly);
+  if (input.quantity > holdingOf(country, input.item)) return reject("market/insufficient_inventory", STORE_MESSAGES.insufficientInventory);
+  const name = def.name.toLowerCase();
+  if (input.demand <= 0) return reject("market/no_demand", STORE_MESSAGES.noDemand(name));
+  if (input.quantity > input.demand) return reject("market/beyond_demand", STORE_MESSAGES.beyondDemand(name, input.demand));
   return null;
 }
 

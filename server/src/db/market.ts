@@ -546,24 +546,45 @@ export async function recentStoreTrades(db: Queryable, countryId: number, limit 
 }
 
 // ---------------------------------------------------------------------------------------
-// Store stock
+// Store stock and demand
 
-/** When each item of a country's store is full again (absent: full). */
-export async function readStoreStock(db: Queryable, countryId: number): Promise<Map<MarketItemType, number>> {
-  const { rows } = await db.query<{ item_type: MarketItemType; full_at: Date }>("SELECT item_type, full_at FROM market_store_stock WHERE country_id = $1", [countryId]);
-  return new Map(rows.map((r) => [r.item_type, r.full_at.getTime()]));
+/** When each item of a country's store is full again: its stock (what it sells) and its demand (what it buys); absent: full. */
+export interface StoreClocks {
+  stock: Map<MarketItemType, number>;
+  demand: Map<MarketItemType, number>;
 }
 
-/** A store purchase's two writes in one round trip: the stock's new full time and the trade. */
-export async function recordStoreTrade(client: DbClient, countryId: number, fullAt: number | null, trade: NewTrade): Promise<TradeRow> {
+/** A country's store clocks, both tables in one statement. */
+export async function readStoreClocks(db: Queryable, countryId: number): Promise<StoreClocks> {
+  const { rows } = await db.query<{ kind: "stock" | "demand"; item_type: MarketItemType; full_at: Date }>(
+    `SELECT 'stock' AS kind, item_type, full_at FROM market_store_stock WHERE country_id = $1
+     UNION ALL
+     SELECT 'demand' AS kind, item_type, full_at FROM market_store_demand WHERE country_id = $1`,
+    [countryId],
+  );
+  const clocks: StoreClocks = { stock: new Map(), demand: new Map() };
+  for (const r of rows) clocks[r.kind].set(r.item_type, r.full_at.getTime());
+  return clocks;
+}
+
+/**
+ * A store trade's writes in one round trip: the stock's new full time (a purchase) or the
+ * demand's (a sale), and the trade. The caller holds the country's row lock, which every
+ * writer of both tables holds, so the read-then-write of a clock cannot interleave.
+ */
+export async function recordStoreTrade(client: DbClient, countryId: number, clock: { stockFullAt: number | null; demandFullAt: number | null }, trade: NewTrade): Promise<TradeRow> {
+  const at = (ms: number | null) => (ms === null ? null : new Date(ms));
   const { rows } = await client.query<TradeRow>({
     name: "market_record_store_trade",
     text: `WITH s AS (
              INSERT INTO market_store_stock (country_id, item_type, full_at) SELECT $12, $1, $13 WHERE $13::timestamptz IS NOT NULL
+             ON CONFLICT (country_id, item_type) DO UPDATE SET full_at = EXCLUDED.full_at RETURNING 1),
+           d AS (
+             INSERT INTO market_store_demand (country_id, item_type, full_at) SELECT $12, $1, $14 WHERE $14::timestamptz IS NOT NULL
              ON CONFLICT (country_id, item_type) DO UPDATE SET full_at = EXCLUDED.full_at RETURNING 1)
            INSERT INTO market_trades (item_type, quantity, price_per_unit, total, fee, market_type, buyer_id, seller_id, buyer_name, seller_name, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${TRADE_COLUMNS}`,
-    values: [trade.item, trade.quantity, trade.pricePerUnit, trade.total, trade.fee, trade.marketType, trade.buyerId, trade.sellerId, trade.buyerName, trade.sellerName, trade.at, countryId, fullAt === null ? null : new Date(fullAt)],
+    values: [trade.item, trade.quantity, trade.pricePerUnit, trade.total, trade.fee, trade.marketType, trade.buyerId, trade.sellerId, trade.buyerName, trade.sellerName, trade.at, countryId, at(clock.stockFullAt), at(clock.demandFullAt)],
   });
   return rows[0]!;
 }

@@ -13,7 +13,7 @@ import { intListLiteral, sqlLiteral, type SqlLiteral } from "./sqlLiteral.js";
  * one round trip, one implicit transaction, and the connection is back in the pool the moment
  * the answers are parsed.
  *
- *   const [row, stock] = await readTogether(ctx.db, (db) => [findCountryById(db, id), readStoreStock(db, id)]);
+ *   const [row, stock] = await readTogether(ctx.db, (db) => [findCountryById(db, id), readStoreClocks(db, id)]);
  *
  * `reads` gets a handle that collects the queries the db/ functions send while `reads` runs
  * (synchronously: a db/ function sends its first query before its first await) and answers

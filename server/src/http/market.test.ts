@@ -133,6 +133,21 @@ describe("government store routes", () => {
     const poor = await registerPlayer(t, "mpoor");
     expect(await t.api("POST", "/market/store/buy", { countryId: poor.countryId, itemId: "tanks", quantity: 300 }, poor.token)).toMatchObject({ status: 400, body: { error: "Insufficient funds for this purchase" } });
   });
+
+  it("the store buys at most its demand: the answer says how much per item, a sale beyond it is a 400 with the message (issue 27, sixth stop)", async () => {
+    const seller = await registerPlayer(t, "mdemand");
+    // 100 acres: 1,000 bushels a day
+    await t.server.database.pool.query("UPDATE countries SET land = 100, food = 5000 WHERE id = $1", [seller.countryId]);
+    const store = await t.api("GET", `/market/store/${seller.countryId}`, undefined, seller.token);
+    expect(store.body.data.items.find((i: any) => i.id === "food")).toMatchObject({ demand: 1_000, demandCapacity: 1_000, demandFullAt: null });
+    const sold = await t.api("POST", "/market/store/sell", { countryId: seller.countryId, itemId: "food", quantity: 600 }, seller.token);
+    expect(sold.status).toBe(200);
+    expect(sold.body.store.items.find((i: any) => i.id === "food").demand).toBe(400);
+    expect(await t.api("POST", "/market/store/sell", { countryId: seller.countryId, itemId: "food", quantity: 401 }, seller.token)).toMatchObject({
+      status: 400,
+      body: { success: false, error: "The Government Store buys only 400 more food today", code: "market/beyond_demand" },
+    });
+  });
 });
 
 describe("standing order routes", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
-import { createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
+import { aiView, createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
 import { AI_ACTIONS_PER_SESSION, AI_REPELLED_MEMORY_HOURS, AI_SESSIONS_PER_DAY, DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
 
 /**
@@ -299,10 +299,12 @@ describe("AI countries play the rest of the game through the players' services",
     expect((await metric("game_actions_total", 'action="market_list"')) - metricsBefore.list).toBe(await listings());
     expect((await metric("game_actions_total", 'action="market_buy"')) - metricsBefore.buy).toBe(await bought());
     expect((await metric("game_actions_total", 'action="market_order_create"')) - metricsBefore.order).toBe(await orders());
-    // never more open listings than an AI keeps, never a second open order for one item
+    // never more open listings than an AI keeps, never a second open order for one item (the
+    // store buys only its demand of the food, so a trader short of cash may have cancelled its
+    // order to get the escrow back: at most one, not exactly one)
     for (let round = 0; round < 20; round++) await playUntil(trader.id, async () => true, 1, { turns: 150, oil: 20_000, food: 400_000 });
     expect(await count("market_listings WHERE seller_id = $1 AND status = 'open'", [trader.id])).toBeLessThanOrEqual(3);
-    expect(await count("standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')", [trader.id])).toBe(1);
+    expect(await count("standing_orders WHERE buyer_id = $1 AND status IN ('pending', 'active', 'partial')", [trader.id])).toBeLessThanOrEqual(1);
   });
 
   it("a farmer sells its food surplus on the player market as well as to the store", async () => {
@@ -314,6 +316,23 @@ describe("AI countries play the rest of the game through the players' services",
       60,
       fixture,
     );
+  });
+
+  it("a farmer's view carries what the store still buys, and it never sells the store more food than that (issue 27, sixth stop)", async () => {
+    const farmer = await createAiCountry(t.server.ctx, "farmer", 59, Rng.fromSeed(59));
+    // 100 acres: the store buys 1,000 bushels a day; half a day already used
+    await setCountry(t.server.database.pool, farmer.id, { land: 100 });
+    await sql("INSERT INTO market_store_demand (country_id, item_type, full_at) VALUES ($1, 'food', now() + interval '12 hours')", [farmer.id]);
+    const look = await aiView(t.server.ctx.db, farmer.id, new Date(), "farmer");
+    expect(look!.view.storeDemand).toEqual({ troops: 50_000, turrets: 4_000, tanks: 1_500, food: 500 });
+    const refusedBefore = await metric("ai_actions_total", 'kind="store_sell"', 'outcome="refused"');
+    const fixture = { turns: 150, food: 400_000, cash: 0, land: 100 };
+    for (let round = 0; round < 15; round++) await playUntil(farmer.id, async () => true, 1, fixture);
+    // 500 left today (and a bushel back every 86.4 s): what it sold is that, the rest it listed
+    const [{ sold }] = await sql("SELECT coalesce(sum(quantity), 0)::int AS sold FROM market_trades WHERE seller_id = $1 AND market_type = 'private' AND item_type = 'food'", [farmer.id]);
+    expect(sold).toBeLessThanOrEqual(510);
+    expect(await count("market_listings WHERE seller_id = $1 AND item_type = 'food'", [farmer.id])).toBeGreaterThan(0);
+    expect((await metric("ai_actions_total", 'kind="store_sell"', 'outcome="refused"')) - refusedBefore).toBe(0);
   });
 
   it("alliances: an AI founds one through the alliance service, another applies, the founder accepts it", async () => {

@@ -11,6 +11,7 @@ import {
   nextAiIntent,
   pickAiGovernment,
   pickAiPersonality,
+  computeStoreDemand,
   computeStoreStock,
   utcDay,
   type AiArmyUnit,
@@ -256,8 +257,12 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
   if (!look) return undefined;
   const row = look;
   const extras = look;
-  const storeFullAt = new Map((look.ai_store ?? []).map((s) => [s.item_type, new Date(s.full_at).getTime()]));
-  const stockOf = (item: AiArmyUnit | "food") => computeStoreStock(item, storeFullAt.get(item) ?? null, now.getTime());
+  // the store's two clocks per item (as GET /market/store reads them): its stock and its demand
+  const clock = (kind: "stock" | "demand") => new Map((look.ai_store ?? []).filter((s) => s.kind === kind).map((s) => [s.item_type, new Date(s.full_at).getTime()]));
+  const [stockFullAt, demandFullAt] = [clock("stock"), clock("demand")];
+  const stockOf = (item: AiArmyUnit | "food") => computeStoreStock(item, stockFullAt.get(item) ?? null, now.getTime());
+  const country = rowToState(row);
+  const demandOf = (item: AiArmyUnit | "food") => computeStoreDemand(item, country.land, demandFullAt.get(item) ?? null, now.getTime());
   const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date | string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
     id: Number(r.id),
     networth: Number(r.networth),
@@ -270,12 +275,13 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
   const allianceId = row.alliance_id === null ? null : Number(row.alliance_id);
   const view: AiView = {
     countryId: row.id,
-    country: rowToState(row),
+    country,
     self: facts(row),
     targets: (look.ai_targets ?? []).map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
     atWarWith: new Set((look.ai_wars ?? []).map(Number)),
     now: now.getTime(),
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks"), food: stockOf("food") },
+    storeDemand: { troops: demandOf("troops"), turrets: demandOf("turrets"), tanks: demandOf("tanks"), food: demandOf("food") },
   };
   if (attacking) {
     view.brigades = (extras.brigades ?? []).map(brigadeOf);
@@ -332,7 +338,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
 interface AiLookRow extends CountryRow {
   ai_targets: Array<{ id: number; networth: number; land: number; protected_until: string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: number | null; lost: number }> | null;
   ai_wars: string[] | null;
-  ai_store: Array<{ item_type: MarketItemType; full_at: string }> | null;
+  ai_store: Array<{ kind: "stock" | "demand"; item_type: MarketItemType; full_at: string }> | null;
   spy_day: number | null;
   spy_used: number | null;
   spy_by_kind: Record<string, number> | null;
@@ -361,7 +367,7 @@ const MAX_SPY_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => 
 /**
  * The country's row and everything else its AI reads, in one round trip: each part a
  * sub-select on an index (targets by networth with their last 24 hours of battles, active war
- * declarations, market_store_stock, spy_daily_counters and spy_missions as findUsage reads
+ * declarations, market_store_stock and market_store_demand, spy_daily_counters and spy_missions as findUsage reads
  * them, brigades' key, spy_reports_known, market_listings_book per item with LIMIT 1,
  * market_listings_seller, standing_orders_buyer, alliance_members' key, countries_alliance,
  * alliance_applications_*, diplomatic_relations_from/to, diplomatic_proposals_*), skipped by
@@ -381,7 +387,8 @@ async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boo
            WHERE c.id <> $1 AND NOT c.is_eliminated AND c.networth BETWEEN me.networth * 0.4 AND me.networth * 1.2
            ORDER BY c.land::float8 / GREATEST(c.networth, 1) DESC, c.id LIMIT 20) t) AS ai_targets,
       ARRAY(SELECT target_id FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL) AS ai_wars,
-      (SELECT json_agg(s) FROM (SELECT item_type, full_at FROM market_store_stock WHERE country_id = $1) s) AS ai_store,
+      (SELECT json_agg(s) FROM (SELECT 'stock' AS kind, item_type, full_at FROM market_store_stock WHERE country_id = $1
+               UNION ALL SELECT 'demand' AS kind, item_type, full_at FROM market_store_demand WHERE country_id = $1) s) AS ai_store,
       CASE WHEN $3 THEN (SELECT day FROM spy_daily_counters WHERE country_id = $1) END AS spy_day,
       CASE WHEN $3 THEN (SELECT used FROM spy_daily_counters WHERE country_id = $1) END AS spy_used,
       CASE WHEN $3 THEN (SELECT by_kind FROM spy_daily_counters WHERE country_id = $1) END AS spy_by_kind,

@@ -378,4 +378,56 @@ describe("government store", () => {
     // The store is a documented source of units and sink of cash: exactly its trades' totals.
     expectConserved(before, await audit(), { cash: -5 * 1_300_000 + 3_900, troops: 50_000 - 100 });
   });
+
+  it("buys at most its demand: beyond it a sale is refused with the message and nothing changes; the demand refills; parallel sales never overstep (issue 27, sixth stop)", async () => {
+    // 100 acres: the store buys 1,000 bushels a day (STORE_FOOD_DEMAND_PER_ACRE), one coming back every 86.4 s
+    const [p] = await players(1, "demand");
+    const id = p!.countryId;
+    await setCountry(id, { land: 100, food: 20_000 });
+    const sell = (quantity: number, itemId: "food" | "troops" = "food") => storeTrade(ctx(), p!.user.id, "sell", { countryId: id, itemId, quantity });
+    const before = await audit();
+    const store = await getStore(ctx(), { userId: p!.user.id, countryId: id });
+    expect(store.items.find((i) => i.id === "food")).toMatchObject({ demand: 1_000, demandCapacity: 1_000, demandFullAt: null });
+    expect(store.items.find((i) => i.id === "troops")).toMatchObject({ demand: 50_000, demandCapacity: 50_000 });
+    expect(store.items.find((i) => i.id === "oil")).toMatchObject({ demand: 0, demandCapacity: 0 });
+
+    const sold = await sell(400);
+    expect(sold.transaction).toMatchObject({ itemId: "food", quantity: 400, pricePerUnit: 29, totalCost: 11_600, transactionType: "sell" });
+    const food = sold.store.items.find((i) => i.id === "food")!;
+    expect(food.demand).toBe(600);
+    expect(food.demandFullAt).toBeGreaterThan(Date.now());
+
+    // half a day used: 500 left, 501 refused, and the refusal changes nothing
+    await sql("UPDATE market_store_demand SET full_at = now() + interval '12 hours' WHERE country_id = $1 AND item_type = 'food'", [id]);
+    const rowBefore = await country(id);
+    const clockBefore = (await sql("SELECT full_at FROM market_store_demand WHERE country_id = $1", [id])).rows;
+    const tradesBefore = (await sql("SELECT count(*)::int AS n FROM market_trades WHERE seller_id = $1", [id])).rows[0].n;
+    expect(await refusal(sell(501))).toMatchObject({ status: 400, code: "market/beyond_demand", message: "The Government Store buys only 500 more food today" });
+    const rowAfter = await country(id);
+    expect({ food: rowAfter.food, cash: rowAfter.cash }).toEqual({ food: rowBefore.food, cash: rowBefore.cash });
+    expect((await sql("SELECT full_at FROM market_store_demand WHERE country_id = $1", [id])).rows).toEqual(clockBefore);
+    expect((await sql("SELECT count(*)::int AS n FROM market_trades WHERE seller_id = $1", [id])).rows[0].n).toBe(tradesBefore);
+    await sell(500);
+    expect(await refusal(sell(1))).toMatchObject({ status: 400, code: "market/no_demand", message: "The Government Store buys no more food today" });
+
+    // a day later the demand is whole again
+    await sql("UPDATE market_store_demand SET full_at = now() - interval '1 second' WHERE country_id = $1", [id]);
+    await sell(1_000);
+
+    // ten sales of 200 at once against a whole day's 1,000: exactly five go through
+    await sql("DELETE FROM market_store_demand WHERE country_id = $1", [id]);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => sell(200)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    for (const r of results) if (r.status === "rejected") expect((r.reason as AppError).code).toMatch(/^market\/(no|beyond)_demand$/);
+
+    // units: the store buys back as many as it stocks a day (5 max purchases)
+    const troopsHad = Number((await country(id)).troops);
+    await setCountry(id, { troops: 60_000 });
+    await sell(50_000, "troops");
+    expect(await refusal(sell(1, "troops"))).toMatchObject({ code: "market/no_demand", message: "The Government Store buys no more troops today" });
+
+    // the store paid exactly its trades' totals: 2,900 bushels and 50,000 troops at 29 and 36
+    const troopsSet = 60_000 - troopsHad;
+    expectConserved(before, await audit(), { cash: (400 + 500 + 1_000 + 5 * 200) * 29 + 50_000 * 36, food: -(400 + 500 + 1_000 + 5 * 200), troops: troopsSet - 50_000 });
+  });
 });

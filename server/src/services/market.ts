@@ -28,6 +28,7 @@ import {
   applyOrderFill,
   applyPublicTrade,
   applyStoreBuy,
+  applyStoreDemandSale,
   applyStoreSell,
   applyStoreStockPurchase,
   checkActivateOrder,
@@ -41,11 +42,13 @@ import {
   computeMarketAnalytics,
   computeMilitaryTechDiscountPct,
   computeOrderFill,
+  computeStoreDemand,
   computeStorePrices,
   computeStoreStock,
   holdingOf,
   matchingStatus,
   planListingFills,
+  storeDemandCapacity,
   toTransactionsCsv,
   withHolding,
   MARKET_MESSAGES,
@@ -77,7 +80,7 @@ import {
   lockUnreturnedListings,
   orderToBook,
   ordersWithCrossingListings,
-  readStoreStock,
+  readStoreClocks,
   recentStoreTrades,
   recordPurchase,
   recordStoreTrade,
@@ -93,6 +96,7 @@ import {
   toTransactionJson,
   tradeBuckets,
   type HistoryFilters,
+  type StoreClocks,
   type ListingRow,
   type OrderRow,
   type TradeRow,
@@ -518,11 +522,12 @@ export async function cancelListing(ctx: ServiceContext, userId: number, listing
 // ---------------------------------------------------------------------------------------
 // Government store
 
-function storeItems(state: CountryState, fullAts: ReadonlyMap<MarketItemType, number>, now: number): StoreItemJson[] {
+function storeItems(state: CountryState, clocks: StoreClocks, now: number): StoreItemJson[] {
   return STORE_ITEM_ORDER.map((id) => {
     const def = STORE_ITEMS[id];
-    const fullAt = fullAts.get(id) ?? null;
+    const fullAt = clocks.stock.get(id) ?? null;
     const stock = computeStoreStock(id, fullAt, now);
+    const demandFullAt = clocks.demand.get(id) ?? null;
     return {
       id,
       name: def.name,
@@ -533,6 +538,9 @@ function storeItems(state: CountryState, fullAts: ReadonlyMap<MarketItemType, nu
       inStock: stock > 0,
       stock,
       fullAt: fullAt !== null && fullAt > now ? fullAt : null,
+      demand: computeStoreDemand(id, state.land, demandFullAt, now),
+      demandCapacity: storeDemandCapacity(id, state.land),
+      demandFullAt: demandFullAt !== null && demandFullAt > now ? demandFullAt : null,
       maxPurchase: def.maxPurchase,
       techBonus: def.techBonus,
       expressOnly: def.expressOnly,
@@ -541,20 +549,20 @@ function storeItems(state: CountryState, fullAts: ReadonlyMap<MarketItemType, nu
   });
 }
 
-/** The store as one country sees it: its prices, its stock, its last 5 store trades, and its terms as a public-market seller. */
+/** The store as one country sees it: its prices, its stock, what it still buys, its last 5 store trades, and its terms as a public-market seller. */
 export async function getStore(ctx: ServiceContext, owner: CountryOwner & { countryId: number }): Promise<StoreJson> {
   // One round trip: the row with the store's four reads (services/countries.ts ownCountryWith).
   // The seller's half of the fee inputs: with itself as the buyer no trade agreement matches.
   const {
     country: row,
-    values: [fullAts, recent, openListings, feeInputs],
-  } = await ownCountryWith(ctx, owner, (db, countryId) => [readStoreStock(db, countryId), recentStoreTrades(db, countryId), countOpenListings(db, countryId), marketFeeInputs(db, countryId, countryId)] as const);
+    values: [clocks, recent, openListings, feeInputs],
+  } = await ownCountryWith(ctx, owner, (db, countryId) => [readStoreClocks(db, countryId), recentStoreTrades(db, countryId), countOpenListings(db, countryId), marketFeeInputs(db, countryId, countryId)] as const);
   const countryId = row.id;
   const state = rowToState(row);
   return {
     cash: state.cash,
     militaryTechDiscountPct: computeMilitaryTechDiscountPct(state.tech),
-    items: storeItems(state, fullAts, ctx.clock.now()),
+    items: storeItems(state, clocks, ctx.clock.now()),
     recentTransactions: recent.map((t) => toStoreTransactionJson(t, countryId)),
     seller: { openListings, feeInputs },
   };
@@ -562,7 +570,9 @@ export async function getStore(ctx: ServiceContext, owner: CountryOwner & { coun
 
 /**
  * Buys from or sells to the government store at the country's prices, no fee. A purchase
- * takes from the country's own stock (refilled over a day); selling is always possible.
+ * takes from the country's own stock, a sale from the store's demand for the item (both
+ * refilled over a day); each moves its clock in the trade's transaction, under the country's
+ * row lock (runCountriesAction), so parallel trades of one country queue and none oversteps.
  */
 export async function storeTrade(ctx: ServiceContext, userId: number, side: "buy" | "sell", body: StoreTradeRequest) {
   const countryId = body.countryId;
@@ -574,21 +584,23 @@ export async function storeTrade(ctx: ServiceContext, userId: number, side: "buy
     async step(countries, tx) {
       const { state, row } = countries.get(countryId)!;
       const now = tx.now.getTime();
+      const clocks = await readStoreClocks(tx.client, countryId);
       let outcome;
-      let fullAt: number | null = null;
+      const clock: { stockFullAt: number | null; demandFullAt: number | null } = { stockFullAt: null, demandFullAt: null };
       if (side === "buy") {
-        const fullAts = await readStoreStock(tx.client, countryId);
-        const stock = computeStoreStock(item, fullAts.get(item) ?? null, now);
+        const stock = computeStoreStock(item, clocks.stock.get(item) ?? null, now);
         const rejection = checkStoreBuy(state, { item, quantity: body.quantity, stock });
         if (rejection) throw marketError(rejection);
         outcome = applyStoreBuy(state, item, body.quantity);
-        fullAt = applyStoreStockPurchase(item, fullAts.get(item) ?? null, body.quantity, now);
+        clock.stockFullAt = applyStoreStockPurchase(item, clocks.stock.get(item) ?? null, body.quantity, now);
       } else {
-        const rejection = checkStoreSell(state, item, body.quantity);
+        const demand = computeStoreDemand(item, state.land, clocks.demand.get(item) ?? null, now);
+        const rejection = checkStoreSell(state, { item, quantity: body.quantity, demand });
         if (rejection) throw marketError(rejection);
         outcome = applyStoreSell(state, item, body.quantity);
+        clock.demandFullAt = applyStoreDemandSale(item, state.land, clocks.demand.get(item) ?? null, body.quantity, now);
       }
-      const trade = await recordStoreTrade(tx.client, countryId, fullAt, {
+      const trade = await recordStoreTrade(tx.client, countryId, clock, {
         item,
         quantity: body.quantity,
         pricePerUnit: outcome.pricePerUnit,

@@ -2,14 +2,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { StoreItemJson, StoreJson } from "@game/schema/api";
-import { STORE_ITEMS, STORE_ITEM_ORDER, computeStorePrices, storeStockCapacity } from "@game/schema/rules";
+import { STORE_ITEMS, STORE_ITEM_ORDER, computeStorePrices, storeDemandCapacity, storeStockCapacity } from "@game/schema/rules";
 import { createQueryClient } from "../../api/queries";
 import { toCountryState } from "../../api/country";
 import { testCountry } from "../../test/render";
 import { GovernmentStore } from "./GovernmentStore";
 
-// Help text from the constants (issue 26): the discount line names the per-level percent.
-vi.mock("@game/schema/rules", async (importOriginal) => ({ ...(await importOriginal<typeof import("@game/schema/rules")>()), MILITARY_STORE_PRICE_PCT_PER_LEVEL: 2 }));
+// Help text from the constants (issue 26): the discount line names the per-level percent, the
+// demand's help its bushels per acre.
+vi.mock("@game/schema/rules", async (importOriginal) => ({ ...(await importOriginal<typeof import("@game/schema/rules")>()), MILITARY_STORE_PRICE_PCT_PER_LEVEL: 2, STORE_FOOD_DEMAND_PER_ACRE: 7 }));
 
 afterEach(() => {
   cleanup();
@@ -35,10 +36,13 @@ function storeJson(militaryTech: number, overrides: Partial<Record<string, Parti
         inStock: stock > 0,
         stock,
         fullAt: null,
+        demand: storeDemandCapacity(id, country.land),
+        demandCapacity: storeDemandCapacity(id, country.land),
+        demandFullAt: null,
         maxPurchase: d.maxPurchase,
         techBonus: d.techBonus,
         expressOnly: d.expressOnly,
-        owned: id === "troops" ? 100 : 0,
+        owned: id === "troops" ? 100 : id === "food" ? 10_000 : 0,
         ...overrides[id],
       };
     }),
@@ -88,5 +92,32 @@ describe("GovernmentStore", () => {
     const oil = await screen.findByTestId("store-item-oil");
     expect(within(oil).getByText("Currently Unavailable")).toBeTruthy();
     expect(within(oil).getByText("Available on Express servers only")).toBeTruthy();
+  });
+
+  it("each card says how much the store still buys today; quick-sells beyond it are disabled, and say why (issue 27, sixth stop)", async () => {
+    renderStore(storeJson(0, { food: { demand: 50, demandCapacity: 1_000 }, troops: { demand: 0 } }));
+    const troops = await screen.findByTestId("store-item-troops");
+    expect(within(troops).getByTestId("demand-troops").textContent).toBe("0 / 50,000");
+    expect(within(troops).getByTestId("demand-help-troops").textContent).toBe("The store buys back up to 50,000 troops a day (what it stocks: 5 max purchases), refilled over 24 hours.");
+    const noDemand = "The Government Store buys no more troops today";
+    const sellOne = within(troops).getByTestId("sell-troops-1") as HTMLButtonElement;
+    expect(sellOne.disabled).toBe(true);
+    expect(sellOne.title).toBe(noDemand);
+    const note = within(troops).getByText(noDemand);
+    expect(note.getAttribute("role")).toBe("note");
+    expect(sellOne.getAttribute("aria-describedby")).toBe(note.id);
+    screen.getByRole("tab", { name: "Resources" }).click();
+    const food = await screen.findByTestId("store-item-food");
+    expect(within(food).getByTestId("demand-food").textContent).toBe("50 / 1,000");
+    // the help is built from the rule's constant (mocked to 7 here)
+    expect(within(food).getByTestId("demand-help-food").textContent).toContain("up to 7 bushels a day per acre of your land, refilled over 24 hours");
+    // 1 and 10 are within the 50 it still buys; 100 and a quarter of 10,000 are not
+    expect((within(food).getByTestId("sell-food-1") as HTMLButtonElement).disabled).toBe(false);
+    expect((within(food).getByTestId("sell-food-10") as HTMLButtonElement).disabled).toBe(false);
+    const beyond = within(food).getByTestId("sell-food-100") as HTMLButtonElement;
+    expect(beyond.disabled).toBe(true);
+    expect(beyond.title).toBe("The Government Store buys only 50 more food today");
+    expect((within(food).getByTestId("sell-food-2500") as HTMLButtonElement).disabled).toBe(true);
+    expect(within(food).getAllByText("The Government Store buys only 50 more food today")).toHaveLength(1);
   });
 });

@@ -1,6 +1,18 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { StoreItemJson } from "@game/schema/api";
-import { MILITARY_STORE_PRICE_PCT_PER_LEVEL, STORE_MESSAGES, checkStoreBuy, checkStoreSell, quickBuyAmounts, quickSellAmounts, storeStockCapacity, type CountryState } from "@game/schema/rules";
+import {
+  MILITARY_STORE_PRICE_PCT_PER_LEVEL,
+  STORE_FOOD_DEMAND_PER_ACRE,
+  STORE_MESSAGES,
+  STORE_REFILL_MS,
+  STORE_STOCK_PURCHASES,
+  checkStoreBuy,
+  checkStoreSell,
+  quickBuyAmounts,
+  quickSellAmounts,
+  storeStockCapacity,
+  type CountryState,
+} from "@game/schema/rules";
 import { marketApi, useStore } from "../../api/market";
 import { Loading, Panel, Stat, Tabs } from "../../components/ui";
 import { fmt, money, monthDayTimeText } from "../../components/format";
@@ -13,7 +25,9 @@ type Category = "military" | "resources";
  * Government Store (spec): available cash and the military tech discount badge; tabs Military
  * Units and Resources; on the military tab a banner with the purchase discount and sell bonus;
  * item cards with owned, buy and sell price, quick-buy and quick-sell; 'Currently Unavailable'
- * and 'Available on Express servers only'; the last 5 store transactions.
+ * and 'Available on Express servers only'; the last 5 store transactions. Each card also says
+ * how much the store still buys today (its demand, designed: docs/rules.md "Government store"),
+ * and a quick-sell beyond it is disabled with the reason.
  */
 export function GovernmentStore({ countryId, country }: { countryId: number; country: CountryState }) {
   const store = useStore(countryId);
@@ -98,6 +112,10 @@ function StoreCard({ item, country, busy, onTrade }: { item: StoreItemJson; coun
       {!item.expressOnly ? (
         <>
           <Stat label="In stock" value={`${fmt(item.stock)} / ${fmt(capacity)}`} />
+          <Stat label="Store buys today" value={<span data-testid={`demand-${item.id}`}>{`${fmt(item.demand)} / ${fmt(item.demandCapacity)}`}</span>} />
+          <p className="faint small" data-testid={`demand-help-${item.id}`}>
+            {demandHelp(item)}
+          </p>
           <Stat label="Max purchase" value={item.maxPurchase === null ? "—" : fmt(item.maxPurchase)} />
           <div className="label" style={{ marginTop: "0.6rem" }}>
             Quick buy
@@ -117,7 +135,7 @@ function StoreCard({ item, country, busy, onTrade }: { item: StoreItemJson; coun
           {quickSellAmounts(item.owned).length === 0 ? <span className="faint small">Nothing to sell</span> : null}
           <QuickButtons
             amounts={quickSellAmounts(item.owned)}
-            refusal={(q) => checkStoreSell(country, item.id, q)?.message}
+            refusal={(q) => checkStoreSell(country, { item: item.id, quantity: q, demand: item.demand })?.message}
             busy={busy}
             busyKey={(q) => `sell-${item.id}-${q}`}
             label={(q) => `−${fmt(q)}`}
@@ -128,6 +146,17 @@ function StoreCard({ item, country, busy, onTrade }: { item: StoreItemJson; coun
       ) : null}
     </section>
   );
+}
+
+/** Hours over which the store's stock and demand refill. */
+const REFILL_HOURS = STORE_REFILL_MS / 3_600_000;
+
+/** What the store buys of an item a day, from the rule's own constants (storeDemandCapacity). */
+function demandHelp(item: StoreItemJson): string {
+  if (item.techBonus) {
+    return `The store buys back up to ${fmt(item.demandCapacity)} ${item.name.toLowerCase()} a day (what it stocks: ${STORE_STOCK_PURCHASES} max purchases), refilled over ${REFILL_HOURS} hours.`;
+  }
+  return `The store buys up to ${fmt(STORE_FOOD_DEMAND_PER_ACRE)} bushels a day per acre of your land, refilled over ${REFILL_HOURS} hours; sell the rest on the Public Market.`;
 }
 
 /** A row of quick-trade buttons; each refused one is disabled, and the reasons are said once under the row. */
@@ -141,7 +170,10 @@ function QuickButtons(props: {
   onClick(quantity: number): void;
 }) {
   const buttons = props.amounts.map((q) => ({ q, reason: props.refusal(q) }));
-  const reasons = new Set(buttons.flatMap((b) => (b.reason ? [b.reason] : [])));
+  const reasons = [...new Set(buttons.flatMap((b) => (b.reason ? [b.reason] : [])))];
+  // each disabled button points at the line that says why (screen readers read it with the button)
+  const idPrefix = useId();
+  const reasonId = (reason: string) => `${idPrefix}-reason-${reasons.indexOf(reason)}`;
   return (
     <>
       <div className="row">
@@ -154,6 +186,7 @@ function QuickButtons(props: {
               className={`btn small ${props.variant}`}
               disabled={Boolean(reason) || props.busy !== null}
               title={reason}
+              aria-describedby={reason ? reasonId(reason) : undefined}
               aria-busy={props.busy === key || undefined}
               data-testid={key}
               onClick={() => props.onClick(q)}
@@ -163,8 +196,8 @@ function QuickButtons(props: {
           );
         })}
       </div>
-      {[...reasons].map((r) => (
-        <span key={r} className="reason" role="note">
+      {reasons.map((r) => (
+        <span key={r} id={reasonId(r)} className="reason" role="note">
           {r}
         </span>
       ))}

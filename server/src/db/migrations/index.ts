@@ -22,6 +22,7 @@ import { sql as worldIdentity } from "./021_world_identity.js";
 import { sql as formerCountries } from "./022_former_countries.js";
 import { sql as battleReplay } from "./023_battle_replay.js";
 import { sql as formerCountriesWarsStrikes } from "./024_former_countries_wars_strikes.js";
+import { sql as storeDemand } from "./025_store_demand.js";
 
 export interface Migration {
   version: number;
@@ -58,4 +59,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: "former_countries", sql: formerCountries },
   { version: 23, name: "battle_replay", sql: battleReplay },
   { version: 24, name: "former_countries_wars_strikes", sql: formerCountriesWarsStrikes },
+  { version: 25, name: "store_demand", sql: storeDemand },
 ];
