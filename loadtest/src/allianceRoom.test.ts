@@ -15,6 +15,8 @@ function look(extra: Partial<RoomLook> = {}): RoomLook {
     targets: [target(2, 5), target(3, null)],
     now: NOW,
     chatContent: "alliance chat lt:run:a1",
+    chatAnsweredAt: [],
+    clockMs: 50_000,
     ...extra,
   };
 }
@@ -55,5 +57,14 @@ describe("nextRoomIntent: one alliance-room message", () => {
     expect(nextRoomIntent(look({ role: "owner", operations: [operation({ participants: [{ countryId: 1, status: "confirmed" }] })] }), Rng.fromSeed(1))).toEqual(chat);
     expect(nextRoomIntent(look({ operations: [operation({ status: "completed" })] }), Rng.fromSeed(1))).toEqual(chat);
     expect(nextRoomIntent(look({ role: "owner", targets: [target(2, 5)] }), Rng.fromSeed(1))).toEqual(chat);
+  });
+
+  it("sends no chat line while five answers arrived in the last 10 s (the server's chat budget), but still answers an invitation", () => {
+    const fiveAnswers = [40_001, 42_000, 44_000, 46_000, 48_000];
+    expect(nextRoomIntent(look({ chatAnsweredAt: fiveAnswers }), Rng.fromSeed(1))).toBeNull();
+    expect(nextRoomIntent(look({ chatAnsweredAt: fiveAnswers, operations: [operation()] }), Rng.fromSeed(1))).toMatchObject({ kind: "operation_respond" });
+    // the oldest answer is 10 s old: one line may go
+    expect(nextRoomIntent(look({ chatAnsweredAt: fiveAnswers, clockMs: 50_001 }), Rng.fromSeed(1))).toMatchObject({ kind: "alliance_chat" });
+    expect(nextRoomIntent(look({ chatAnsweredAt: fiveAnswers.slice(1) }), Rng.fromSeed(1))).toMatchObject({ kind: "alliance_chat" });
   });
 });

@@ -14,6 +14,7 @@ import {
   AI_MIN_HOME_TROOPS,
   checkPlanOperation,
   checkRespondOperation,
+  chatSendsLeft,
   isOperationOpen,
   type AiTarget,
   type AllianceRole,
@@ -84,16 +85,22 @@ export interface RoomLook {
   now: number;
   /** the chat line's text (carries the marker the sender waits for) */
   chatContent: string;
+  /** when the answers to its recent chat lines arrived (performance.now() ms), for chatSendsLeft */
+  chatAnsweredAt: readonly number[];
+  /** performance.now() ms, the clock of chatAnsweredAt */
+  clockMs: number;
 }
 
 /**
  * The room message for `look`: answer an open operation it is invited to (join with
  * OPERATION_COMMITMENT of its spare troops and tanks, or decline when that is nothing or the
  * rules refuse it), else, as a leader of an alliance with no open operation, plan a coordinated
- * attack on the first target of its list outside the alliance, else a chat line. Every message
- * has passed the rule the service checks, and the shared validator.
+ * attack on the first target of its list outside the alliance, else a chat line while its chat
+ * budget (shared with every chat path, chatSendsLeft) has one left, else nothing: a person
+ * who saw "sending too fast" waits. Every message has passed the rule the service checks, and
+ * the shared validator.
  */
-export function nextRoomIntent(look: RoomLook, rng: Rng): RoomIntent {
+export function nextRoomIntent(look: RoomLook, rng: Rng): RoomIntent | null {
   for (const op of look.operations) {
     if (!isOperationOpen(op.status)) continue;
     const mine = op.participants.find((p) => p.countryId === look.countryId);
@@ -123,6 +130,7 @@ export function nextRoomIntent(look: RoomLook, rng: Rng): RoomIntent {
       return { kind: "operation_plan", message: planOperationSchema.parse(message) };
     }
   }
+  if (chatSendsLeft(look.chatAnsweredAt, look.clockMs) === 0) return null;
   return { kind: "alliance_chat", message: allianceSendChatSchema.parse({ channel: "general", content: look.chatContent }) };
 }
 

@@ -18,7 +18,7 @@ import type {
   WarDeclarationJson,
 } from "@game/schema/api";
 import type { NoticePayload } from "@game/schema/messages";
-import { AI_PROFILES, type AiIntent, type AiIntentKind, type AiPersonality, type AiView } from "@game/schema/rules";
+import { AI_PROFILES, CHAT_RATE_LIMIT_MESSAGES, type AiIntent, type AiIntentKind, type AiPersonality, type AiView } from "@game/schema/rules";
 import type { ActionOutcome } from "./outcome.js";
 import { ALLIANCE_ROOM_APPETITE, AllianceRoomLink, nextRoomIntent, ROOM_INTENTS, type RoomIntentKind } from "./allianceRoom.js";
 import { learnCountry, type Bot } from "./bots.js";
@@ -160,6 +160,7 @@ export function strategyOf(bot: Bot, ctx: StrategyContext): StrategyState {
       surroundingsAt: 0,
       concerns: {},
       roomRetryAt: 0,
+      chatAnsweredAt: [],
       queue: Promise.resolve(),
     };
   }
@@ -350,8 +351,8 @@ async function allianceRoomOf(bot: Bot, state: StrategyState, ctx: StrategyConte
   }
 }
 
-/** One alliance-room message (allianceRoom.ts nextRoomIntent) and its answer. */
-async function playRoom(bot: Bot, state: StrategyState, link: AllianceRoomLink, view: AiView, ctx: StrategyContext): Promise<ActionOutcome> {
+/** One alliance-room message (allianceRoom.ts nextRoomIntent) and its answer; null when it has none to send now. */
+async function playRoom(bot: Bot, state: StrategyState, link: AllianceRoomLink, view: AiView, ctx: StrategyContext): Promise<ActionOutcome | null> {
   const { role, operations } = link.look(bot.countryId);
   const c = view.country;
   const intent = nextRoomIntent(
@@ -363,13 +364,20 @@ async function playRoom(bot: Bot, state: StrategyState, link: AllianceRoomLink, 
       operations,
       targets: view.targets,
       now: view.now,
-      chatContent: `alliance chat lt:${ctx.runId ?? "run"}:a${++ctx.stats.chatSeq}`,
+      chatContent: `alliance chat lt:${ctx.runId ?? "run"}:a${ctx.stats.chatSeq + 1}`,
+      chatAnsweredAt: state.chatAnsweredAt,
+      clockMs: performance.now(),
     },
     state.roomRng,
   );
+  if (!intent) return null;
+  if (intent.kind === "alliance_chat") ctx.stats.chatSeq++;
   const start = performance.now();
   const outcome = await link.send(intent);
-  ctx.stats.roomLatency[intent.kind].record(performance.now() - start);
+  const end = performance.now();
+  ctx.stats.roomLatency[intent.kind].record(end - start);
+  // refused or not, the server took a point of the chat budget when it handled the line
+  if (intent.kind === "alliance_chat") state.chatAnsweredAt = [...state.chatAnsweredAt, end].slice(-CHAT_RATE_LIMIT_MESSAGES);
   if (outcome.verdict === "ok") return { ok: true, status: "done", kind: intent.kind };
   return { ok: false, refused: outcome.verdict === "refused", status: outcome.code ?? "error", kind: intent.kind, message: `${outcome.code ? `${outcome.code}: ` : ""}${outcome.message ?? ""}` };
 }
@@ -408,7 +416,10 @@ async function playOnce(bot: Bot, state: StrategyState, http: JsonHttpClient, ct
   const base = buildAiView({ own: state.own, listed: state.listed, wars: state.wars, store: state.store ?? [], now: Date.now() });
   // A member with the alliance room open sometimes uses it instead of taking a strategy step.
   const room = await allianceRoomOf(bot, state, ctx);
-  if (room && state.roomRng.next() < ALLIANCE_ROOM_APPETITE) return playRoom(bot, state, room, base, ctx);
+  if (room && state.roomRng.next() < ALLIANCE_ROOM_APPETITE) {
+    const played = await playRoom(bot, state, room, base, ctx);
+    if (played) return played;
+  }
 
   ctx.stats.decisions++;
   const decision = await decide(bot, state, base, http, ctx);

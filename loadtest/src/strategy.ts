@@ -541,6 +541,8 @@ export interface StrategyState {
   concerns: Partial<Record<ViewConcern, ConcernRead>>;
   /** performance.now() before which a failed alliance-room join is not tried again */
   roomRetryAt: number;
+  /** performance.now() when the answers to its latest chat lines arrived (at most CHAT_RATE_LIMIT_MESSAGES) */
+  chatAnsweredAt: number[];
   /** the play in flight: one bot's plays run one after another, as a player clicks */
   queue: Promise<unknown>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CHAT_CHANNELS, CHAT_MAX_MENTIONS, checkChannelAccess, parseChatCommand, parseMentions, splitMentions, visibleChannels, type ChatMember } from "./chat.js";
+import { CHAT_CHANNELS, CHAT_MAX_MENTIONS, CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS, chatSendsLeft, checkChannelAccess, parseChatCommand, parseMentions, splitMentions, visibleChannels, type ChatMember } from "./chat.js";
 import { sendChatSchema } from "../messages/world.js";
 
 const loner: ChatMember = { allianceId: null, allianceRole: null };
@@ -122,6 +122,39 @@ describe("splitMentions: highlighting the mentions a message carries", () => {
         expect(segments.map((s) => (s.kind === "text" ? s.text : `@${s.name}`)).join("")).toBe(content);
         const found = new Set(parseMentions(content).map((m) => m.toLowerCase()));
         for (const s of segments) if (s.kind === "mention") expect(found.has(s.name.toLowerCase())).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("chatSendsLeft: a sender's own view of the chat budget", () => {
+  it("counts the answers of the last 10 s against the five lines", () => {
+    expect(chatSendsLeft([], 0)).toBe(CHAT_RATE_LIMIT_MESSAGES);
+    expect(chatSendsLeft([1_000, 2_000], 5_000)).toBe(3);
+    expect(chatSendsLeft([1_000, 2_000, 3_000, 4_000, 5_000], 10_999)).toBe(0);
+    expect(chatSendsLeft([1_000, 2_000, 3_000, 4_000, 5_000], 11_000)).toBe(1);
+  });
+
+  it("a sender that waits for it is never refused by the server's fixed window, however late each answer comes", () => {
+    // The server (rate-limiter-flexible, fixed window) opens a window at the first line it
+    // handles and takes a point per line; a line is handled between its send and its answer.
+    fc.assert(
+      fc.property(fc.array(fc.record({ think: fc.nat(3_000), handledAfter: fc.nat(2_000), answeredAfter: fc.nat(2_000) }), { minLength: 1, maxLength: 40 }), (lines) => {
+        let now = 0;
+        const answeredAt: number[] = [];
+        let windowStart = -Infinity;
+        let taken = 0;
+        for (const line of lines) {
+          now += line.think;
+          while (chatSendsLeft(answeredAt, now) === 0) now += 1;
+          const handled = now + line.handledAfter;
+          if (handled >= windowStart + CHAT_RATE_LIMIT_WINDOW_MS) [windowStart, taken] = [handled, 0];
+          taken++;
+          if (taken > CHAT_RATE_LIMIT_MESSAGES) return false;
+          now = handled + line.answeredAfter;
+          answeredAt.push(now);
+        }
+        return true;
       }),
     );
   });

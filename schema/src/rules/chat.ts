@@ -13,6 +13,18 @@ export const CHAT_RECENT_MESSAGES = 50;
 export const CHAT_RATE_LIMIT_MESSAGES = 5;
 /** The rate window (milliseconds): at most CHAT_RATE_LIMIT_MESSAGES per 10 seconds. */
 export const CHAT_RATE_LIMIT_WINDOW_MS = 10_000;
+/**
+ * Lines a sender may still send now without a chat/rate_limited refusal, given when the answers
+ * to its recent lines arrived (ms, on the clock of `now`). The server takes a point of its
+ * fixed window when it handles a line, which is before the answer arrives, so six lines each
+ * sent at least CHAT_RATE_LIMIT_WINDOW_MS after the answer to the line five before it can never
+ * fall in one window, whenever the server's window started.
+ */
+export function chatSendsLeft(answeredAt: readonly number[], now: number): number {
+  const recent = answeredAt.filter((t) => now - t < CHAT_RATE_LIMIT_WINDOW_MS).length;
+  return Math.max(0, CHAT_RATE_LIMIT_MESSAGES - recent);
+}
+
 /** Most mentions kept per message (mentions); more are ignored. */
 export const CHAT_MAX_MENTIONS = 10;
 

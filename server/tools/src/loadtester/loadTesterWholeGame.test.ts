@@ -70,6 +70,7 @@ describe("load tester strategy driver: the whole game against a test server", ()
     const { totals, strategy, setup } = result.report;
     expect(setup.reusedTokens).toBe(COUNTRIES);
     expect(totals.completed).toBe(RATE * DURATION_SEC);
+    expect(result.report.errors).toEqual([]);
     expect(totals.errors).toBe(0);
     expect(totals.serverErrors5xx).toBe(0);
     expect(strategy!.viewFailures).toBe(0);
