@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ownJsonFieldsOfState, type OwnCountryJson, type PublicCountryJson, type StoreItemJson, type WarDeclarationJson } from "@game/schema/api";
-import { AI_INTENT_KINDS, AI_PERSONALITIES, nextAiIntent, Rng, startingCountry, type AiIntent, type CountryState } from "@game/schema/rules";
-import { buildAiView, intentRequest, INTENT_ROUTES, listingOffset, personalityOf, strategyRng, targetFactsOf, verdictOf, VIEW_TARGETS } from "./strategy.js";
+import { AI_INTENT_KINDS, AI_TARGET_LIST_SIZE, AI_PERSONALITIES, nextAiIntent, Rng, startingCountry, type AiIntent, type CountryState } from "@game/schema/rules";
+import { buildAiView, intentRequest, INTENT_ROUTES, listingOffset, personalityOf, strategyRng, targetFactsOf, verdictOf } from "./strategy.js";
 
 const NOW = Date.parse("2030-01-01T00:00:00Z");
 
@@ -130,9 +130,9 @@ describe("buildAiView: the AiView from REST answers", () => {
     expect(view.targets.map((t) => t.id)).toEqual([14, 16, 13]);
   });
 
-  it("keeps at most VIEW_TARGETS targets", () => {
+  it("keeps at most AI_TARGET_LIST_SIZE targets", () => {
     const many = Array.from({ length: 50 }, (_, i) => listed(100 + i, 9_000, 300 + i));
-    expect(buildAiView({ own, listed: many, wars: [], store: [], now: NOW }).targets).toHaveLength(VIEW_TARGETS);
+    expect(buildAiView({ own, listed: many, wars: [], store: [], now: NOW }).targets).toHaveLength(AI_TARGET_LIST_SIZE);
   });
 
   it("counts the wars it declared that have not ended", () => {

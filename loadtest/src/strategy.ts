@@ -41,6 +41,7 @@ import {
   AI_PROFILES,
   nextAiIntent,
   Rng,
+  selectAiTargets,
   type AiArmyUnit,
   type AiIntent,
   type AiIntentKind,
@@ -208,10 +209,6 @@ function unmapped(intent: never): never {
 
 // --- the view -----------------------------------------------------------------------------
 
-/** Most targets the view keeps, as the server's aiView query (server/src/services/ai.ts). */
-export const VIEW_TARGETS = 20;
-/** The networth band of the server's aiView query: targets with 40%..120% of the own networth. */
-export const VIEW_BAND = { low: 0.4, high: 1.2 } as const;
 /** Countries read around the own rank from GET /api/countries (half above, half below). */
 export const VIEW_PAGE = 60;
 
@@ -237,7 +234,7 @@ export function listingOffset(rank: number, page = VIEW_PAGE): number {
 /**
  * The AiView a bot sees, built from REST answers the way the server builds it from rows:
  * its own country (GET /api/country/:id or the last action's `country`), the countries listed
- * around its networth (GET /api/countries page) reduced to the server's band and order
+ * around its networth (GET /api/countries page) reduced by the server's selectAiTargets
  * (40%..120% of its networth, most land per networth first, at most 20), and the wars it
  * declared that have not ended (GET /api/war/declarations), and its store's stock and demand
  * (what it still buys; GET /api/market/store/:countryId). The land targets lost today is not
@@ -248,22 +245,11 @@ export function buildAiView(input: { own: OwnCountryJson; listed: readonly Publi
   const stockOf = (item: AiArmyUnit) => input.store.find((i) => i.id === item)?.stock ?? 0;
   const demandOf = (item: AiArmyUnit | "food") => input.store.find((i) => i.id === item)?.demand ?? 0;
   const self = targetFactsOf(input.own);
-  const low = self.networth * VIEW_BAND.low;
-  const high = self.networth * VIEW_BAND.high;
-  const seen = new Set<number>();
-  const targets = input.listed
-    .map(targetFactsOf)
-    .filter((t) => {
-      if (t.id === self.id || t.isEliminated || t.networth < low || t.networth > high || seen.has(t.id)) return false;
-      seen.add(t.id);
-      return true;
-    })
-    .sort((a, b) => b.land / Math.max(b.networth, 1) - a.land / Math.max(a.networth, 1) || a.id - b.id);
   return {
     countryId: self.id,
     country: countryStateFromOwnJson(input.own),
     self,
-    targets: targets.slice(0, VIEW_TARGETS),
+    targets: selectAiTargets(input.listed.map(targetFactsOf), self),
     atWarWith: new Set(input.wars.flatMap((w) => (w.isDeclarer && w.endedAt === null && w.targetId !== null ? [w.targetId] : []))),
     now: input.now,
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks") },

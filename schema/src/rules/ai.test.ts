@@ -19,6 +19,8 @@ import {
   aiIntentTurns,
   aiAttackThreat,
   nextAiIntent,
+  AI_TARGET_LIST_SIZE,
+  selectAiTargets,
   type AiIntent,
   type AiPersonality,
   type AiTarget,
@@ -156,6 +158,33 @@ function brigadeIn(slot: number, state: "deployed" | "rehab" | "tired" | "ready"
 }
 
 const armed = (patch: Partial<CountryState> = {}): CountryState => ({ ...startingCountry(), troops: 20_000, tanks: 500, turns: 100, cash: 500_000, ...patch });
+
+describe("selectAiTargets: the target list an AI keeps", () => {
+  const country = (id: number, networth: number, land: number, extra: Partial<AiTarget> = {}): AiTarget => ({ id, networth, land, protectedUntil: 0, gdiMember: false, isEliminated: false, allianceId: null, ...extra });
+
+  it("keeps the others within 40%..120% of its networth (bounds included), not eliminated, most land per networth first, ties by id", () => {
+    const seen = [
+      country(1, 1_000, 100), // itself
+      country(2, 399, 900), // below the band
+      country(3, 400, 40), // the lower bound: 0.1 acre per networth
+      country(4, 1_200, 240), // the upper bound: 0.2
+      country(5, 1_201, 900), // above the band
+      country(6, 800, 160), // 0.2, tied with 4: lower id first
+      country(7, 900, 900, { isEliminated: true }),
+      country(8, 1_000, 500), // 0.5
+      country(8, 1_000, 500), // listed twice (two pages of GET /countries)
+    ];
+    expect(selectAiTargets(seen, { id: 1, networth: 1_000 }).map((t) => t.id)).toEqual([8, 4, 6, 3]);
+  });
+
+  it("keeps at most AI_TARGET_LIST_SIZE, the ones with the most land per networth", () => {
+    const seen = Array.from({ length: 50 }, (_, i) => country(i + 2, 1_000, 100 + i));
+    const picked = selectAiTargets(seen, { id: 1, networth: 1_000 });
+    expect(picked).toHaveLength(AI_TARGET_LIST_SIZE);
+    expect(picked[0]!.land).toBe(149);
+    expect(picked.at(-1)!.land).toBe(149 - AI_TARGET_LIST_SIZE + 1);
+  });
+});
 
 describe("AI strategies", () => {
   it("the same view, personality and seed give the same intents", () => {

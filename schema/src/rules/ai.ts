@@ -242,6 +242,28 @@ export function pickAiGovernment(rng: Rng): GovernmentType {
  */
 export type AiTarget = TargetFacts & { landLostToday?: number };
 
+/** Most targets an AI's view keeps. */
+export const AI_TARGET_LIST_SIZE = 20;
+/** The networth band of an AI's targets: countries with 40% to 120% of its own networth. */
+export const AI_TARGET_BAND = { low: 0.4, high: 1.2 } as const;
+
+/**
+ * An AI's target list from the countries it sees (the whole world on the server, the pages
+ * of GET /countries it read in the load tester): the others in its networth band (bounds
+ * included), not eliminated, most land per networth first, ties by id, at most
+ * AI_TARGET_LIST_SIZE. A country listed twice counts once.
+ */
+export function selectAiTargets(seen: Iterable<AiTarget>, self: Pick<TargetFacts, "id" | "networth">): AiTarget[] {
+  const low = self.networth * AI_TARGET_BAND.low;
+  const high = self.networth * AI_TARGET_BAND.high;
+  const picked = new Map<number, AiTarget>();
+  for (const t of seen) {
+    if (t.id === self.id || t.isEliminated || t.networth < low || t.networth > high || picked.has(t.id)) continue;
+    picked.set(t.id, t);
+  }
+  return [...picked.values()].sort((a, b) => b.land / Math.max(b.networth, 1) - a.land / Math.max(a.networth, 1) || a.id - b.id).slice(0, AI_TARGET_LIST_SIZE);
+}
+
 /** A target's forces as the AI's intelligence estimates them (a report's estimatedUnits). */
 export type AiKnownForces = Pick<Record<UnitType, number>, "troops" | "jets" | "turrets" | "tanks">;
 

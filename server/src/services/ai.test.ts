@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { registerPlayer, startTestServer, TEST_REDIS_URL, type TestServer } from "../test/harness.js";
 import { setCountry } from "../test/military.js";
-import { aiView, createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
+import { AiWorld, aiView, createAiCountry, ensureAiCountries, performAiIntent, playAiCountry, playAiRound, type AiCountryRow } from "./ai.js";
 import { AI_ACTIONS_PER_SESSION, AI_REPELLED_MEMORY_HOURS, AI_SESSIONS_PER_DAY, DAILY_OPS_LIMIT, Rng, aiAllianceFounding, computeStorePrices, startingCountry, utcDay } from "@game/schema/rules";
 
 /**
@@ -333,6 +333,25 @@ describe("AI countries play the rest of the game through the players' services",
     expect(sold).toBeLessThanOrEqual(510);
     expect(await count("market_listings WHERE seller_id = $1 AND item_type = 'food'", [farmer.id])).toBeGreaterThan(0);
     expect((await metric("ai_actions_total", 'kind="store_sell"', 'outcome="refused"')) - refusedBefore).toBe(0);
+  });
+
+  it("AiWorld: the countries of a round share one read of the world; a battle makes the next look read it again", async () => {
+    const looker = await createAiCountry(t.server.ctx, "raider", 61, Rng.fromSeed(61));
+    const other = await createAiCountry(t.server.ctx, "farmer", 67, Rng.fromSeed(67));
+    // public facts written as they are (setCountry would recompute the networth)
+    const facts = (id: number, networth: number, land: number) => sql("UPDATE countries SET networth = $2, land = $3 WHERE id = $1", [id, networth, land]);
+    await facts(looker.id, 10_000, 100);
+    await facts(other.id, 10_000, 5_000);
+    const world = new AiWorld(t.server.ctx.db, new Date());
+    const first = await aiView(t.server.ctx.db, looker.id, new Date(), "raider", world);
+    expect(first!.view.targets.find((c) => c.id === other.id)).toMatchObject({ networth: 10_000, land: 5_000, landLostToday: 0 });
+    // another country moves within the round: the round's world is as old as its read
+    await facts(other.id, 10_500, 5_200);
+    const same = await aiView(t.server.ctx.db, looker.id, new Date(), "raider", world);
+    expect(same!.view.targets.find((c) => c.id === other.id)).toMatchObject({ networth: 10_000, land: 5_000 });
+    world.battleFought();
+    const after = await aiView(t.server.ctx.db, looker.id, new Date(), "raider", world);
+    expect(after!.view.targets.find((c) => c.id === other.id)).toMatchObject({ networth: 10_500, land: 5_200 });
   });
 
   it("alliances: an AI founds one through the alliance service, another applies, the founder accepts it", async () => {

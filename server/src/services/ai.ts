@@ -11,6 +11,7 @@ import {
   nextAiIntent,
   pickAiGovernment,
   pickAiPersonality,
+  selectAiTargets,
   computeStoreDemand,
   computeStoreStock,
   utcDay,
@@ -171,10 +172,11 @@ export async function playAiRound(ctx: ServiceContext, now: Date = new Date(ctx.
   try {
     const sessionGapMs = ctx.config.aiSessionsPerDay > 0 ? Math.floor(86_400_000 / ctx.config.aiSessionsPerDay) : 0;
     const claimed = await claimDueAiCountries(ctx.db, Math.ceil(budget / perCountry), now, sessionGapMs);
+    const world = new AiWorld(ctx.db, now);
     for (const ai of claimed) {
       const left = budget - result.actions - result.refused;
       if (left <= 0) break;
-      const played = await playAiCountry(ctx, ai, Math.min(perCountry, left), now);
+      const played = await playAiCountry(ctx, ai, Math.min(perCountry, left), now, world);
       result.countries += 1;
       result.actions += played.actions;
       result.refused += played.refused;
@@ -210,14 +212,20 @@ async function claimDueAiCountries(db: Db, limit: number, now: Date, sessionGapM
  * until the strategy stops or an action is refused (the world moved; it looks again next
  * round). Round r of a country draws from Rng(seed, r), so a run replays from its seeds.
  */
-export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budget: number, now: Date = new Date(ctx.clock.now())): Promise<{ actions: number; refused: number; intents: AiIntent[] }> {
+export async function playAiCountry(
+  ctx: ServiceContext,
+  ai: AiCountryRow,
+  budget: number,
+  now: Date = new Date(ctx.clock.now()),
+  world: AiWorld = new AiWorld(ctx.db, now),
+): Promise<{ actions: number; refused: number; intents: AiIntent[] }> {
   const rng = Rng.fromSeed((Number(ai.seed) ^ Math.imul(Number(ai.rounds) + 1, 0x9e3779b1)) >>> 0);
   const countryId = Number(ai.country_id);
   let actions = 0;
   let refused = 0;
   const intents: AiIntent[] = [];
   for (let i = 0; i < budget; i++) {
-    const look = await aiView(ctx.db, countryId, now, ai.personality);
+    const look = await aiView(ctx.db, countryId, now, ai.personality, world);
     if (!look || look.row.is_eliminated || look.row.user_id === null) break;
     const { row, view } = look;
     const intent = nextAiIntent(view, ai.personality, rng);
@@ -225,6 +233,7 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
     intents.push(intent);
     try {
       await performAiIntent(ctx, Number(row.user_id), countryId, intent);
+      if (intent.kind === "attack") world.battleFought();
       actions += 1;
       ctx.metrics.aiActions.inc({ kind: intent.kind, outcome: "done" });
     } catch (err) {
@@ -243,17 +252,18 @@ export async function playAiCountry(ctx: ServiceContext, ai: AiCountryRow, budge
  * What the AI sees: its own country and the public facts of the countries around its size,
  * and, for the personalities that use them, its espionage counters, the market, its alliance
  * and its diplomacy: what its player could read over REST (each field of AiView names the call).
- * All of it in one round trip (`aiLook`): the country's row with one indexed sub-select per
+ * Its own part in one round trip (`aiLook`): the country's row with one indexed sub-select per
  * part (docs/balance.md "Speed": an AI action was six round trips before), each part skipped
- * by a flag when the personality has no use for it. Undefined when the country is gone.
+ * by a flag when the personality has no use for it; its targets chosen from `world` (read
+ * once per round; a fresh one when none is given). Undefined when the country is gone.
  */
-export async function aiView(db: Db, countryId: number, now: Date, personality?: AiPersonality): Promise<{ row: CountryRow; view: AiView } | undefined> {
+export async function aiView(db: Db, countryId: number, now: Date, personality?: AiPersonality, world: AiWorld = new AiWorld(db, now)): Promise<{ row: CountryRow; view: AiView } | undefined> {
   const profile = personality ? AI_PROFILES[personality] : null;
   const spying = (profile?.spyAppetite ?? 0) > 0;
   const trading = (profile?.marketAppetite ?? 0) > 0;
   const social = (profile?.allianceAppetite ?? 0) > 0 || (profile?.diplomacyAppetite ?? 0) > 0;
   const attacking = (profile?.attackAppetite ?? 0) > 0;
-  const look = await aiLook(db, countryId, now, { spying, trading, social, attacking });
+  const [look, seen] = await Promise.all([aiLook(db, countryId, now, { spying, trading, social, attacking }), world.read()]);
   if (!look) return undefined;
   const row = look;
   const extras = look;
@@ -277,7 +287,7 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
     countryId: row.id,
     country,
     self: facts(row),
-    targets: (look.ai_targets ?? []).map((r) => ({ ...facts(r), landLostToday: Number(r.lost) })),
+    targets: selectAiTargets(seen, { id: row.id, networth: Number(row.networth) }),
     atWarWith: new Set((look.ai_wars ?? []).map(Number)),
     now: now.getTime(),
     storeStock: { troops: stockOf("troops"), turrets: stockOf("turrets"), tanks: stockOf("tanks"), food: stockOf("food") },
@@ -336,7 +346,6 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
 }
 
 interface AiLookRow extends CountryRow {
-  ai_targets: Array<{ id: number; networth: number; land: number; protected_until: string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: number | null; lost: number }> | null;
   ai_wars: string[] | null;
   ai_store: Array<{ kind: "stock" | "demand"; item_type: MarketItemType; full_at: string }> | null;
   spy_day: number | null;
@@ -361,13 +370,69 @@ interface AiLookRow extends CountryRow {
   proposals: Array<{ id: number; relation_type: RelationType; from_country_id: number; to_country_id: number; expires_at: string }> | null;
 }
 
+/**
+ * The public facts of every country still in the game, with the land each lost in the last 24
+ * hours (battles are public news): what an AI's target list is chosen from (selectAiTargets).
+ */
+async function readAiWorld(db: Db, now: Date): Promise<AiTarget[]> {
+  const { rows } = await db.query<{ id: string; networth: string; land: string; protected_until: Date; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | null; lost: string }>({
+    name: "ai_world",
+    text: `SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
+                  (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
+                    WHERE b.defender_id = c.id AND b.created_at > $1::timestamptz - interval '24 hours') AS lost
+             FROM countries c WHERE NOT c.is_eliminated`,
+    values: [now],
+  });
+  return rows.map((r) => ({
+    id: Number(r.id),
+    networth: Number(r.networth),
+    land: Number(r.land),
+    protectedUntil: new Date(r.protected_until).getTime(),
+    gdiMember: r.gdi_protection,
+    isEliminated: r.is_eliminated,
+    allianceId: r.alliance_id === null ? null : Number(r.alliance_id),
+    landLostToday: Number(r.lost),
+  }));
+}
+
+/**
+ * The world as the AI countries of one round (or one simulated session) see it: read once,
+ * when the first of them looks, instead of one scan of every country per look (the look's
+ * costliest part: docs/balance.md "Speed"). The countries' own rows are read at every look;
+ * other countries' numbers are as old as the round, as a player's list is as old as its last
+ * load. A battle changes both sides and the loser's land lost today, so an attack makes the
+ * next look read the world again.
+ */
+export class AiWorld {
+  private seen: Promise<AiTarget[]> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: Date,
+  ) {}
+
+  read(): Promise<AiTarget[]> {
+    if (!this.seen) {
+      const reading = readAiWorld(this.db, this.now);
+      this.seen = reading;
+      reading.catch(() => {
+        if (this.seen === reading) this.seen = undefined;
+      });
+    }
+    return this.seen;
+  }
+
+  battleFought(): void {
+    this.seen = undefined;
+  }
+}
+
 /** The longest espionage cooldown (ms): older missions never block one (as findUsage reads them). */
 const MAX_SPY_COOLDOWN_MS = Math.max(...Object.values(MISSION_TYPES).map((t) => t.cooldownHours)) * 3_600_000;
 
 /**
- * The country's row and everything else its AI reads, in one round trip: each part a
- * sub-select on an index (targets by networth with their last 24 hours of battles, active war
- * declarations, market_store_stock and market_store_demand, spy_daily_counters and spy_missions as findUsage reads
+ * The country's row and everything else its AI reads but the world (AiWorld), in one round
+ * trip: each part a sub-select on an index (active war declarations, market_store_stock and market_store_demand, spy_daily_counters and spy_missions as findUsage reads
  * them, brigades' key, spy_reports_known, market_listings_book per item with LIMIT 1,
  * market_listings_seller, standing_orders_buyer, alliance_members' key, countries_alliance,
  * alliance_applications_*, diplomatic_relations_from/to, diplomatic_proposals_*), skipped by
@@ -379,13 +444,6 @@ async function aiLook(db: Db, countryId: number, now: Date, wants: { spying: boo
     text: `SELECT ${COUNTRY_COLUMNS.split(", ")
       .map((column) => `me.${column}`)
       .join(", ")},
-      (SELECT json_agg(t) FROM (
-          SELECT c.id, c.networth, c.land, c.protected_until, c.gdi_protection, c.is_eliminated, c.alliance_id,
-                 (SELECT coalesce(sum(b.land_captured + b.land_destroyed), 0) FROM battles b
-                   WHERE b.defender_id = c.id AND b.created_at > $2::timestamptz - interval '24 hours') AS lost
-            FROM countries c
-           WHERE c.id <> $1 AND NOT c.is_eliminated AND c.networth BETWEEN me.networth * 0.4 AND me.networth * 1.2
-           ORDER BY c.land::float8 / GREATEST(c.networth, 1) DESC, c.id LIMIT 20) t) AS ai_targets,
       ARRAY(SELECT target_id FROM war_declarations WHERE declarer_id = $1 AND ended_at IS NULL) AS ai_wars,
       (SELECT json_agg(s) FROM (SELECT 'stock' AS kind, item_type, full_at FROM market_store_stock WHERE country_id = $1
                UNION ALL SELECT 'demand' AS kind, item_type, full_at FROM market_store_demand WHERE country_id = $1) s) AS ai_store,

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { runMigrations } from "@game/server/db/migrate";
 import { ensureGameClock, runDueTicks, tickDueAt, tickNumberAt } from "@game/server/tick/index";
 import { DAY_MS } from "@game/server/tick/tickPhase";
-import { ensureAiCountries, playAiCountry, type AiCountryRow } from "@game/server/services/ai";
+import { AiWorld, ensureAiCountries, playAiCountry, type AiCountryRow } from "@game/server/services/ai";
 import { sampleDay, type DaySample } from "./sample.js";
 import type { SimulationContext } from "./context.js";
 
@@ -107,11 +107,13 @@ async function playSession(ctx: SimulationContext, slot: number, slots: number, 
     [slots, slot],
   );
   const now = new Date(ctx.clock.now());
+  // one look at the world for the session, as the server's AI round takes one
+  const world = new AiWorld(ctx.db, now);
   let next = 0;
   const worker = async () => {
     while (next < rows.length) {
       const ai = rows[next++]!;
-      const played = await playAiCountry(ctx, ai, budget, now);
+      const played = await playAiCountry(ctx, ai, budget, now, world);
       stats.actions += played.actions;
       stats.refused += played.refused;
       for (const intent of played.intents.slice(0, played.actions)) stats.byKind[intent.kind] = (stats.byKind[intent.kind] ?? 0) + 1;
