@@ -273,20 +273,11 @@ export async function aiView(db: Db, countryId: number, now: Date, personality?:
   const stockOf = (item: AiArmyUnit | "food") => computeStoreStock(item, stockFullAt.get(item) ?? null, now.getTime());
   const country = rowToState(row);
   const demandOf = (item: AiArmyUnit | "food") => computeStoreDemand(item, country.land, demandFullAt.get(item) ?? null, now.getTime());
-  const facts = (r: { id: string | number; networth: string | number; land: string | number; protected_until: Date | string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget => ({
-    id: Number(r.id),
-    networth: Number(r.networth),
-    land: Number(r.land),
-    protectedUntil: new Date(r.protected_until).getTime(),
-    gdiMember: r.gdi_protection,
-    isEliminated: r.is_eliminated,
-    allianceId: r.alliance_id === null ? null : Number(r.alliance_id),
-  });
   const allianceId = row.alliance_id === null ? null : Number(row.alliance_id);
   const view: AiView = {
     countryId: row.id,
     country,
-    self: facts(row),
+    self: targetFactsOfRow(row),
     targets: selectAiTargets(seen, { id: row.id, networth: Number(row.networth) }),
     atWarWith: new Set((look.ai_wars ?? []).map(Number)),
     now: now.getTime(),
@@ -383,7 +374,12 @@ async function readAiWorld(db: Db, now: Date): Promise<AiTarget[]> {
              FROM countries c WHERE NOT c.is_eliminated`,
     values: [now],
   });
-  return rows.map((r) => ({
+  return rows.map((r) => ({ ...targetFactsOfRow(r), landLostToday: Number(r.lost) }));
+}
+
+/** The public facts of a country's row that the attack rules and an AI's target list read. */
+function targetFactsOfRow(r: { id: string | number; networth: string | number; land: string | number; protected_until: Date | string; gdi_protection: boolean; is_eliminated: boolean; alliance_id: string | number | null }): AiTarget {
+  return {
     id: Number(r.id),
     networth: Number(r.networth),
     land: Number(r.land),
@@ -391,8 +387,7 @@ async function readAiWorld(db: Db, now: Date): Promise<AiTarget[]> {
     gdiMember: r.gdi_protection,
     isEliminated: r.is_eliminated,
     allianceId: r.alliance_id === null ? null : Number(r.alliance_id),
-    landLostToday: Number(r.lost),
-  }));
+  };
 }
 
 /**
